@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Checks that each FrameSeek fixture really has the property it is there to exercise, and prints
+a summary of its frame and packet tables (from the committed oracles).
+
+Examples: hevc_opengop.mkv really has CRA keyframes followed in decode order by leading (RASL)
+pictures; h264_vfr.mkv really has unequal frame intervals; h264_editlist_midgop.mp4 really starts
+on a non-key frame with discarded packets before it; the bad inputs are really broken the way
+their names say.
+
+Usage: Fixtures/check-properties.py     (standard library only; exit 1 on failure)
+"""
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+
+FIX = os.path.dirname(os.path.abspath(__file__))
+SIZE_LIMIT = 25 * 1000 * 1000
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL {what}")
+    return cond
+
+
+def load(rel):
+    with open(os.path.join(FIX, rel)) as f:
+        return json.load(f)
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def top_level_boxes(path):
+    """(type, offset, size, complete) for each top-level ISO BMFF box."""
+    out = []
+    total = os.path.getsize(path)
+    with open(path, "rb") as f:
+        off = 0
+        while off + 8 <= total:
+            f.seek(off)
+            size, typ = struct.unpack(">I4s", f.read(8))
+            if size == 1:
+                size = struct.unpack(">Q", f.read(8))[0]
+            elif size == 0:
+                size = total - off
+            if size < 8:
+                break
+            out.append((typ.decode("latin-1"), off, size, off + size <= total))
+            off += size
+    return out
+
+
+def trace_headers(path, bsf="trace_headers"):
+    p = run(["ffmpeg", "-nostdin", "-v", "debug", "-i", path, "-map", "0:v:0", "-c", "copy",
+             "-bsf:v", bsf, "-f", "null", "-"])
+    return p.stderr
+
+
+def stream_tb(probe, index):
+    for s in probe["streams"]:
+        if s["index"] == index:
+            return Fraction(s["time_base"])
+    raise KeyError(index)
+
+
+def summarize(e):
+    """Facts from the oracles, printed for the engine author and used by the checks."""
+    base = e["file"][len("media/"):]
+    frames = load(e["oracle"]["frames"])["frames"]
+    packets = load(e["oracle"]["packets"])["packets"]
+    probe = load(e["oracle"]["probe"])
+    by_pos = {p.get("pos"): p for p in packets if p.get("pos") not in (None, "N/A")}
+    k_mismatch = 0
+    for fr in frames:
+        pk = by_pos.get(fr.get("pkt_pos"))
+        if pk is not None and (("K" in pk["flags"]) != (fr["key_frame"] == 1)):
+            k_mismatch += 1
+    s = {
+        "id": e["id"], "file": base,
+        "size": os.path.getsize(os.path.join(FIX, e["file"])),
+        "frames": len(frames),
+        "key_frames": [i for i, fr in enumerate(frames) if fr["key_frame"] == 1],
+        "packets": len(packets),
+        "k_packets": sum("K" in p["flags"] for p in packets),
+        "discard_packets": sum("D" in p["flags"] for p in packets),
+        "no_pts_packets": sum("pts" not in p for p in packets),
+        "no_dts_packets": sum("dts" not in p for p in packets),
+        "no_pts_frames": sum("pts" not in fr for fr in frames),
+        "k_mismatch": k_mismatch,
+        "first_pts": frames[0].get("pts"), "first_best_effort": frames[0].get("best_effort_timestamp"),
+        "first_key": frames[0]["key_frame"], "first_pict": frames[0].get("pict_type"),
+        "start_time": probe["format"].get("start_time"),
+        "tb": str(stream_tb(probe, e["stream"])),
+        "pict_types": dict(Counter(fr.get("pict_type", "?") for fr in frames)),
+    }
+    pts = [fr.get("best_effort_timestamp") for fr in frames]
+    if None not in pts:
+        s["intervals"] = dict(Counter(b - a for a, b in zip(pts, pts[1:])))
+        s["monotonic"] = all(b > a for a, b in zip(pts, pts[1:]))
+    return s, frames, packets, probe
+
+
+def decode_order_leading(packets):
+    """For each K packet after the first (decode order), the packets after it with a smaller pts
+    before the next keyframe: the leading pictures."""
+    out = []
+    ks = [i for i, p in enumerate(packets) if "K" in p["flags"]]
+    for n, k in enumerate(ks):
+        if n == 0:
+            continue
+        end = ks[n + 1] if n + 1 < len(ks) else len(packets)
+        lead = [p["pts"] for p in packets[k + 1:end] if p["pts"] < packets[k]["pts"]]
+        out.append((packets[k]["pts"], lead))
+    return out
+
+
+def main():
+    manifest = load("fixtures.json")
+    summaries = {}
+    for e in manifest:
+        s, frames, packets, probe = summarize(e)
+        summaries[e["id"]] = s
+        check(s["no_pts_frames"] == 0, f"{e['id']}: frames without pts")
+        if e["media_type"] == "video":
+            check("monotonic" in s and s["monotonic"], f"{e['id']}: presentation timestamps not increasing")
+        name = e["name"]
+        if name == "h264_bframes_gop250":
+            check(s["frames"] == 360, f"{name}: 360 frames")
+            check(s["key_frames"] == [0, 250], f"{name}: keyframes at 0 and 250, got {s['key_frames']}")
+            check(s["pict_types"].get("B", 0) > 0, f"{name}: has B-frames")
+            boxes = [b[0] for b in top_level_boxes(os.path.join(FIX, e["file"]))]
+            check(boxes.index("moov") > boxes.index("mdat"), f"{name}: moov after mdat ({boxes})")
+        elif name == "h264_mpegts_offset":
+            check(float(probe["format"]["start_time"]) >= 10.0, f"{name}: start_time >= 10")
+            check(s["key_frames"] == [0, 50, 100], f"{name}: keyframes every 50, got {s['key_frames']}")
+            check(s["pict_types"].get("B", 0) > 0, f"{name}: has B-frames")
+        elif name == "hevc_opengop":
+            lead = decode_order_leading(packets)
+            check(len(lead) >= 1 and all(l for _, l in lead),
+                  f"{name}: every non-first keyframe has leading pictures after it in decode order ({lead})")
+            nal = Counter(int(m) for m in re.findall(r"nal_unit_type\s+\S+\s+=\s+(\d+)",
+                                                       trace_headers(os.path.join(FIX, e["file"]))))
+            check(nal.get(21, 0) >= 1, f"{name}: has CRA NAL units (type 21), got {dict(nal)}")
+            check(nal.get(8, 0) + nal.get(9, 0) >= 1, f"{name}: has RASL NAL units (types 8/9)")
+            s["leading"] = lead
+            s["nal_types"] = dict(sorted(nal.items()))
+        elif name == "vp9_altref":
+            th = trace_headers(os.path.join(FIX, e["file"]), "vp9_superframe_split,trace_headers")
+            shown = Counter(re.findall(r"\s show_frame\s+\S+\s+=\s+(\d)", th))
+            check(int(shown.get("0", 0)) >= 1, f"{name}: has hidden (alt-ref) frames, got {dict(shown)}")
+            s["hidden_frames"] = shown.get("0", 0)
+            s["coded_frames"] = shown.get("0", 0) + shown.get("1", 0)
+        elif name == "av1":
+            check(s["frames"] == 90, f"{name}: 90 frames decoded")
+            th = trace_headers(os.path.join(FIX, e["file"]))
+            sef = Counter(re.findall(r"\s show_existing_frame\s+\S+\s+=\s+(\d)", th))
+            s["show_existing_frame"] = sef.get("1", 0)
+            s["show_frame0"] = len(re.findall(r"\s show_frame\s+\S+\s+=\s+0", th))
+        elif name == "h264_vfr":
+            check(len(s.get("intervals", {})) >= 2, f"{name}: unequal frame intervals ({s.get('intervals')})")
+        elif name == "h264_editlist_midgop":
+            check(s["first_key"] == 0, f"{name}: first presented frame is not a keyframe")
+            check(s["discard_packets"] > 0, f"{name}: has discarded packets")
+            check(s["packets"] > s["frames"], f"{name}: more packets than frames")
+        elif name == "h264_10bit":
+            st = [x for x in probe["streams"] if x["index"] == e["stream"]][0]
+            check(st.get("pix_fmt") == "yuv420p10le", f"{name}: yuv420p10le")
+            check(st.get("profile") == "High 10", f"{name}: High 10 profile")
+
+    # Bad inputs
+    bad = os.path.join(FIX, "bad")
+    check(os.path.getsize(os.path.join(bad, "empty.mp4")) == 0, "bad/empty.mp4 is empty")
+    with open(os.path.join(bad, "not_media.mp4"), "rb") as f:
+        text = f.read()
+        check(len(text) > 0 and all(c in b"\n\t" or 32 <= c < 127 for c in text), "bad/not_media.mp4 is ASCII text")
+    for n in ("empty.mp4", "not_media.mp4", "truncated_moov_at_end.mp4"):
+        p = run(["ffprobe", "-v", "error", "-show_format", os.path.join(bad, n)])
+        check(p.returncode != 0, f"bad/{n}: ffprobe fails ({p.stderr.strip()!r})")
+        print(f"bad/{n}: ffprobe exit {p.returncode}: {p.stderr.strip()}")
+    boxes = top_level_boxes(os.path.join(bad, "truncated_moov_at_end.mp4"))
+    check(not any(b[0] == "moov" for b in boxes), "bad/truncated_moov_at_end.mp4 has no moov")
+    boxes = top_level_boxes(os.path.join(bad, "truncated_faststart.mp4"))
+    check(any(b[0] == "moov" and b[3] for b in boxes), "bad/truncated_faststart.mp4 has a complete moov")
+    check(any(b[0] == "mdat" and not b[3] for b in boxes), "bad/truncated_faststart.mp4 has a cut mdat")
+    p = run(["ffprobe", "-v", "error", "-show_format", os.path.join(bad, "truncated_faststart.mp4")])
+    check(p.returncode == 0, "bad/truncated_faststart.mp4 opens (moov intact)")
+    p = run(["ffmpeg", "-nostdin", "-v", "error", "-i", os.path.join(bad, "truncated_faststart.mp4"),
+             "-f", "framemd5", "-"])
+    got = sum(1 for l in p.stdout.splitlines() if l and not l.startswith("#"))
+    print(f"bad/truncated_faststart.mp4: opens, decodes {got} of 360 frames, ffmpeg exit {p.returncode}, "
+          f"stderr: {p.stderr.strip().splitlines()[:2]}")
+    check(got < 360, "bad/truncated_faststart.mp4 cannot decode every frame")
+
+    # Real clips are byte-identical to ../shared/media when it is there
+    shared = os.path.join(os.path.dirname(FIX), os.environ.get("SHARED", "../shared"), "media")
+    if os.path.isdir(shared):
+        for e in manifest:
+            if e["real"]:
+                a, b = os.path.join(FIX, e["file"]), os.path.join(shared, os.path.basename(e["file"]))
+                with open(a, "rb") as fa, open(b, "rb") as fb:
+                    check(fa.read() == fb.read(), f"{e['file']} identical to {b}")
+
+    # Size budget
+    total = 0
+    for root, _, files in os.walk(FIX):
+        total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+    check(total < SIZE_LIMIT, f"Fixtures/ is {total} bytes, limit {SIZE_LIMIT}")
+
+    print()
+    print(f"{'id':36} {'bytes':>9} {'frames':>6} {'pkts':>5} {'K-fr':>4} {'K-pkt':>5} {'D':>3} "
+          f"{'noPTS':>5} {'noDTS':>5} {'Kdiff':>5}  first(pts,key,type)  start_time  tb")
+    for sid, s in summaries.items():
+        print(f"{sid:36} {s['size']:>9} {s['frames']:>6} {s['packets']:>5} {len(s['key_frames']):>4} "
+              f"{s['k_packets']:>5} {s['discard_packets']:>3} {s['no_pts_packets']:>5} {s['no_dts_packets']:>5} "
+              f"{s['k_mismatch']:>5}  {str((s['first_pts'], s['first_key'], s['first_pict'])):20} "
+              f"{str(s['start_time']):11} {s['tb']}")
+    print()
+    for sid, s in summaries.items():
+        extra = {k: s[k] for k in ("key_frames", "pict_types", "intervals", "leading", "nal_types",
+                                   "hidden_frames", "coded_frames", "show_existing_frame", "show_frame0")
+                 if k in s}
+        if len(extra.get("key_frames", [])) > 12:
+            extra["key_frames"] = extra["key_frames"][:12] + ["..."]
+        print(f"{sid}: {extra}")
+    print(f"\nFixtures/ total: {total} bytes")
+    if failures:
+        print(f"{len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

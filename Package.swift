@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+// FrameSeek: precise seeking in video on Linux, decoding with FFmpeg.
+import PackageDescription
+
+let package = Package(
+    name: "FrameSeek",
+    products: [
+        .library(name: "FrameSeek", targets: ["FrameSeek"]),
+        .executable(name: "frameseek", targets: ["frameseek"]),
+    ],
+    targets: [
+        // C system libraries. Each names the Debian package that provides it.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+        ),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Pure Swift: time, precisions, frame tables and the landing rules. Imports no C.
+        .target(name: "FrameSeekCore"),
+        // Every FFmpeg pointer lives here.
+        .target(name: "FrameSeekFFmpeg", dependencies: ["FrameSeekCore", "CFFmpeg"]),
+        // Pictures: orientation and PNG through libpng.
+        .target(name: "FrameSeekImages", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "CPNG"]),
+        // The umbrella module users import.
+        .target(name: "FrameSeek", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages"]),
+        // The command-line tool: its logic is a library so the tests can drive it in-process.
+        .target(name: "FrameSeekCLI", dependencies: ["FrameSeek"]),
+        .executableTarget(name: "frameseek", dependencies: ["FrameSeekCLI"]),
+
+        .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore"]),
+        .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages"]),
+        .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+@_exported import FrameSeekCore
+@_exported import FrameSeekFFmpeg
+@_exported import FrameSeekImages

@@ -1,0 +1,68 @@
+/// Bad usage of the command line: exit code 2, with the message on stderr.
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// A subcommand's arguments, split into positionals, flags and options with values.
+struct Arguments {
+    private(set) var positionals: [String] = []
+    private var flags: Set<String> = []
+    private var values: [String: [String]] = [:]
+
+    /// Parses `arguments` given the flags (no value) and options (one value) the command
+    /// takes. Accepts `--name value` and `--name=value`; `--` ends options. A word that
+    /// starts with `-` followed by a digit or `.` is a positional (a negative time).
+    init(_ arguments: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if optionsEnded || !word.hasPrefix("-") || word == "-" || Arguments.looksNumeric(word) {
+                positionals.append(word)
+                continue
+            }
+            if word == "--" { optionsEnded = true; continue }
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            if allowedFlags.contains(name) && inlineValue == nil {
+                flags.insert(name)
+            } else if allowedOptions.contains(name) {
+                if let inlineValue {
+                    values[name, default: []].append(inlineValue)
+                } else {
+                    guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
+                    values[name, default: []].append(arguments[index])
+                    index += 1
+                }
+            } else {
+                throw UsageError(message: "unknown option \(name)")
+            }
+        }
+    }
+
+    private static func looksNumeric(_ word: String) -> Bool {
+        guard word.count > 1, word.first == "-" else { return false }
+        let second = word[word.index(after: word.startIndex)]
+        return second.isNumber || second == "."
+    }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The last value given for `option`.
+    func value(_ option: String) -> String? { values[option]?.last }
+
+    /// The value of `option` as a whole number at least `minimum`.
+    func integer(_ option: String, minimum: Int) throws(UsageError) -> Int? {
+        guard let text = value(option) else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError(message: "\(option) takes a whole number of at least \(minimum), not \"\(text)\"")
+        }
+        return number
+    }
+}

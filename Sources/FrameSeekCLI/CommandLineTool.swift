@@ -1,0 +1,102 @@
+import FrameSeek
+
+/// The `frameseek` command line, as a library so tests can run it in-process.
+///
+/// Exit codes: 0 success, 1 a failed check, 2 bad usage or unreadable input. Errors are one
+/// line on stderr: `frameseek COMMAND: FILE: cause`.
+public enum CommandLineTool {
+    /// The documented exit codes.
+    public enum ExitCode: Int32, Sendable {
+        /// The command did what was asked.
+        case success = 0
+        /// A check the command ran did not hold.
+        case failedCheck = 1
+        /// Bad usage, or input that cannot be read (missing, empty, not media, truncated).
+        case usageOrInput = 2
+    }
+
+    static let commands: [any Subcommand.Type] = [ProbeCommand.self, FramesCommand.self, SeekCommand.self]
+
+    /// Runs `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], output: TextOutput, errors: TextOutput) -> ExitCode {
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+            output.write(overview)
+            return arguments.isEmpty ? .usageOrInput : .success
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            errors.line("frameseek: unknown command \"\(name)\" (see frameseek --help)")
+            return .usageOrInput
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            output.write(command.help)
+            return .success
+        }
+        do {
+            let parsed = try Arguments(rest, flags: command.flags.union(["--json"]), options: command.options)
+            return try command.run(parsed, output: output, errors: errors)
+        } catch let error as UsageError {
+            errors.line("frameseek \(name): \(error.message) (see frameseek \(name) --help)")
+        } catch {
+            errors.line("frameseek \(name): \(error)")
+        }
+        return .usageOrInput
+    }
+
+    static var overview: String {
+        var text = """
+        frameseek: precise seeking in video, decoded with FFmpeg.
+
+        usage: frameseek COMMAND FILE [options]
+
+        commands:
+
+        """
+        for command in commands { text += "  \(command.name.padding(8))\(command.summary)\n" }
+        text += """
+
+        Each command takes --help and --json. Exit codes: 0 success, 1 a failed check,
+        2 bad usage or unreadable input (one line on stderr names the file and the cause).
+
+        """
+        return text
+    }
+}
+
+/// One `frameseek` subcommand.
+protocol Subcommand: Sendable {
+    static var name: String { get }
+    static var summary: String { get }
+    static var help: String { get }
+    static var flags: Set<String> { get }
+    static var options: Set<String> { get }
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode
+}
+
+extension Subcommand {
+    /// The single FILE positional every media command takes.
+    static func singleFile(_ arguments: Arguments) throws(UsageError) -> String {
+        guard let file = arguments.positionals.first else { throw UsageError(message: "missing FILE") }
+        return file
+    }
+
+    /// Opens FILE with `--stream` and `--threads`.
+    static func openEngine(_ file: String, _ arguments: Arguments) throws -> FFmpegEngine {
+        let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
+                                           threads: try arguments.integer("--threads", minimum: 0) ?? 1)
+        return try FFmpegEngine(path: file, options: options)
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+extension MediaTime {
+    /// Seconds for JSON: display only, never read back.
+    var json: JSONValue { .number(seconds) }
+    /// The exact rational as `value/timescale`, for JSON readers that want it.
+    var rational: JSONValue { isNumeric ? .string("\(value)/\(timescale)") : .null }
+}

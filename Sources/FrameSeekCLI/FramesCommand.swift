@@ -1,0 +1,70 @@
+import FrameSeek
+
+/// `frameseek frames`: the frame table in presentation order.
+enum FramesCommand: Subcommand {
+    static let name = "frames"
+    static let summary = "every frame of the stream in presentation order"
+    static let flags: Set<String> = []
+    static let options: Set<String> = ["--stream", "--threads"]
+    static let help = """
+    usage: frameseek frames FILE [--stream N] [--json]
+
+    Prints the frame table FrameSeek seeks on: every frame of the selected stream in
+    presentation order, with its raw PTS, its time on the zero-based timeline (0 is the
+    container's start time, as ffmpeg -ss counts), its duration and its keyframe flag.
+
+    --json prints one object: stream_index, time_base ("num/den"), start_pts (the raw PTS
+    of time zero: time = (pts - start_pts) * time_base), and frames, an array of
+    {index, pts, time, duration, duration_pts, key}. time and duration are seconds.
+
+    Exit codes: 0 success, 2 bad usage or unreadable input.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let engine = try openEngine(try singleFile(arguments), arguments)
+        let table = engine.frameTable
+        if arguments.has("--json") {
+            let frames: [JSONValue] = table.frames.map { f in
+                .object([("index", .integer(Int64(f.index))), ("pts", .integer(f.pts)), ("time", f.time.json),
+                         ("duration", f.duration.json), ("duration_pts", .integer(f.durationTicks)),
+                         ("key", .bool(f.isKeyframe))])
+            }
+            output.line(JSONValue.object([
+                ("stream_index", .integer(Int64(table.streamIndex))),
+                ("time_base", .string(table.timeBase.description)),
+                ("start_pts", .integer(table.originPTS)),
+                ("source", .string(table.source.rawValue)),
+                ("frames", .array(frames)),
+            ]).serialized)
+            return .success
+        }
+        output.line("stream \(table.streamIndex), time base \(table.timeBase), start pts \(table.originPTS)")
+        output.line("index        pts          time    duration  key")
+        for f in table.frames {
+            output.line("\(String(f.index).leftPadded(5)) \(String(f.pts).leftPadded(10)) \(f.time.seconds.fixed(6).leftPadded(13)) \(f.duration.seconds.fixed(6).leftPadded(11))  \(f.isKeyframe ? "K" : "")")
+        }
+        return .success
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+extension Double {
+    /// Fixed-point text with `digits` decimals, for tables.
+    func fixed(_ digits: Int) -> String {
+        guard isFinite else { return description }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(self) * scale).rounded()
+        let whole = Int64(scaled / scale)
+        let fraction = Int64(scaled - Double(whole) * scale)
+        let fractionText = String(fraction)
+        let sign = self < 0 && scaled != 0 ? "-" : ""
+        return "\(sign)\(whole)." + String(repeating: "0", count: max(0, digits - fractionText.count)) + fractionText
+    }
+}

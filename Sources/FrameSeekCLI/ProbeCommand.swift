@@ -1,0 +1,70 @@
+import FrameSeek
+
+/// `frameseek probe`: what the file holds and how its GOPs are built.
+enum ProbeCommand: Subcommand {
+    static let name = "probe"
+    static let summary = "container, streams, frame and keyframe counts, GOP statistics"
+    static let flags: Set<String> = []
+    static let options: Set<String> = ["--stream", "--threads"]
+    static let help = """
+    usage: frameseek probe FILE [--stream N] [--json]
+
+    Prints the container, its streams, the duration and start time, and for the selected
+    stream (FFmpeg's best video stream, else its best audio stream, or --stream N, the
+    absolute index as ffprobe numbers streams): frame count, keyframe count, GOP length
+    (min/median/max frames from one keyframe to the next) and B-frame reordering depth.
+
+    Exit codes: 0 success, 2 bad usage or unreadable input.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let engine = try openEngine(try singleFile(arguments), arguments)
+        let media = engine.media
+        let stats = engine.frameTable.statistics
+        if arguments.has("--json") {
+            let streams: [JSONValue] = media.streams.map { s in
+                .object([
+                    ("index", .integer(Int64(s.index))), ("type", .string(s.mediaType.rawValue)),
+                    ("codec", .string(s.codec)), ("time_base", .string(s.timeBase.description)),
+                    ("width", .integer(s.width)), ("height", .integer(s.height)),
+                    ("pixel_format", .string(s.pixelFormat)), ("sample_rate", .integer(s.sampleRate)),
+                    ("channels", .integer(s.channels)), ("orientation", .string(s.orientation.rawValue)),
+                    ("sample_aspect_ratio", .string(s.sampleAspectRatio?.description)),
+                ])
+            }
+            output.line(JSONValue.object([
+                ("file", .string(media.path)), ("container", .string(media.container)),
+                ("start_time", media.startTime.json), ("duration", media.duration?.json ?? .null),
+                ("streams", .array(streams)), ("stream_index", .integer(Int64(media.selectedStreamIndex))),
+                ("frame_count", .integer(Int64(stats.frameCount))), ("keyframe_count", .integer(Int64(stats.keyframeCount))),
+                ("gop", .object([("min", .integer(stats.minimumGOP)), ("median", .integer(stats.medianGOP)),
+                                 ("max", .integer(stats.maximumGOP))])),
+                ("reorder_depth", .integer(Int64(stats.reorderDepth))),
+                ("index_source", .string(engine.frameTable.source.rawValue)),
+                ("open_ms", .number(engine.openLatency.milliseconds)),
+            ]).serialized)
+            return .success
+        }
+        output.line("\(media.path): \(media.container), start \(media.startTime.seconds) s, duration \(media.duration?.seconds.description ?? "unknown") s")
+        for s in media.streams {
+            var line = "  stream \(s.index): \(s.mediaType.rawValue) \(s.codec)"
+            if let w = s.width, let h = s.height { line += " \(w)x\(h)" }
+            if let p = s.pixelFormat { line += " \(p)" }
+            if s.orientation != .identity { line += " (\(s.orientation.rawValue))" }
+            if let r = s.sampleRate { line += " \(r) Hz" }
+            if s.index == media.selectedStreamIndex { line += "  <- selected" }
+            output.line(line)
+        }
+        output.line("  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)")
+        return .success
+    }
+}
+
+extension Duration {
+    /// Milliseconds as a Double, for reports.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import FrameSeek
+
+/// `frameseek seek`: land on each target in turn, through one engine, and report where.
+enum SeekCommand: Subcommand {
+    static let name = "seek"
+    static let summary = "seek to times with a precision and report where each landed"
+    static let flags: Set<String> = ["--md5", "--no-autorotate"]
+    static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png"]
+    static let help = """
+    usage: frameseek seek FILE [TIME ...] [--targets FILE] [--precision P] [--stream N]
+                          [--threads N] [--md5] [--png PATH] [--no-autorotate] [--json]
+
+    Runs every target, in the order given, through one engine in one process.
+    TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
+    zero-based timeline. --targets FILE reads one time per line (# starts a comment).
+
+    --precision   exact (default), previous-keyframe, next-keyframe,
+                  nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
+    --md5         the MD5 of the landed frame's planes, as ffmpeg -f framemd5 prints it
+    --png PATH    write the landed frame as PNG, upright (display matrix applied);
+                  with several targets PATH is a pattern such as out-%03d.png, numbered from 1
+    --no-autorotate  write the PNG in coded orientation
+    --threads N   decoder threads (default 1; 0 lets FFmpeg choose)
+
+    --json prints one line per target: requested, landed, landed_pts, frame_index,
+    key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,
+    latency_ms, frames_decoded, and md5 / png when asked. Times are seconds; the _rational
+    fields give the exact values.
+
+    Exit codes: 0 success, 2 bad usage or unreadable input.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let file = try singleFile(arguments)
+        var targetTexts = Array(arguments.positionals.dropFirst())
+        if let list = arguments.value("--targets") { targetTexts += try readTargets(list) }
+        guard !targetTexts.isEmpty else { throw UsageError(message: "no TIME given (and no --targets)") }
+        let targets = try targetTexts.map { text throws -> MediaTime in
+            do { return try MediaTime(parsing: text) } catch { throw UsageError(message: "\(error)") }
+        }
+        let precision: SeekPrecision
+        do { precision = try SeekPrecision(parsing: arguments.value("--precision") ?? "exact") } catch {
+            throw UsageError(message: "\(error)")
+        }
+        let pngPattern = arguments.value("--png")
+        if let pngPattern, targets.count > 1, !PathPattern.hasNumber(pngPattern) {
+            throw UsageError(message: "--png needs a pattern such as out-%03d.png with several targets")
+        }
+        let engine = try openEngine(file, arguments)
+        let json = arguments.has("--json")
+        for (ordinal, target) in targets.enumerated() {
+            let landing = try engine.seek(to: target, precision: precision)
+            var md5: String?
+            var pngPath: String?
+            if arguments.has("--md5") || pngPattern != nil, let picture = engine.landedPicture() {
+                if arguments.has("--md5") { md5 = picture.md5 }
+                if let pngPattern {
+                    let path = targets.count > 1 ? PathPattern.expand(pngPattern, number: ordinal + 1) : pngPattern
+                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"))
+                    pngPath = path
+                }
+            }
+            if json {
+                output.line(jsonLine(landing, md5: md5, png: pngPath).serialized)
+            } else {
+                output.line(textLine(landing, md5: md5, png: pngPath))
+            }
+        }
+        return .success
+    }
+
+    private static func readTargets(_ path: String) throws -> [String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw UsageError(message: "\(path): cannot read the targets file")
+        }
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    static func jsonLine(_ landing: SeekLanding, md5: String?, png: String?) -> JSONValue {
+        let accuracy = landing.accuracy
+        var fields: JSONValue.KeyValuePairs = [
+            ("requested", accuracy.requestedMediaTime.json),
+            ("landed", accuracy.landedMediaTime.json),
+            ("landed_pts", .integer(landing.frame.pts)),
+            ("frame_index", .integer(Int64(landing.frame.index))),
+            ("key_frame_index", .integer(landing.keyframeIndex)),
+            ("delta", accuracy.deltaMediaTime.json),
+            ("within_tolerance", .bool(accuracy.withinRequestedTolerance)),
+            ("clamp", .string(landing.plan.clamp.name)),
+            ("finished", .bool(true)),
+            ("latency_ms", .number(landing.latency.milliseconds)),
+            ("frames_decoded", .integer(Int64(landing.framesDecoded))),
+            ("demuxer_seeks", .integer(Int64(landing.demuxerSeeks))),
+            ("precision", .string(landing.plan.precision.description)),
+            ("requested_rational", accuracy.requestedMediaTime.rational),
+            ("landed_rational", accuracy.landedMediaTime.rational),
+            ("delta_rational", accuracy.deltaMediaTime.rational),
+        ]
+        if let md5 { fields.append(("md5", .string(md5))) }
+        if let png { fields.append(("png", .string(png))) }
+        return .object(fields)
+    }
+
+    private static func textLine(_ landing: SeekLanding, md5: String?, png: String?) -> String {
+        let a = landing.accuracy
+        var line = "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.frame.index) at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
+        line += "  delta \(a.delta.fixed(6)) s"
+        line += a.withinRequestedTolerance ? "  within tolerance" : "  OUTSIDE tolerance"
+        if landing.plan.clamp.didClamp { line += "  clamped to \(landing.plan.clamp.name)" }
+        line += "  from keyframe \(landing.keyframeIndex.map(String.init) ?? "-"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
+        if let md5 { line += "  md5 \(md5)" }
+        if let png { line += "  -> \(png)" }
+        return line
+    }
+}
+
+/// Output paths numbered printf-style: `out-%03d.png`.
+enum PathPattern {
+    static func hasNumber(_ pattern: String) -> Bool { numberRange(in: pattern) != nil }
+
+    /// Replaces the first `%d` or `%0Nd` with `number`.
+    static func expand(_ pattern: String, number: Int) -> String {
+        guard let (range, width) = numberRange(in: pattern) else { return pattern }
+        let digits = String(number)
+        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return pattern.replacingCharacters(in: range, with: padded)
+    }
+
+    private static func numberRange(in pattern: String) -> (Range<String.Index>, Int)? {
+        guard let regex = try? NSRegularExpression(pattern: "%(0?[0-9]*)d"),
+              let match = regex.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
+              let range = Range(match.range, in: pattern),
+              let widthRange = Range(match.range(at: 1), in: pattern) else { return nil }
+        return (range, Int(pattern[widthRange]) ?? 0)
+    }
+}

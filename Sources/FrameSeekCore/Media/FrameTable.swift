@@ -1,0 +1,99 @@
+/// Every frame of one stream in presentation order, with the points decoding can start from.
+///
+/// This is the engine's map of the stream. All landing decisions are made on it, in exact
+/// media time, before any decoding happens (see `FrameTable+Landing.swift`).
+public struct FrameTable: Sendable {
+    /// How the table was built.
+    public enum Source: String, Sendable {
+        /// One pass over the packets, without decoding.
+        case packetScan
+        /// One pass of decoding (audio, where the decoder drops priming frames).
+        case decodeScan
+    }
+
+    /// The absolute index of the stream, as ffprobe numbers streams.
+    public let streamIndex: Int
+    /// The unit of `FrameEntry.pts`.
+    public let timeBase: TimeBase
+    /// The raw PTS that is time zero on the timeline: the container's start time in this
+    /// stream's time base (as `ffmpeg -ss` counts).
+    public let originPTS: Int64
+    /// The frames, sorted by presentation time.
+    public let frames: [FrameEntry]
+    /// Keyframe packets sorted by PTS, including any that an edit list discards.
+    public let randomAccessPoints: [RandomAccessPoint]
+    /// How the table was built.
+    public let source: Source
+    /// Indices of the keyframes in `frames`, ascending; kept so the landing rules find the
+    /// keyframes around a target by binary search.
+    let keyframePositions: [Int]
+
+    /// Creates a table. `frames` must be sorted by `pts` and indexed 0..<count, and
+    /// `randomAccessPoints` sorted by `pts`.
+    public init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: [FrameEntry],
+                randomAccessPoints: [RandomAccessPoint], source: Source) {
+        self.streamIndex = streamIndex
+        self.timeBase = timeBase
+        self.originPTS = originPTS
+        self.frames = frames
+        self.randomAccessPoints = randomAccessPoints
+        self.source = source
+        self.keyframePositions = frames.indices.filter { frames[$0].isKeyframe }
+    }
+
+    /// The time of a raw PTS on the zero-based timeline.
+    public func time(ofPTS pts: Int64) -> MediaTime {
+        timeBase.time(ofTicks: pts &- originPTS)
+    }
+
+    /// `[first frame, end of last frame)`, or nil for an empty table.
+    public var seekableRange: Range<MediaTime>? {
+        guard let first = frames.first, let last = frames.last else { return nil }
+        return first.time..<max(last.end, first.time)
+    }
+
+    /// The index of the frame whose interval covers `time`: the last frame starting at or
+    /// before it. Nil before the first frame.
+    public func frameIndex(covering time: MediaTime) -> Int? {
+        var low = 0, high = frames.count  // invariant: frames[..<low] start <= time < frames[high...]
+        while low < high {
+            let mid = (low + high) / 2
+            if frames[mid].time <= time { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The index of the frame whose PTS is `pts`, if there is one.
+    public func frameIndex(ofPTS pts: Int64) -> Int? {
+        var low = 0, high = frames.count
+        while low < high {
+            let mid = (low + high) / 2
+            if frames[mid].pts < pts { low = mid + 1 } else { high = mid }
+        }
+        return low < frames.count && frames[low].pts == pts ? low : nil
+    }
+
+    /// The random access point decoding must start from to produce frame `index`: the
+    /// keyframe packet with the greatest PTS at or before the frame's PTS.
+    ///
+    /// By PTS, not decode order: in an open GOP the leading pictures after a keyframe are
+    /// shown before it and need the keyframe before that one.
+    public func randomAccessPoint(forFrame index: Int) -> RandomAccessPoint? {
+        let pts = frames[index].pts
+        var low = 0, high = randomAccessPoints.count
+        while low < high {
+            let mid = (low + high) / 2
+            if randomAccessPoints[mid].pts <= pts { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? randomAccessPoints.first : randomAccessPoints[low - 1]
+    }
+
+    /// The random access point just before `point`, for re-seeking when a demuxer landed late.
+    public func randomAccessPoint(before point: RandomAccessPoint) -> RandomAccessPoint? {
+        guard let position = randomAccessPoints.firstIndex(of: point), position > 0 else { return nil }
+        return randomAccessPoints[position - 1]
+    }
+
+    /// Indices of the keyframes, in presentation order.
+    public var keyframeIndices: [Int] { keyframePositions }
+}

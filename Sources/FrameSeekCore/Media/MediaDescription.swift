@@ -1,0 +1,78 @@
+/// What a media file holds, as `frameseek probe` reports it.
+public struct MediaDescription: Sendable, Hashable {
+    /// The file or URL as opened.
+    public let path: String
+    /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`, `mpegts`, `matroska,webm`, ...).
+    public let container: String
+    /// The container's start time: time zero of the timeline, in seconds since the raw
+    /// timestamps' zero.
+    public let startTime: MediaTime
+    /// The container's duration, when it states one.
+    public let duration: MediaTime?
+    /// Every stream, in file order.
+    public let streams: [StreamDescription]
+    /// The stream FrameSeek seeks in.
+    public let selectedStreamIndex: Int
+
+    /// Creates a description.
+    public init(path: String, container: String, startTime: MediaTime, duration: MediaTime?,
+                streams: [StreamDescription], selectedStreamIndex: Int) {
+        self.path = path
+        self.container = container
+        self.startTime = startTime
+        self.duration = duration
+        self.streams = streams
+        self.selectedStreamIndex = selectedStreamIndex
+    }
+
+    /// The selected stream's description.
+    public var selectedStream: StreamDescription { streams[selectedStreamIndex] }
+}
+
+/// One stream of a media file.
+public struct StreamDescription: Sendable, Hashable {
+    /// What a stream carries.
+    public enum MediaType: String, Sendable, Hashable {
+        case video, audio, subtitle, data, attachment, unknown
+    }
+
+    /// The absolute stream index, as ffprobe numbers streams.
+    public let index: Int
+    /// What the stream carries.
+    public let mediaType: MediaType
+    /// The codec's short name (`h264`, `hevc`, `vp9`, `av1`, `aac`, ...).
+    public let codec: String
+    /// The unit of the stream's raw timestamps.
+    public let timeBase: TimeBase
+    /// Coded width and height, for video.
+    public let width: Int?
+    /// Coded height, for video.
+    public let height: Int?
+    /// The decoder's pixel format name (`yuv420p`, `yuv420p10le`, ...), for video.
+    public let pixelFormat: String?
+    /// Samples per second, for audio.
+    public let sampleRate: Int?
+    /// Channel count, for audio.
+    public let channels: Int?
+    /// The display transform the container asks for, for video.
+    public let orientation: DisplayOrientation
+    /// The sample (pixel) aspect ratio, when not square.
+    public let sampleAspectRatio: TimeBase?
+
+    /// Creates a stream description.
+    public init(index: Int, mediaType: MediaType, codec: String, timeBase: TimeBase, width: Int?,
+                height: Int?, pixelFormat: String?, sampleRate: Int?, channels: Int?,
+                orientation: DisplayOrientation, sampleAspectRatio: TimeBase?) {
+        self.index = index
+        self.mediaType = mediaType
+        self.codec = codec
+        self.timeBase = timeBase
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.orientation = orientation
+        self.sampleAspectRatio = sampleAspectRatio
+    }
+}

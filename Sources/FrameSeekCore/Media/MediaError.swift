@@ -1,0 +1,42 @@
+/// Why media could not be opened, indexed or decoded. Its description is the one line the
+/// command-line tool prints: the file, then the cause.
+public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure, for callers that react to it.
+    public enum Reason: Sendable, Hashable {
+        /// No file at the path.
+        case fileNotFound
+        /// The file exists but is zero bytes long.
+        case emptyFile
+        /// FFmpeg recognizes no container in the file.
+        case notMedia
+        /// The file has no video or audio stream FrameSeek can decode.
+        case noPlayableStream
+        /// The stream asked for with `--stream` does not exist or cannot be decoded.
+        case streamUnavailable
+        /// The file ends before the data its container describes.
+        case truncated
+        /// The decoder failed, or did not produce a frame the index promised.
+        case decodeFailed
+        /// Reading failed below the demuxer.
+        case readFailed
+        /// A seek asked for something no landing can satisfy (an invalid time).
+        case invalidRequest
+    }
+
+    /// The file or URL as the caller named it.
+    public let path: String
+    /// The kind of failure.
+    public let reason: Reason
+    /// The cause, in words, without the path.
+    public let detail: String
+
+    /// Creates an error for `path`.
+    public init(path: String, reason: Reason, detail: String) {
+        self.path = path
+        self.reason = reason
+        self.detail = detail
+    }
+
+    /// `PATH: cause`, one line.
+    public var description: String { "\(path): \(detail)" }
+}

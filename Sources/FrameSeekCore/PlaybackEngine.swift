@@ -1,0 +1,12 @@
+/// A decoder that can seek: what `Player` drives, and what the FFmpeg engine implements.
+///
+/// Engines are not `Sendable`: each owns decoder state that one caller at a time may touch.
+/// Whoever holds an engine keeps it on one executor.
+public protocol PlaybackEngine: AnyObject {
+    /// The opened media.
+    var media: MediaDescription { get }
+    /// The selected stream's frames in presentation order.
+    var frameTable: FrameTable { get }
+    /// Seeks as the landing rules say and decodes the landed frame.
+    func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding
+}

@@ -1,0 +1,122 @@
+/// The landing rules: where a seek lands, decided on the frame table in exact media time.
+///
+/// This is the one place a landing is decided. The engines only carry the plan out.
+///
+/// 1. Clamp: a target before the first frame moves to the first frame; a target at or past
+///    the end of the last frame moves to the last frame. The requested time stays as given.
+/// 2. If a keyframe's presentation time lies in `[T - before, T + after]`, land on the
+///    keyframe nearest to T (ties go to the earlier one), as Media3's SeekParameters do.
+/// 3. Otherwise land on the frame covering `T - before` (for `.exact`, the frame covering T),
+///    decoding forward from the random access point at or before it.
+extension FrameTable {
+    /// Plans the landing for `requested` at `precision`.
+    ///
+    /// - Throws: `LandingError.emptyStream` when the table has no frames,
+    ///   `LandingError.invalidTarget` for an invalid or indefinite time.
+    public func planLanding(at requested: MediaTime, precision: SeekPrecision) throws(LandingError) -> LandingPlan {
+        guard let first = frames.first, let last = frames.last else { throw .emptyStream }
+        switch requested.kind {
+        case .invalid, .indefinite: throw .invalidTarget(requested)
+        case .numeric, .positiveInfinity, .negativeInfinity: break
+        }
+        let (before, after) = precision.window
+        guard before >= .zero, after >= .zero, before.isNumeric || before == .positiveInfinity,
+              after.isNumeric || after == .positiveInfinity else {
+            throw .invalidTolerance(precision)
+        }
+
+        let target: MediaTime
+        let clamp: SeekClamp
+        if requested < first.time {
+            target = first.time
+            clamp = .clampedToStart(first.time)
+        } else if requested >= last.end {
+            target = last.time
+            clamp = .clampedToEnd(last.time)
+        } else {
+            target = requested
+            clamp = .none
+        }
+
+        let windowStart = target - before
+        let windowEnd = target + after
+        let landing: Int
+        let onKeyframe: Bool
+        if let keyframe = nearestKeyframe(to: target, from: windowStart, through: windowEnd) {
+            landing = keyframe
+            onKeyframe = true
+        } else {
+            landing = frameIndex(covering: windowStart) ?? 0
+            onKeyframe = false
+        }
+        guard let startPoint = randomAccessPoint(forFrame: landing) else { throw .noRandomAccessPoint }
+        return LandingPlan(requested: requested, precision: precision, target: target, clamp: clamp,
+                           frameIndex: landing, randomAccessPoint: startPoint,
+                           landedOnKeyframeInWindow: onKeyframe)
+    }
+
+    /// The keyframe in `[windowStart, windowEnd]` nearest to `target`, ties to the earlier.
+    private func nearestKeyframe(to target: MediaTime, from windowStart: MediaTime,
+                                 through windowEnd: MediaTime) -> Int? {
+        let keyframes = keyframePositions
+        // Position of the first keyframe whose time is after the target.
+        var low = 0, high = keyframes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if frames[keyframes[mid]].time <= target { low = mid + 1 } else { high = mid }
+        }
+        let atOrBefore = low > 0 ? keyframes[low - 1] : nil
+        let after = low < keyframes.count ? keyframes[low] : nil
+        let candidateBefore = atOrBefore.flatMap { frames[$0].time >= windowStart ? $0 : nil }
+        let candidateAfter = after.flatMap { frames[$0].time <= windowEnd ? $0 : nil }
+        switch (candidateBefore, candidateAfter) {
+        case (nil, nil): return nil
+        case (let b?, nil): return b
+        case (nil, let a?): return a
+        case (let b?, let a?):
+            let distanceBefore = target - frames[b].time
+            let distanceAfter = frames[a].time - target
+            return distanceAfter < distanceBefore ? a : b
+        }
+    }
+}
+
+/// A landing decided by `FrameTable.planLanding(at:precision:)`, before any decoding.
+public struct LandingPlan: Sendable, Hashable {
+    /// The time the caller asked for, unclamped.
+    public let requested: MediaTime
+    /// The precision the caller asked for.
+    public let precision: SeekPrecision
+    /// The target after clamping: the time the rules were applied to.
+    public let target: MediaTime
+    /// Whether and where the target was clamped.
+    public let clamp: SeekClamp
+    /// The frame to land on, in presentation order.
+    public let frameIndex: Int
+    /// Where decoding must start to produce that frame.
+    public let randomAccessPoint: RandomAccessPoint
+    /// True when a keyframe inside the tolerance window decided the landing (rule 2).
+    public let landedOnKeyframeInWindow: Bool
+}
+
+/// Why a landing could not be planned.
+public enum LandingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stream has no frames.
+    case emptyStream
+    /// The target is an invalid or indefinite time.
+    case invalidTarget(MediaTime)
+    /// A tolerance is negative, invalid or indefinite.
+    case invalidTolerance(SeekPrecision)
+    /// The stream has frames but no packet decoding could start from.
+    case noRandomAccessPoint
+
+    /// One line for a person.
+    public var description: String {
+        switch self {
+        case .emptyStream: return "the stream has no frames"
+        case .invalidTarget(let t): return "not a seekable time: \(t)"
+        case .invalidTolerance(let p): return "invalid tolerance in \(p)"
+        case .noRandomAccessPoint: return "the stream has no keyframe to start decoding from"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// How far a landing is from what was asked, computed in rational media time.
+///
+/// The `MediaTime` members are authoritative. The `Double` members exist for display and
+/// logging only: 1001/30000 s has no exact `Double`, and a comparison in seconds flips
+/// exactly at the frame boundaries that matter, so nothing in FrameSeek reads them back.
+public struct SeekAccuracy: Sendable, Hashable {
+    /// The time the caller asked for, before any clamp.
+    public let requestedMediaTime: MediaTime
+    /// The presentation time of the frame the seek landed on.
+    public let landedMediaTime: MediaTime
+    /// The tolerance before the target that the precision allowed.
+    public let toleranceBefore: MediaTime
+    /// The tolerance after the target that the precision allowed.
+    public let toleranceAfter: MediaTime
+    /// Whether the landed frame's interval `[pts, pts + duration)` meets the window
+    /// `[requested - before, requested + after]`.
+    public let withinRequestedTolerance: Bool
+
+    /// Creates an accuracy record; `withinRequestedTolerance` is decided here, from the landed
+    /// frame's interval, so that no caller can get it from seconds.
+    public init(requested: MediaTime, landed: MediaTime, landedDuration: MediaTime,
+                toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
+        self.requestedMediaTime = requested
+        self.landedMediaTime = landed
+        self.toleranceBefore = toleranceBefore
+        self.toleranceAfter = toleranceAfter
+        let windowStart = requested - toleranceBefore
+        let windowEnd = requested + toleranceAfter
+        let frameEnd = landed + landedDuration
+        // The frame covers [landed, frameEnd); the window is closed at both ends.
+        self.withinRequestedTolerance = landed <= windowEnd && frameEnd > windowStart
+    }
+
+    /// `landed - requested`, exact. Non-zero inside tolerance when the target falls in the
+    /// middle of a frame.
+    public var deltaMediaTime: MediaTime { landedMediaTime - requestedMediaTime }
+    /// The size of `deltaMediaTime`.
+    public var absoluteDeltaMediaTime: MediaTime { deltaMediaTime.magnitude }
+    /// `deltaMediaTime` in seconds, for display.
+    public var delta: Double { deltaMediaTime.seconds }
+    /// `absoluteDeltaMediaTime` in seconds, for display.
+    public var absoluteDelta: Double { absoluteDeltaMediaTime.seconds }
+}

@@ -1,0 +1,34 @@
+/// What an engine did for one seek: the plan, the frame it produced, and what that cost.
+public struct SeekLanding: Sendable, Hashable {
+    /// The decision made on the frame table.
+    public let plan: LandingPlan
+    /// The frame landed on; its time was read back from the decoded frame.
+    public let frame: FrameEntry
+    /// The presentation index of the keyframe decoding started from, or nil when that
+    /// keyframe is a packet an edit list discards (it is not a frame) or nothing was decoded.
+    public let keyframeIndex: Int?
+    /// Requested versus landed, in rational time.
+    public let accuracy: SeekAccuracy
+    /// Frames the decoder produced for this seek, the landed one included (0 on a cache hit).
+    public let framesDecoded: Int
+    /// Demuxer seeks made (0 when decoding simply went forward; more than 1 when the
+    /// demuxer landed late and had to be sent further back).
+    public let demuxerSeeks: Int
+    /// Monotonic time from the call to the landed frame being available.
+    public let latency: Duration
+
+    /// Creates a landing record.
+    public init(plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
+                demuxerSeeks: Int, latency: Duration) {
+        self.plan = plan
+        self.frame = frame
+        self.keyframeIndex = keyframeIndex
+        let window = plan.precision.window
+        self.accuracy = SeekAccuracy(requested: plan.requested, landed: frame.time,
+                                     landedDuration: frame.duration,
+                                     toleranceBefore: window.before, toleranceAfter: window.after)
+        self.framesDecoded = framesDecoded
+        self.demuxerSeeks = demuxerSeeks
+        self.latency = latency
+    }
+}

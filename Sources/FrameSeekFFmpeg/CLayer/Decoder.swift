@@ -1,0 +1,71 @@
+import CFFmpeg
+import FrameSeekCore
+
+/// An open `AVCodecContext` for one stream: the one place FrameSeek decodes.
+final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// What `receive(into:)` found.
+    enum Output {
+        /// A frame was written.
+        case frame
+        /// The decoder needs another packet first.
+        case needsInput
+        /// The decoder is drained; only `flush()` makes it usable again.
+        case endOfStream
+    }
+
+    /// Opens the decoder FFmpeg chooses for `stream`'s codec, with `threads` threads
+    /// (0 lets FFmpeg choose).
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(function: "avcodec_find_decoder", code: fs_averror(ENOSYS))
+        }
+        guard let allocated = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(function: "avcodec_alloc_context3", code: fs_averror(ENOMEM))
+        }
+        context = allocated
+        do {
+            try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
+            allocated.pointee.pkt_timebase = stream.pointee.time_base
+            allocated.pointee.thread_count = Int32(threads)
+            try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
+        } catch {
+            var toFree: UnsafeMutablePointer<AVCodecContext>? = allocated
+            avcodec_free_context(&toFree)
+            throw error
+        }
+    }
+
+    deinit {
+        var toFree: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&toFree)
+    }
+
+    var codecName: String { String(cString: context.pointee.codec.pointee.name) }
+
+    /// Sends one packet. Invalid data is reported to the caller, who decides whether a
+    /// damaged packet matters.
+    func send(_ packet: Packet) throws(FFmpegError) {
+        try check(avcodec_send_packet(context, packet.pointer), "avcodec_send_packet")
+    }
+
+    /// Tells the decoder no more packets come, so it releases the frames it holds back.
+    func sendEndOfStream() throws(FFmpegError) {
+        let code = avcodec_send_packet(context, nil)
+        if code == fs_averror_eof() { return }
+        try check(code, "avcodec_send_packet")
+    }
+
+    func receive(into frame: Frame) throws(FFmpegError) -> Output {
+        let code = avcodec_receive_frame(context, frame.pointer)
+        if code == fs_averror_eagain() { return .needsInput }
+        if code == fs_averror_eof() { return .endOfStream }
+        try check(code, "avcodec_receive_frame")
+        return .frame
+    }
+
+    /// Drops all buffered state, as after a demuxer seek.
+    func flush() { avcodec_flush_buffers(context) }
+}

@@ -1,0 +1,76 @@
+import CFFmpeg
+import FrameSeekCore
+
+/// An open `AVFormatContext`: the one place FrameSeek reads containers.
+///
+/// Every stream but the selected one is set to `AVDISCARD_ALL`, so demuxers that can skip
+/// other streams' data do.
+final class Demuxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let path: String
+
+    /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
+    init(path: String) throws(FFmpegError) {
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        guard let opened = context else { throw FFmpegError(function: "avformat_open_input", code: fs_averror_invaliddata()) }
+        self.context = opened
+        self.path = path
+        do {
+            try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+        } catch {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&toClose)
+            throw error
+        }
+    }
+
+    deinit {
+        var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&toClose)
+    }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        context.pointee.streams[index]!
+    }
+
+    /// The container's start time in microseconds, nil when unknown.
+    var startTimeMicroseconds: Int64? {
+        context.pointee.start_time == fs_nopts_value() ? nil : context.pointee.start_time
+    }
+
+    /// The container's duration in microseconds, nil when unknown.
+    var durationMicroseconds: Int64? {
+        context.pointee.duration == fs_nopts_value() || context.pointee.duration <= 0 ? nil : context.pointee.duration
+    }
+
+    var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// `av_find_best_stream` for a media type: FFmpeg's own choice, or nil.
+    func bestStream(of type: AVMediaType) -> Int? {
+        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Reads only `streamIndex`'s packets from now on.
+    func selectOnly(streamIndex: Int) {
+        for index in 0..<streamCount {
+            stream(index).pointee.discard = index == streamIndex ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+    }
+
+    /// Reads the next packet. Returns false at the end of the file.
+    func read(into packet: Packet) throws(FFmpegError) -> Bool {
+        let code = av_read_frame(context, packet.pointer)
+        if code == fs_averror_eof() { return false }
+        try check(code, "av_read_frame")
+        return true
+    }
+
+    /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).
+    func seek(streamIndex: Int, to timestamp: Int64) throws(FFmpegError) {
+        try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
+    }
+}

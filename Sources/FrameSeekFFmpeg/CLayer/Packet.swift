@@ -1,0 +1,67 @@
+import CFFmpeg
+import FrameSeekCore
+
+/// An owned `AVPacket`, freed with `av_packet_free`.
+///
+/// Not Sendable: a packet belongs to the engine that reads it.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() {
+        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    /// The raw PTS, nil for AV_NOPTS_VALUE.
+    var pts: Int64? { pointer.pointee.pts == fs_nopts_value() ? nil : pointer.pointee.pts }
+    /// The raw DTS, nil for AV_NOPTS_VALUE.
+    var dts: Int64? { pointer.pointee.dts == fs_nopts_value() ? nil : pointer.pointee.dts }
+    var duration: Int64 { pointer.pointee.duration }
+    /// Byte offset in the file, nil when unknown (-1).
+    var position: Int64? { pointer.pointee.pos < 0 ? nil : pointer.pointee.pos }
+    var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    /// Set by demuxers for packets an edit list removes from presentation.
+    var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+    var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+
+    func unref() { av_packet_unref(pointer) }
+}
+
+/// An owned `AVFrame`, freed with `av_frame_free`.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() {
+        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    /// The frame's PTS, falling back to FFmpeg's best-effort guess when the decoder gave none.
+    var pts: Int64? {
+        let frame = pointer.pointee
+        if frame.pts != fs_nopts_value() { return frame.pts }
+        if frame.best_effort_timestamp != fs_nopts_value() { return frame.best_effort_timestamp }
+        return nil
+    }
+
+    var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+
+    func unref() { av_frame_unref(pointer) }
+
+    /// Moves `other`'s content into this frame, leaving `other` empty.
+    func take(_ other: Frame) {
+        av_frame_unref(pointer)
+        av_frame_move_ref(pointer, other.pointer)
+    }
+}

@@ -1,0 +1,181 @@
+import CFFmpeg
+import FrameSeekCore
+
+/// Where the decoder stands between calls.
+struct DecodePosition {
+    /// The random access point decoding started from after the last demuxer seek.
+    var startPoint: RandomAccessPoint
+    /// PTS of the last frame the decoder produced, nil before the first.
+    var lastOutputPTS: Int64?
+    /// True once the demuxer hit the end and the decoder was told so: it must be flushed
+    /// before it decodes again.
+    var endOfStreamSent: Bool
+}
+
+extension FFmpegEngine {
+    /// How many times a seek goes further back when the demuxer lands late or the decoder
+    /// cannot produce the frame, before decoding from the start of the file.
+    static let seekRetries = 3
+
+    /// Seeks as the landing rules say and decodes the landed frame.
+    ///
+    /// The landing is planned on the frame table (`FrameTable.planLanding`); this method only
+    /// produces the planned frame: decode forward when the decoder already sits before it in
+    /// the same GOP, else seek the demuxer to the random access point, flush, and decode
+    /// forward, checking that decoding really starts at or before the target.
+    public func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let plan: LandingPlan
+        do {
+            plan = try frameTable.planLanding(at: time, precision: precision)
+        } catch {
+            throw MediaError(path: path, reason: .invalidRequest, detail: error.description)
+        }
+        let work = try decode(frame: plan.frameIndex, startingAt: plan.randomAccessPoint)
+        return SeekLanding(plan: plan, frame: frameTable.frames[plan.frameIndex],
+                           keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
+                           demuxerSeeks: work.demuxerSeeks, latency: clock.now - start)
+    }
+
+    /// The work one landing took.
+    struct DecodeWork {
+        let startPoint: RandomAccessPoint
+        let framesDecoded: Int
+        let demuxerSeeks: Int
+    }
+
+    /// What one forward decoding run ended with.
+    private enum RunResult {
+        case landed
+        /// The demuxer delivered a packet after the start point before the start point itself.
+        case demuxerLandedLate
+        /// The decoder produced a frame after the target, or ran out, without the target.
+        case targetMissed
+    }
+
+    /// Decodes until frame `index` is in `landedFrame`.
+    func decode(frame index: Int, startingAt point: RandomAccessPoint) throws(MediaError) -> DecodeWork {
+        let target = frameTable.frames[index]
+        var decodeStart = point
+        var seekPoint = point
+        var framesDecoded = 0
+        var seeks = 0
+        var attempt = 0
+
+        var skipTo: RandomAccessPoint?
+        if let position, position.startPoint == point, !position.endOfStreamSent,
+           let last = position.lastOutputPTS, last < target.pts {
+            skipTo = nil  // the decoder is already inside this GOP, before the target
+        } else {
+            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
+            seeks += 1
+            skipTo = decodeStart
+        }
+
+        while true {
+            let result = try run(toPTS: target.pts, skippingTo: skipTo, framesDecoded: &framesDecoded)
+            switch result {
+            case .landed:
+                landedFrameIndex = index
+                return DecodeWork(startPoint: decodeStart, framesDecoded: framesDecoded, demuxerSeeks: seeks)
+            case .demuxerLandedLate:
+                seekPoint = frameTable.randomAccessPoint(before: seekPoint) ?? seekPoint
+            case .targetMissed:
+                decodeStart = frameTable.randomAccessPoint(before: decodeStart) ?? decodeStart
+                if decodeStart.pts < seekPoint.pts { seekPoint = decodeStart }
+            }
+            attempt += 1
+            if attempt > Self.seekRetries + 1 {
+                throw MediaError(path: path, reason: .decodeFailed,
+                                 detail: "the decoder did not produce frame \(index) (pts \(target.pts)) even when decoding from the start of the file")
+            }
+            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: attempt > Self.seekRetries)
+            seeks += 1
+            skipTo = decodeStart
+        }
+    }
+
+    private func reposition(seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
+                            fromFileStart: Bool) throws(MediaError) {
+        decoder.flush()
+        position = DecodePosition(startPoint: decodeStart, lastOutputPTS: nil, endOfStreamSent: false)
+        if !fromFileStart {
+            // Demuxers index keyframes by DTS (MP4) or PTS (Matroska); the smaller of the two
+            // never lands after the keyframe in either case.
+            let timestamp = min(seekPoint.dts ?? seekPoint.pts, seekPoint.pts)
+            do {
+                try demuxer.seek(streamIndex: frameTable.streamIndex, to: timestamp)
+                return
+            } catch {
+                // Some inputs cannot seek at all; reading from the start still lands right.
+            }
+        }
+        do {
+            let reopened = try Demuxer(path: path)
+            reopened.selectOnly(streamIndex: frameTable.streamIndex)
+            demuxer = reopened
+        } catch {
+            throw MediaError(path: path, reason: .readFailed, detail: "cannot reopen to decode from the start: \(error.message)")
+        }
+    }
+
+    /// Reads and decodes until the frame with `targetPTS` comes out.
+    ///
+    /// With `skippingTo`, packets before that random access point are passed over without
+    /// decoding (the demuxer landed early), and a packet after it means the demuxer landed
+    /// late. Frames before the target are dropped as they come: nothing is converted or copied.
+    private func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?,
+                     framesDecoded: inout Int) throws(MediaError) -> RunResult {
+        var skipping = skippingTo
+        let identifiesPackets = !decodeOrderByPTS.isEmpty
+        if !identifiesPackets { skipping = nil }
+        do {
+            while true {
+                // Take every frame the decoder has ready before feeding it more.
+                receiving: while true {
+                    switch try decoder.receive(into: scratchFrame) {
+                    case .needsInput:
+                        break receiving
+                    case .endOfStream:
+                        return .targetMissed
+                    case .frame:
+                        framesDecoded += 1
+                        let pts = scratchFrame.pts
+                        position?.lastOutputPTS = pts
+                        if pts == targetPTS {
+                            landedFrame.take(scratchFrame)
+                            return .landed
+                        }
+                        scratchFrame.unref()
+                        if let pts, pts > targetPTS { return .targetMissed }
+                    }
+                }
+                if position?.endOfStreamSent == true { return .targetMissed }
+                guard try demuxer.read(into: packet) else {
+                    try decoder.sendEndOfStream()
+                    position?.endOfStreamSent = true
+                    continue
+                }
+                defer { packet.unref() }
+                guard packet.streamIndex == frameTable.streamIndex else { continue }
+                if let point = skipping {
+                    guard let pts = packet.pts else { continue }
+                    if pts == point.pts {
+                        skipping = nil
+                    } else {
+                        if let order = decodeOrderByPTS[pts], order > point.decodeOrder { return .demuxerLandedLate }
+                        continue
+                    }
+                }
+                do {
+                    try decoder.send(packet)
+                } catch where error.code == fs_averror_invaliddata() {
+                    continue  // a damaged packet; the target check decides whether it mattered
+                }
+            }
+        } catch {
+            throw MediaError(path: path, reason: .decodeFailed, detail: "decoding failed: \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import CFFmpeg
+import Foundation
+import FrameSeekCore
+
+/// The FFmpeg playback engine: opens media, indexes the selected stream, and lands seeks on
+/// exactly the frame the landing rules name.
+///
+/// Not Sendable: it owns an `AVFormatContext` and an `AVCodecContext`, which FFmpeg does not
+/// allow two threads to touch. Keep each engine on one executor (the CLI is single-threaded;
+/// `Player` confines its engine to one actor).
+public final class FFmpegEngine: PlaybackEngine {
+    /// How to open media.
+    public struct Options: Sendable, Hashable {
+        /// The absolute index of the stream to seek in (as ffprobe numbers streams); nil picks
+        /// FFmpeg's best video stream, else its best audio stream.
+        public var streamIndex: Int?
+        /// Decoder threads. 1 keeps latency lowest and measurements comparable across
+        /// machines; 0 lets FFmpeg use every core.
+        public var threads: Int
+
+        /// Options with FFmpeg's stream choice and one decoder thread.
+        public init(streamIndex: Int? = nil, threads: Int = 1) {
+            self.streamIndex = streamIndex
+            self.threads = threads
+        }
+    }
+
+    /// The opened media.
+    public let media: MediaDescription
+    /// The selected stream's frames in presentation order.
+    public let frameTable: FrameTable
+    /// How long opening and indexing took.
+    public let openLatency: Duration
+
+    let path: String
+    let options: Options
+    var demuxer: Demuxer
+    let decoder: Decoder
+    /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
+    /// packet read after a seek is recognised.
+    let decodeOrderByPTS: [Int64: Int]
+    /// Where the decoder stands, so a later target in the same GOP decodes forward instead of
+    /// seeking again. Nil means "unknown: seek before decoding".
+    var position: DecodePosition?
+    /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
+    let landedFrame = Frame()
+    var landedFrameIndex: Int?
+    let scratchFrame = Frame()
+    let packet = Packet()
+
+    /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
+    ///
+    /// - Throws: `MediaError` naming the file and the cause: missing, empty, not media, no
+    ///   playable stream, truncated, undecodable.
+    public init(path: String, options: Options = Options()) throws(MediaError) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        self.path = path
+        self.options = options
+        try Self.checkLocalFile(path)
+        do {
+            demuxer = try Demuxer(path: path)
+        } catch {
+            throw Self.openError(error, path: path)
+        }
+        let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
+        demuxer.selectOnly(streamIndex: streamIndex)
+        let stream = demuxer.stream(streamIndex)
+        do {
+            decoder = try Decoder(stream: stream, threads: options.threads)
+        } catch {
+            throw MediaError(path: path, reason: .streamUnavailable,
+                             detail: "stream \(streamIndex) cannot be decoded: \(error.message)")
+        }
+        let originPTS = Self.originPTS(of: demuxer, stream: stream)
+        let demuxerForScan = demuxer
+        let threads = options.threads
+        let built = try FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
+            .build { () throws(FFmpegError) -> Decoder in
+                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads)
+            }
+        guard !built.table.frames.isEmpty else {
+            throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
+        }
+        frameTable = built.table
+        decodeOrderByPTS = built.decodeOrderByPTS
+        media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex)
+        openLatency = clock.now - start
+    }
+
+    /// Local paths get their own checks first, so a missing or empty file is named as such
+    /// rather than as whatever FFmpeg's probing makes of it.
+    private static func checkLocalFile(_ path: String) throws(MediaError) {
+        if path.contains("://") { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError(path: path, reason: .fileNotFound, detail: "no such file")
+        }
+        if isDirectory.boolValue {
+            throw MediaError(path: path, reason: .notMedia, detail: "is a directory, not a media file")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        if size == 0 {
+            throw MediaError(path: path, reason: .emptyFile, detail: "empty file (0 bytes)")
+        }
+    }
+
+    private static func openError(_ error: FFmpegError, path: String) -> MediaError {
+        if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
+        if error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" {
+            return MediaError(path: path, reason: .notMedia,
+                              detail: "not a media file FFmpeg can read (\(error.function): \(error.message))")
+        }
+        return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
+    }
+
+    private static func selectStream(in demuxer: Demuxer, requested: Int?, path: String) throws(MediaError) -> Int {
+        if let requested {
+            guard requested >= 0 && requested < demuxer.streamCount else {
+                throw MediaError(path: path, reason: .streamUnavailable,
+                                 detail: "no stream \(requested) (the file has \(demuxer.streamCount) streams, numbered from 0)")
+            }
+            let type = demuxer.stream(requested).pointee.codecpar.pointee.codec_type
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else {
+                throw MediaError(path: path, reason: .streamUnavailable,
+                                 detail: "stream \(requested) is \(MediaProbe.mediaType(type).rawValue); FrameSeek seeks in video or audio streams")
+            }
+            return requested
+        }
+        if let video = demuxer.bestStream(of: AVMEDIA_TYPE_VIDEO) { return video }
+        if let audio = demuxer.bestStream(of: AVMEDIA_TYPE_AUDIO) { return audio }
+        throw MediaError(path: path, reason: .noPlayableStream, detail: "no video or audio stream")
+    }
+
+    /// Time zero of the timeline in the stream's time base: the container's start time, as
+    /// `ffmpeg -ss` counts, else the stream's own start.
+    private static func originPTS(of demuxer: Demuxer, stream: UnsafeMutablePointer<AVStream>) -> Int64 {
+        if let start = demuxer.startTimeMicroseconds {
+            return av_rescale_q(start, fs_time_base_q(), stream.pointee.time_base)
+        }
+        let streamStart = stream.pointee.start_time
+        return streamStart == fs_nopts_value() ? 0 : streamStart
+    }
+}

@@ -1,0 +1,175 @@
+import CFFmpeg
+import FrameSeekCore
+
+/// Builds the frame table of one stream in a single pass over the file.
+///
+/// Video comes from a packet scan (no decoding): every packet carries its PTS, keyframe flag
+/// and position, and packets an edit list discards are kept as places to start decoding but
+/// not listed as frames. Audio, and video whose packets lack timestamps, come from a decode
+/// scan, because there the decoder decides which frames exist (AAC and MP3 priming frames are
+/// dropped by the decoder, not by the demuxer).
+struct FrameTableBuilder {
+    /// The table, and for packet scans the decode order of every packet by its PTS, which the
+    /// engine uses to tell where a demuxer seek landed.
+    struct Result {
+        let table: FrameTable
+        let decodeOrderByPTS: [Int64: Int]
+    }
+
+    let demuxer: Demuxer
+    let streamIndex: Int
+    let originPTS: Int64
+
+    /// One packet of the stream, as read in decode order.
+    private struct ScannedPacket {
+        let pts: Int64?
+        let dts: Int64?
+        let duration: Int64
+        let position: Int64?
+        let isKeyframe: Bool
+        let isDiscarded: Bool
+    }
+
+    func build(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
+        let stream = demuxer.stream(streamIndex)
+        let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
+        let packets = try scanPackets()
+        let declared = Int(stream.pointee.nb_frames)
+        if declared > 0 && packets.count < declared && demuxer.formatName.hasPrefix("mov") {
+            throw MediaError(path: demuxer.path, reason: .truncated,
+                             detail: "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
+        }
+        if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
+            return tableFromPackets(packets)
+        }
+        // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
+        let fresh: Demuxer
+        do { fresh = try Demuxer(path: demuxer.path) } catch {
+            throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(error.message)")
+        }
+        fresh.selectOnly(streamIndex: streamIndex)
+        return try tableFromDecoding(fresh, makeDecoder)
+    }
+
+    private var timeBase: TimeBase { demuxer.stream(streamIndex).pointee.time_base.timeBase }
+
+    private func scanPackets() throws(MediaError) -> [ScannedPacket] {
+        let packet = Packet()
+        var packets: [ScannedPacket] = []
+        while true {
+            let more: Bool
+            do { more = try demuxer.read(into: packet) } catch {
+                throw MediaError(path: demuxer.path, reason: packets.isEmpty ? .readFailed : .truncated,
+                                 detail: "reading packets failed after \(packets.count) packets: \(error.message)")
+            }
+            guard more else { break }
+            defer { packet.unref() }
+            guard packet.streamIndex == streamIndex else { continue }
+            packets.append(ScannedPacket(pts: packet.pts, dts: packet.dts, duration: packet.duration,
+                                         position: packet.position, isKeyframe: packet.isKeyframe,
+                                         isDiscarded: packet.isDiscarded))
+        }
+        return packets
+    }
+
+    private func tableFromPackets(_ packets: [ScannedPacket]) -> Result {
+        var decodeOrderByPTS: [Int64: Int] = [:]
+        decodeOrderByPTS.reserveCapacity(packets.count)
+        for (order, packet) in packets.enumerated() { decodeOrderByPTS[packet.pts!] = order }
+        let shown = packets.indices.filter { !packets[$0].isDiscarded }.sorted { packets[$0].pts! < packets[$1].pts! }
+        let frames = makeFrames(count: shown.count,
+                                pts: { packets[shown[$0]].pts! },
+                                packetDuration: { packets[shown[$0]].duration },
+                                isKeyframe: { packets[shown[$0]].isKeyframe },
+                                decodeOrder: { shown[$0] },
+                                position: { packets[shown[$0]].position })
+        var frameIndexByPacket: [Int: Int] = [:]
+        for (frameIndex, packetIndex) in shown.enumerated() { frameIndexByPacket[packetIndex] = frameIndex }
+        let points = packets.indices.filter { packets[$0].isKeyframe }
+            .map { RandomAccessPoint(pts: packets[$0].pts!, dts: packets[$0].dts, decodeOrder: $0,
+                                     frameIndex: frameIndexByPacket[$0]) }
+            .sorted { $0.pts < $1.pts }
+        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+                               frames: frames, randomAccessPoints: points, source: .packetScan)
+        return Result(table: table, decodeOrderByPTS: decodeOrderByPTS)
+    }
+
+    private func tableFromDecoding(_ demuxer: Demuxer, _ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
+        let decoder: Decoder
+        do {
+            decoder = try makeDecoder()
+        } catch {
+            throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(error.message)")
+        }
+        struct Decoded { let pts: Int64; let duration: Int64; let key: Bool; let position: Int64? }
+        var decoded: [Decoded] = []
+        let packet = Packet(), frame = Frame()
+        let stream = demuxer.stream(streamIndex).pointee
+        let sampleRate = stream.codecpar.pointee.sample_rate
+        func collect() throws(FFmpegError) -> Bool {
+            while true {
+                switch try decoder.receive(into: frame) {
+                case .needsInput: return true
+                case .endOfStream: return false
+                case .frame:
+                    defer { frame.unref() }
+                    guard let pts = frame.pts else { continue }
+                    var duration = frame.pointer.pointee.pkt_duration
+                    if duration <= 0 && sampleRate > 0 {
+                        duration = av_rescale_q(Int64(frame.pointer.pointee.nb_samples),
+                                                AVRational(num: 1, den: sampleRate), stream.time_base)
+                    }
+                    let position = frame.pointer.pointee.pkt_pos
+                    decoded.append(Decoded(pts: pts, duration: duration, key: frame.isKeyframe,
+                                           position: position < 0 ? nil : position))
+                }
+            }
+        }
+        do {
+            reading: while true {
+                guard try demuxer.read(into: packet) else { break reading }
+                defer { packet.unref() }
+                guard packet.streamIndex == streamIndex else { continue }
+                do { try decoder.send(packet) } catch where error.code == fs_averror_invaliddata() { continue }
+                _ = try collect()
+            }
+            try decoder.sendEndOfStream()
+            _ = try collect()
+        } catch {
+            throw MediaError(path: demuxer.path, reason: .decodeFailed,
+                             detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(error.message)")
+        }
+        let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
+        let frames = makeFrames(count: sorted.count,
+                                pts: { sorted[$0].element.pts },
+                                packetDuration: { sorted[$0].element.duration },
+                                isKeyframe: { sorted[$0].element.key },
+                                decodeOrder: { sorted[$0].offset },
+                                position: { sorted[$0].element.position })
+        let points = frames.filter(\.isKeyframe).map {
+            RandomAccessPoint(pts: $0.pts, dts: nil, decodeOrder: $0.decodeOrder, frameIndex: $0.index)
+        }
+        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+                               frames: frames, randomAccessPoints: points, source: .decodeScan)
+        return Result(table: table, decodeOrderByPTS: [:])
+    }
+
+    /// Frames in presentation order. A frame's duration is its packet's; where the packet has
+    /// none, the gap to the next frame; for a last frame without one, the median gap.
+    private func makeFrames(count: Int, pts: (Int) -> Int64, packetDuration: (Int) -> Int64,
+                            isKeyframe: (Int) -> Bool, decodeOrder: (Int) -> Int,
+                            position: (Int) -> Int64?) -> [FrameEntry] {
+        guard count > 0 else { return [] }
+        var gaps: [Int64] = []
+        for i in 0..<(count - 1) { gaps.append(pts(i + 1) - pts(i)) }
+        let medianGap = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
+        return (0..<count).map { i in
+            var ticks = packetDuration(i)
+            if ticks <= 0 { ticks = i + 1 < count ? pts(i + 1) - pts(i) : medianGap }
+            return FrameEntry(index: i, pts: pts(i), time: timeBase.time(ofTicks: pts(i) - originPTS),
+                              durationTicks: ticks, duration: timeBase.time(ofTicks: ticks),
+                              isKeyframe: isKeyframe(i), decodeOrder: decodeOrder(i), packetPosition: position(i))
+        }
+    }
+}

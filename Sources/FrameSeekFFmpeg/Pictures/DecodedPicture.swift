@@ -1,0 +1,106 @@
+import CFFmpeg
+import FrameSeekCore
+
+/// A decoded video frame in the decoder's own pixel format, planes packed one after another
+/// with no row padding: byte for byte what FFmpeg's rawvideo encoder (and so
+/// `ffmpeg -f framemd5`) hashes for the frame.
+public struct DecodedPicture: Sendable, Hashable {
+    /// Coded width in pixels.
+    public let width: Int
+    /// Coded height in pixels.
+    public let height: Int
+    /// FFmpeg's name of the pixel format (`yuv420p`, `yuv420p10le`, ...).
+    public let pixelFormat: String
+    /// Bits per sample of the first component (8, 10, ...).
+    public let bitsPerComponent: Int
+    /// The frame's raw PTS.
+    public let pts: Int64
+    /// The planes, packed.
+    public let bytes: [UInt8]
+    /// The transform that shows the picture upright.
+    public let orientation: DisplayOrientation
+    let pixelFormatID: AVPixelFormat
+
+    /// The luma (first plane) sample at (x, y): 0...255 for 8-bit formats, 0...1023 for 10-bit.
+    /// Planar YUV formats only; this is what the fixtures' frame-number barcode is read from.
+    public func lumaSample(x: Int, y: Int) -> Int {
+        if bitsPerComponent > 8 {
+            let offset = (y * width + x) * 2
+            return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+        }
+        return Int(bytes[y * width + x])
+    }
+}
+
+extension DecodedPicture {
+    /// Copies `frame`'s planes, packed, with `av_image_copy_to_buffer`.
+    init(frame: Frame, orientation: DisplayOrientation) {
+        let f = frame.pointer.pointee
+        let format = AVPixelFormat(rawValue: f.format)
+        let size = av_image_get_buffer_size(format, f.width, f.height, 1)
+        var bytes = [UInt8](repeating: 0, count: Int(max(size, 0)))
+        withUnsafePointer(to: frame.pointer.pointee.data) { data in
+            withUnsafePointer(to: frame.pointer.pointee.linesize) { linesize in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                    linesize.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        _ = av_image_copy_to_buffer(&bytes, size, planes, strides, format, f.width, f.height, 1)
+                    }
+                }
+            }
+        }
+        let descriptor = av_pix_fmt_desc_get(format)
+        self.init(width: Int(f.width), height: Int(f.height),
+                  pixelFormat: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
+                  bitsPerComponent: Int(descriptor?.pointee.comp.0.depth ?? 8),
+                  pts: frame.pts ?? 0, bytes: bytes, orientation: orientation, pixelFormatID: format)
+    }
+
+    /// The MD5 of the packed planes in lowercase hex, computed with libavutil's `av_md5_sum`:
+    /// the value `ffmpeg -f framemd5` prints for this frame.
+    public var md5: String {
+        var digest = [UInt8](repeating: 0, count: 16)
+        bytes.withUnsafeBufferPointer { buffer in
+            av_md5_sum(&digest, buffer.baseAddress, Int(buffer.count))
+        }
+        return digest.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The picture as 8-bit RGB in coded orientation, converted by swscale.
+    ///
+    /// 10-bit and full-range sources are converted by swscale's own rules.
+    public func rgbImage() -> RGBImage {
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        let w = Int32(width), h = Int32(height)
+        guard let context = sws_getContext(w, h, pixelFormatID, w, h, AV_PIX_FMT_RGB24,
+                                           SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
+            return RGBImage(width: width, height: height, pixels: rgb)
+        }
+        defer { sws_freeContext(context) }
+        var sourcePlanes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
+        var sourceStrides: [Int32] = Array(repeating: 0, count: 4)
+        var source = bytes
+        source.withUnsafeMutableBufferPointer { sourceBuffer in
+            rgb.withUnsafeMutableBufferPointer { rgbBuffer in
+                _ = av_image_fill_arrays(&sourcePlanes, &sourceStrides, sourceBuffer.baseAddress,
+                                         pixelFormatID, w, h, 1)
+                let sourceConst = sourcePlanes.map { UnsafePointer($0) }
+                var destinationPlanes: [UnsafeMutablePointer<UInt8>?] = [rgbBuffer.baseAddress, nil, nil, nil]
+                var destinationStrides: [Int32] = [w * 3, 0, 0, 0]
+                _ = sws_scale(context, sourceConst, sourceStrides, 0, h, &destinationPlanes, &destinationStrides)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: rgb)
+    }
+}
+
+extension FFmpegEngine {
+    /// The frame the last seek landed on, copied out of the decoder (only when asked: seeks
+    /// themselves convert and copy nothing). Nil for audio streams or before any landing.
+    public func landedPicture() -> DecodedPicture? {
+        guard landedFrameIndex != nil, media.selectedStream.mediaType == .video else { return nil }
+        return DecodedPicture(frame: landedFrame, orientation: media.selectedStream.orientation)
+    }
+}

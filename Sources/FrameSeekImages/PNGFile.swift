@@ -1,0 +1,33 @@
+import CPNG
+import FrameSeekCore
+
+/// A PNG file could not be written. Comes from libpng's simplified API
+/// (`png_image_write_to_file`), whose message it carries.
+public struct PNGWriteError: Error, Sendable, CustomStringConvertible {
+    /// Where the file was to be written.
+    public let path: String
+    /// libpng's message.
+    public let message: String
+    /// `PATH: cannot write PNG (message)`.
+    public var description: String { "\(path): cannot write PNG (\(message))" }
+}
+
+/// Writes 8-bit RGB PNG files through libpng.
+public enum PNGFile {
+    /// Writes `image` to `path` as an 8-bit RGB PNG.
+    public static func write(_ image: RGBImage, to path: String) throws(PNGWriteError) {
+        var png = png_image()
+        png.version = fs_png_image_version()
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = fs_png_format_rgb()
+        let ok = image.pixels.withUnsafeBufferPointer { pixels in
+            png_image_write_to_file(&png, path, 0, pixels.baseAddress, Int32(image.width * 3), nil)
+        }
+        let message = withUnsafeBytes(of: png.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        png_image_free(&png)
+        if ok == 0 { throw PNGWriteError(path: path, message: message.isEmpty ? "libpng failed" : message) }
+    }
+}
