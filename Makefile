@@ -1,0 +1,26 @@
+# FrameSeek: `make demo` and `make test` are the two commands a fresh Debian 12 machine needs.
+SWIFT ?= swift
+
+.PHONY: deps build demo test test-tsan fixtures clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c release --product frameseek
+
+demo: build
+	@scripts/demo.sh
+
+test: deps
+	$(SWIFT) test
+
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread
+
+# Rebuilds the synthetic encodes and the ffprobe/framemd5 oracles (needs the ffmpeg CLI).
+fixtures:
+	Fixtures/make-fixtures.sh
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The demo `make demo` runs: exact and keyframe seeks over the bundled fixtures, each landing
+# printed with its latency, and PNGs of landed frames written to out/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=.build/release/frameseek
+mkdir -p out
+F=Fixtures/media
+
+echo "== H.264, B-frames, GOP 250, 30000/1001 fps: exact seeks (keyframes at frames 0 and 250)"
+$bin seek $F/h264_bframes_gop250.mp4 0 4.2 8.3 8.34 1001/30000 00:00:11.9 -5 99 --md5
+echo
+echo "== The same targets with other precisions"
+$bin seek $F/h264_bframes_gop250.mp4 4.2 8.3 --precision previous-keyframe
+$bin seek $F/h264_bframes_gop250.mp4 4.2 8.3 --precision nearest-keyframe:0.5
+echo
+echo "== MPEG-TS starting at 11.4 s (the timeline is zero-based)"
+$bin seek $F/h264_mpegts_offset.ts 0 2.5 5.99 --md5
+echo
+echo "== HEVC open GOP in Matroska, VP9 with alt-ref frames, AV1"
+$bin seek $F/hevc_opengop.mkv 1.9 3.95 --md5
+$bin seek $F/vp9_altref.webm 1.5 3.3 --md5
+$bin seek $F/av1.mp4 1.0 2.9 --md5
+echo
+echo "== A real iPhone clip: HEVC 10-bit HLG, edit list, rotated -90 (PNG written upright)"
+$bin seek $F/iphone_hevc_editlist.mp4 1.25 --md5 --png out/iphone_1.25s.png
+echo
+echo "== A real NASA clip, second video stream (absolute index 3)"
+$bin seek $F/nasa_13013.mp4 6.5 --stream 3 --md5 --png out/nasa_6.5s.png
+echo
+echo "== Audio only: lands on the audio frame covering the target"
+$bin seek $F/bbb_aac_lc_8k.m4a 1.0 2.5
+echo
+echo "PNG files written: out/iphone_1.25s.png (portrait, 1080x1920) and out/nasa_6.5s.png"
