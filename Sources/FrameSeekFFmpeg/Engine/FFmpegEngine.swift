@@ -58,6 +58,8 @@ public final class FFmpegEngine: PlaybackEngine {
         self.path = path
         self.options = options
         try Self.checkLocalFile(path)
+        FFmpegLog.install()
+        _ = FFmpegLog.takeLastError()
         do {
             demuxer = try Demuxer(path: path)
         } catch {
@@ -107,9 +109,9 @@ public final class FFmpegEngine: PlaybackEngine {
 
     private static func openError(_ error: FFmpegError, path: String) -> MediaError {
         if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
+        let cause = FFmpegLog.takeLastError() ?? "\(error.function): \(error.message)"
         if error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" {
-            return MediaError(path: path, reason: .notMedia,
-                              detail: "not a media file FFmpeg can read (\(error.function): \(error.message))")
+            return MediaError(path: path, reason: .notMedia, detail: "not a media file FFmpeg can read (\(cause))")
         }
         return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
     }
@@ -118,7 +120,7 @@ public final class FFmpegEngine: PlaybackEngine {
         if let requested {
             guard requested >= 0 && requested < demuxer.streamCount else {
                 throw MediaError(path: path, reason: .streamUnavailable,
-                                 detail: "no stream \(requested) (the file has \(demuxer.streamCount) streams, numbered from 0)")
+                                 detail: "no stream \(requested) (the file has \(demuxer.streamCount) stream\(demuxer.streamCount == 1 ? "" : "s"), numbered from 0)")
             }
             let type = demuxer.stream(requested).pointee.codecpar.pointee.codec_type
             guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else {
