@@ -15,7 +15,7 @@ public enum CommandLineTool {
         case usageOrInput = 2
     }
 
-    static let commands: [any Subcommand.Type] = [ProbeCommand.self, FramesCommand.self, SeekCommand.self]
+    static let commands: [any Subcommand.Type] = [ProbeCommand.self, FramesCommand.self, SeekCommand.self, StepCommand.self]
 
     /// Runs `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], output: TextOutput, errors: TextOutput) -> ExitCode {
@@ -81,9 +81,10 @@ extension Subcommand {
     }
 
     /// Opens FILE with `--stream` and `--threads`.
-    static func openEngine(_ file: String, _ arguments: Arguments) throws -> FFmpegEngine {
+    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil) throws -> FFmpegEngine {
         let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                           threads: try arguments.integer("--threads", minimum: 0) ?? 1)
+                                           threads: try arguments.integer("--threads", minimum: 0) ?? 1,
+                                           cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes)
         return try FFmpegEngine(path: file, options: options)
     }
 }

@@ -9,4 +9,7 @@ public protocol PlaybackEngine: AnyObject {
     var frameTable: FrameTable { get }
     /// Seeks as the landing rules say and decodes the landed frame.
     func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding
+    /// Steps `count` frames in presentation order from the current frame. Never throws:
+    /// a step that cannot happen reports a typed reason.
+    func step(_ direction: FrameStepDirection, count: Int) -> FrameStepReport
 }

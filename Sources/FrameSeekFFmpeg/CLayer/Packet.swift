@@ -59,6 +59,23 @@ final class Frame {
 
     func unref() { av_frame_unref(pointer) }
 
+    /// Makes this frame another reference to `other`'s buffers (no pixels are copied).
+    func reference(_ other: Frame) {
+        av_frame_unref(pointer)
+        _ = av_frame_ref(pointer, other.pointer)
+    }
+
+    /// Bytes held by the frame's buffers: what keeping it in a cache costs.
+    var byteCount: Int {
+        var total = 0
+        withUnsafePointer(to: pointer.pointee.buf) { buffers in
+            buffers.withMemoryRebound(to: UnsafeMutablePointer<AVBufferRef>?.self, capacity: 8) { list in
+                for i in 0..<8 { if let buffer = list[i] { total += Int(buffer.pointee.size) } }
+            }
+        }
+        return total
+    }
+
     /// Moves `other`'s content into this frame, leaving `other` empty.
     func take(_ other: Frame) {
         av_frame_unref(pointer)

@@ -7,9 +7,11 @@ struct DecodePosition {
     var startPoint: RandomAccessPoint
     /// PTS of the last frame the decoder produced, nil before the first.
     var lastOutputPTS: Int64?
-    /// True once the demuxer hit the end and the decoder was told so: it must be flushed
-    /// before it decodes again.
+    /// True once the demuxer hit the end and the decoder was told so. The decoder still
+    /// hands out the frames it held back, until it is drained.
     var endOfStreamSent: Bool
+    /// True once the decoder returned its last frame: only a flush makes it usable again.
+    var drained = false
 }
 
 extension FFmpegEngine {
@@ -32,7 +34,7 @@ extension FFmpegEngine {
         } catch {
             throw MediaError(path: path, reason: .invalidRequest, detail: error.description)
         }
-        let work = try decode(frame: plan.frameIndex, startingAt: plan.randomAccessPoint)
+        let work = try produce(frame: plan.frameIndex, startingAt: plan.randomAccessPoint, refillingBackward: false)
         return SeekLanding(plan: plan, frame: frameTable.frames[plan.frameIndex],
                            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
                            demuxerSeeks: work.demuxerSeeks, latency: clock.now - start)
@@ -54,8 +56,31 @@ extension FFmpegEngine {
         case targetMissed
     }
 
-    /// Decodes until frame `index` is in `landedFrame`.
-    func decode(frame index: Int, startingAt point: RandomAccessPoint) throws(MediaError) -> DecodeWork {
+    /// Puts frame `index` in `landedFrame`: from the cache when it is there, else by decoding.
+    ///
+    /// With `refillingBackward`, every frame decoded on the way that the cache can hold is
+    /// kept, so the backward steps that follow find their frames without decoding again.
+    func produce(frame index: Int, startingAt point: RandomAccessPoint,
+                 refillingBackward: Bool) throws(MediaError) -> DecodeWork {
+        if let cached = cache.frame(index) {
+            landedFrame.reference(cached)
+            landedFrameIndex = index
+            return DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
+        }
+        var cachingFrom: Int?
+        if refillingBackward {
+            // Only the frames nearest the target survive the bound; inserting the others would
+            // only evict them again.
+            let fitting = cache.capacity(framesOf: max(1, landedFrame.byteCount))
+            cachingFrom = max(point.frameIndex ?? 0, index - fitting + 1)
+        }
+        let work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom)
+        cache.insert(landedFrame, as: index)
+        return work
+    }
+
+    /// Decodes until frame `index` is in `landedFrame`, caching frames from `cachingFrom` on.
+    func decode(frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?) throws(MediaError) -> DecodeWork {
         let target = frameTable.frames[index]
         var decodeStart = point
         var seekPoint = point
@@ -64,9 +89,9 @@ extension FFmpegEngine {
         var attempt = 0
 
         var skipTo: RandomAccessPoint?
-        if let position, position.startPoint == point, !position.endOfStreamSent,
-           let last = position.lastOutputPTS, last < target.pts {
-            skipTo = nil  // the decoder is already inside this GOP, before the target
+        if canDecodeForward(to: target, startingAt: point) {
+            skipTo = nil  // the decoder already sits before the target, close enough to go on
+            decodeStart = position?.startPoint ?? point
         } else {
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
             seeks += 1
@@ -74,7 +99,8 @@ extension FFmpegEngine {
         }
 
         while true {
-            let result = try run(toPTS: target.pts, skippingTo: skipTo, framesDecoded: &framesDecoded)
+            let result = try run(toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
+                                 framesDecoded: &framesDecoded)
             switch result {
             case .landed:
                 landedFrameIndex = index
@@ -94,6 +120,23 @@ extension FFmpegEngine {
             seeks += 1
             skipTo = decodeStart
         }
+    }
+
+    /// Whether decoding on from where the decoder stands reaches `target` for no more work
+    /// than a seek would: the decoder has not passed the target, and it stands in the target's
+    /// GOP or just before the keyframe that starts it.
+    private func canDecodeForward(to target: FrameEntry, startingAt point: RandomAccessPoint) -> Bool {
+        guard let position, !position.drained, let last = position.lastOutputPTS, last < target.pts else {
+            return false
+        }
+        if position.startPoint == point { return true }
+        guard let lastIndex = frameTable.frameIndex(ofPTS: last), let keyIndex = point.frameIndex,
+              point.pts > position.startPoint.pts else { return false }
+        if lastIndex + 1 >= keyIndex {
+            self.position?.startPoint = point
+            return true
+        }
+        return false
     }
 
     private func reposition(seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
@@ -125,7 +168,7 @@ extension FFmpegEngine {
     /// With `skippingTo`, packets before that random access point are passed over without
     /// decoding (the demuxer landed early), and a packet after it means the demuxer landed
     /// late. Frames before the target are dropped as they come: nothing is converted or copied.
-    private func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?,
+    private func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
                      framesDecoded: inout Int) throws(MediaError) -> RunResult {
         var skipping = skippingTo
         let identifiesPackets = !decodeOrderByPTS.isEmpty
@@ -138,6 +181,7 @@ extension FFmpegEngine {
                     case .needsInput:
                         break receiving
                     case .endOfStream:
+                        position?.drained = true
                         return .targetMissed
                     case .frame:
                         framesDecoded += 1
@@ -146,6 +190,9 @@ extension FFmpegEngine {
                         if pts == targetPTS {
                             landedFrame.take(scratchFrame)
                             return .landed
+                        }
+                        if let cachingFrom, let pts, let index = frameTable.frameIndex(ofPTS: pts), index >= cachingFrom {
+                            cache.insert(scratchFrame, as: index)
                         }
                         scratchFrame.unref()
                         if let pts, pts > targetPTS { return .targetMissed }

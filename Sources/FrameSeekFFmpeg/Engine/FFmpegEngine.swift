@@ -17,11 +17,17 @@ public final class FFmpegEngine: PlaybackEngine {
         /// Decoder threads. 1 keeps latency lowest and measurements comparable across
         /// machines; 0 lets FFmpeg use every core.
         public var threads: Int
+        /// The frame cache's bound in bytes; 0 turns the cache off.
+        public var cacheBytes: Int
 
-        /// Options with FFmpeg's stream choice and one decoder thread.
-        public init(streamIndex: Int? = nil, threads: Int = 1) {
+        /// The default frame cache bound (192 MiB).
+        public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
+
+        /// Options with FFmpeg's stream choice, one decoder thread and the default cache.
+        public init(streamIndex: Int? = nil, threads: Int = 1, cacheBytes: Int = Options.defaultCacheBytes) {
             self.streamIndex = streamIndex
             self.threads = threads
+            self.cacheBytes = cacheBytes
         }
     }
 
@@ -31,6 +37,10 @@ public final class FFmpegEngine: PlaybackEngine {
     public let frameTable: FrameTable
     /// How long opening and indexing took.
     public let openLatency: Duration
+    /// The most bytes the frame cache has held.
+    public var cachePeakBytes: Int { cache.peakBytes }
+    /// The bytes the frame cache holds now.
+    public var cacheUsedBytes: Int { cache.usedBytes }
 
     let path: String
     let options: Options
@@ -47,6 +57,8 @@ public final class FFmpegEngine: PlaybackEngine {
     var landedFrameIndex: Int?
     let scratchFrame = Frame()
     let packet = Packet()
+    /// Decoded frames kept for scrubbing and backward steps.
+    let cache: FrameCache
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
@@ -57,6 +69,7 @@ public final class FFmpegEngine: PlaybackEngine {
         let start = clock.now
         self.path = path
         self.options = options
+        self.cache = FrameCache(capacityBytes: options.cacheBytes)
         try Self.checkLocalFile(path)
         FFmpegLog.install()
         _ = FFmpegLog.takeLastError()

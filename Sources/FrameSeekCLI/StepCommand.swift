@@ -1,0 +1,116 @@
+import FrameSeek
+
+/// `frameseek step`: land exactly at a time, then step frame by frame.
+enum StepCommand: Subcommand {
+    static let name = "step"
+    static let summary = "land at a time, then step frames forward or backward"
+    static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate"]
+    static let options: Set<String> = ["--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb"]
+    static let help = """
+    usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
+                          [--stream N] [--threads N] [--cache-mb MB] [--md5] [--png PATTERN] [--json]
+
+    Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
+    presentation order. Steps move by the frame index, never by duration x N, so variable
+    frame rate steps right. Backward steps come from a frame cache (default 192 MiB,
+    --cache-mb to change, 0 to turn it off) that one decode of the GOP refills.
+
+    Prints one line per step; --json prints one object per step: result ("stepped" or
+    "unavailable"), direction, landed (seconds), frame_index, frames_stepped, latency_ms,
+    frames_decoded, md5 (with --md5), and for unavailable steps reason (audioOnly,
+    endOfStream, startOfStream, decodeFailed) and explanation. A step that moves fewer frames
+    than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
+    edge, the command stops.
+
+    --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1.
+
+    Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
+    unreadable input.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let file = try singleFile(arguments)
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(message: "unexpected argument \"\(arguments.positionals[1])\"")
+        }
+        guard let atText = arguments.value("--at") else { throw UsageError(message: "missing --at TIME") }
+        let at: MediaTime
+        do { at = try MediaTime(parsing: atText) } catch { throw UsageError(message: "\(error)") }
+        let direction: FrameStepDirection
+        switch (arguments.has("--forward"), arguments.has("--backward")) {
+        case (true, false): direction = .forward
+        case (false, true): direction = .backward
+        default: throw UsageError(message: "give exactly one of --forward and --backward")
+        }
+        let count = try arguments.integer("--count", minimum: 1) ?? 1
+        let repeats = try arguments.integer("--repeat", minimum: 1) ?? 1
+        let pngPattern = arguments.value("--png")
+        if let pngPattern, repeats > 1, !PathPattern.hasNumber(pngPattern) {
+            throw UsageError(message: "--png needs a pattern such as step-%04d.png with --repeat")
+        }
+        let cacheBytes = try arguments.integer("--cache-mb", minimum: 0).map { $0 * 1024 * 1024 }
+        let engine = try openEngine(file, arguments, cacheBytes: cacheBytes)
+        if engine.media.selectedStream.mediaType == .video {
+            _ = try engine.seek(to: at, precision: .exact)
+        }
+        for ordinal in 1...repeats {
+            let report = engine.step(direction, count: count)
+            var md5: String?
+            var png: String?
+            if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = engine.landedPicture() {
+                if arguments.has("--md5") { md5 = picture.md5 }
+                if let pngPattern {
+                    let path = repeats > 1 ? PathPattern.expand(pngPattern, number: ordinal) : pngPattern
+                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"))
+                    png = path
+                }
+            }
+            if arguments.has("--json") {
+                output.line(json(report, md5: md5, png: png).serialized)
+            } else {
+                output.line(text(report, md5: md5, png: png))
+            }
+            if !report.result.didStep { break }
+        }
+        return .success
+    }
+
+    static func json(_ report: FrameStepReport, md5: String?, png: String?) -> JSONValue {
+        var fields: JSONValue.KeyValuePairs = [
+            ("result", .string(report.result.didStep ? "stepped" : "unavailable")),
+            ("direction", .string(report.direction.rawValue)),
+        ]
+        if case .stepped(_, let landed) = report.result {
+            fields += [("landed", landed.json), ("landed_rational", landed.rational)]
+        }
+        fields += [
+            ("frame_index", .integer(report.frame?.index)),
+            ("landed_pts", report.frame.map { .integer($0.pts) } ?? .null),
+            ("frames_stepped", .integer(Int64(report.framesStepped))),
+            ("requested_count", .integer(Int64(report.requestedCount))),
+            ("latency_ms", .number(report.latency.milliseconds)),
+            ("frames_decoded", .integer(Int64(report.framesDecoded))),
+        ]
+        if let reason = report.result.unavailableReason {
+            fields += [("reason", .string(reason.rawValue)), ("explanation", .string(reason.explanation))]
+        }
+        if let md5 { fields.append(("md5", .string(md5))) }
+        if let png { fields.append(("png", .string(png))) }
+        return .object(fields)
+    }
+
+    private static func text(_ report: FrameStepReport, md5: String?, png: String?) -> String {
+        switch report.result {
+        case .unavailable(let reason):
+            return "\(report.direction.rawValue): unavailable (\(reason.rawValue)): \(reason.explanation)"
+        case .stepped(let direction, let landed):
+            var line = "\(direction.rawValue) \(report.framesStepped): frame \(report.frame?.index ?? -1) at \(landed.seconds.fixed(6)) s"
+            if report.framesStepped < report.requestedCount { line += " (asked \(report.requestedCount); stopped at the edge)" }
+            line += "  \(report.framesDecoded) frames decoded, \(report.latency.milliseconds.fixed(3)) ms"
+            if let md5 { line += "  md5 \(md5)" }
+            if let png { line += "  -> \(png)" }
+            return line
+        }
+    }
+}

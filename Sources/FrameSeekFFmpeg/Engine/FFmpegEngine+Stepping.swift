@@ -1,0 +1,42 @@
+import FrameSeekCore
+
+extension FFmpegEngine {
+    /// Steps `count` frames in presentation order from the current frame (the last landing;
+    /// frame 0 before any).
+    ///
+    /// Forward steps decode on from where the decoder stands. Backward steps come from the
+    /// frame cache; a backward step to a frame not cached decodes its GOP once, from the
+    /// keyframe, without skipping anything, and caches the frames up to it, so the steps
+    /// after it cost a cache lookup. Never throws: failures are typed reasons.
+    public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let current = landedFrameIndex ?? 0
+        func report(_ result: FrameStepResult, moved: Int, decoded: Int) -> FrameStepReport {
+            FrameStepReport(result: result, direction: direction, requestedCount: count, framesStepped: moved,
+                            frame: landedFrameIndex.map { frameTable.frames[$0] }, framesDecoded: decoded,
+                            latency: clock.now - start)
+        }
+        guard media.selectedStream.mediaType == .video else {
+            return report(.unavailable(.audioOnly), moved: 0, decoded: 0)
+        }
+        let destination: (index: Int, moved: Int)
+        switch frameTable.stepDestination(from: current, direction, count: max(1, count)) {
+        case .failure(let reason): return report(.unavailable(reason), moved: 0, decoded: 0)
+        case .success(let found): destination = found
+        }
+        guard let point = frameTable.randomAccessPoint(forFrame: destination.index) else {
+            return report(.unavailable(.decodeFailed), moved: 0, decoded: 0)
+        }
+        do {
+            let work = try produce(frame: destination.index, startingAt: point,
+                                   refillingBackward: direction == .backward)
+            // The landed time is read from the decoded frame itself.
+            let landedTime = landedFrame.pts.map { frameTable.time(ofPTS: $0) } ?? frameTable.frames[destination.index].time
+            return report(.stepped(direction, landedMediaTime: landedTime), moved: destination.moved,
+                          decoded: work.framesDecoded)
+        } catch {
+            return report(.unavailable(.decodeFailed), moved: 0, decoded: 0)
+        }
+    }
+}
