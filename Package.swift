@@ -29,6 +29,8 @@ let package = Package(
         // The command-line tool: its logic is a library so the tests can drive it in-process.
         .target(name: "FrameSeekCLI", dependencies: ["FrameSeek"]),
         .executableTarget(name: "frameseek", dependencies: ["FrameSeekCLI"]),
+        .executableTarget(name: "frameseek-benchmarks", dependencies: ["FrameSeek"],
+                          path: "Benchmarks/FrameSeekBenchmarks"),
 
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages"]),

@@ -1,0 +1,112 @@
+// frameseek-benchmarks: what frame steps and exact seeks cost, measured side by side in one
+// run on one file. Prints medians; ratios, not absolute times, are what to compare.
+//
+//   swift run -c release frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
+import FrameSeek
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Samples {
+    var milliseconds: [Double] = []
+    mutating func add(_ d: Duration) {
+        let (s, a) = d.components
+        milliseconds.append(Double(s) * 1000 + Double(a) / 1e15)
+    }
+    var sorted: [Double] { milliseconds.sorted() }
+    var median: Double { let s = sorted; return s.isEmpty ? .nan : (s[(s.count - 1) / 2] + s[s.count / 2]) / 2 }
+    var p95: Double { let s = sorted; return s.isEmpty ? .nan : s[Int(Double(s.count - 1) * 0.95)] }
+    var mean: Double { milliseconds.isEmpty ? .nan : milliseconds.reduce(0, +) / Double(milliseconds.count) }
+}
+
+/// A seeded generator, so every run visits the same frames.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func fail(_ message: String) -> Never {
+    let text = Array("frameseek-benchmarks: \(message)\n".utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(2)
+}
+
+func middle(_ frame: FrameEntry) -> MediaTime {
+    frame.time + MediaTime(value: frame.duration.value, timescale: frame.duration.timescale &* 2)
+}
+
+/// Backward steps, forward steps, and exact seeks to the previous frame, from the same
+/// random starting frames.
+func stepsBenchmark(path: String, starts: Int, steps: Int, seed: UInt64) throws {
+    let stepping = try FFmpegEngine(path: path)
+    let uncached = try FFmpegEngine(path: path, options: .init(cacheBytes: 0))
+    let frames = stepping.frameTable.frames
+    guard frames.count > steps + 1 else { fail("\(path): too few frames") }
+    var generator = SplitMix(state: seed)
+    var backward = Samples(), forward = Samples(), seekPrevious = Samples(), firstBackward = Samples()
+    for _ in 0..<starts {
+        let start = Int.random(in: (steps + 1)..<(frames.count - steps - 1), using: &generator)
+        _ = try stepping.seek(to: middle(frames[start]), precision: .exact)
+        for k in 0..<steps {
+            let report = stepping.step(.backward, count: 1)
+            guard report.frame?.index == start - k - 1 else { fail("backward step landed on \(report.frame?.index ?? -1)") }
+            if k == 0 { firstBackward.add(report.latency) }
+            backward.add(report.latency)
+        }
+        _ = try stepping.seek(to: middle(frames[start]), precision: .exact)
+        for k in 0..<steps {
+            let report = stepping.step(.forward, count: 1)
+            guard report.frame?.index == start + k + 1 else { fail("forward step landed on \(report.frame?.index ?? -1)") }
+            forward.add(report.latency)
+        }
+        // What stepping back costs without a cache: an exact seek to the previous frame.
+        _ = try uncached.seek(to: middle(frames[start]), precision: .exact)
+        for k in 0..<min(steps, 5) {
+            let landing = try uncached.seek(to: middle(frames[start - k - 1]), precision: .exact)
+            seekPrevious.add(landing.latency)
+        }
+    }
+    func row(_ name: String, _ s: Samples) -> String {
+        "\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(fmt(s.median)) \(fmt(s.p95)) \(fmt(s.mean))  (n=\(s.milliseconds.count))"
+    }
+    print("file: \(path)")
+    print("frames \(frames.count), keyframes \(stepping.frameTable.statistics.keyframeCount), starts \(starts), steps per start \(steps), seed \(seed)")
+    print("workload                            median_ms    p95_ms   mean_ms")
+    print(row("backward step (cached engine)", backward))
+    print(row("  of which the first after a seek", firstBackward))
+    print(row("forward step", forward))
+    print(row("exact seek to the previous frame", seekPrevious))
+    print("backward/forward median ratio: \(fmt(backward.median / forward.median))")
+    print("backward/seek-previous median ratio: \(fmt(backward.median / seekPrevious.median)) (1/\(fmt(seekPrevious.median / backward.median)))")
+    print("backward/seek-previous mean ratio: \(fmt(backward.mean / seekPrevious.mean)) (1/\(fmt(seekPrevious.mean / backward.mean)))")
+    print("frame cache peak: \(stepping.cachePeakBytes / (1024 * 1024)) MiB of \(FFmpegEngine.Options.defaultCacheBytes / (1024 * 1024)) MiB")
+}
+
+func fmt(_ x: Double) -> String {
+    guard x.isFinite else { return "      nan" }
+    let text = String(Int((x * 1000).rounded()))
+    let padded = String(repeating: "0", count: max(0, 4 - text.count)) + text
+    let s = padded.dropLast(3) + "." + padded.suffix(3)
+    return String(repeating: " ", count: max(0, 9 - s.count)) + s
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2, arguments[0] == "steps" else {
+    fail("usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]")
+}
+let file = arguments[1]
+func option(_ name: String, _ fallback: Int, in arguments: [String] = arguments) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
+do {
+    try stepsBenchmark(path: file, starts: option("-n", 10), steps: option("--steps", 30), seed: UInt64(option("--seed", 1)))
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Encodes the benchmark media (not committed: too large for Fixtures/). Needs the ffmpeg CLI.
+#   h264_720p_gop250.mp4   60 s, 1280x720, H.264 High, 30000/1001 fps, keyframe every 250
+#                          frames, 3 B-frames: the encode the seek-latency issues name.
+#   h264_1080p_gop250.mp4  20 s, 1920x1080, same structure: the cache memory check.
+#   h264_160x90_10min.mp4  10 min, 640x360, keyframe every 250 frames: thumbnails.
+set -euo pipefail
+out=${1:-.build/bench-media}
+mkdir -p "$out"
+src() { echo "testsrc2=size=$1:rate=30000/1001,noise=alls=8:allf=t"; }
+enc() {  # name size seconds
+  local file="$out/$1"
+  [ -s "$file" ] && return 0
+  echo "encoding $file" >&2
+  ffmpeg -v error -y -f lavfi -i "$(src "$2")" -t "$3" -c:v libx264 -preset veryfast -crf 23 \
+    -g 250 -keyint_min 250 -sc_threshold 0 -bf 3 -pix_fmt yuv420p "$file"
+}
+enc h264_720p_gop250.mp4 1280x720 60
+enc h264_1080p_gop250.mp4 1920x1080 20
+[ "${BENCH_LONG:-0}" = 1 ] && enc h264_360p_10min.mp4 640x360 600
+exit 0
