@@ -19,17 +19,6 @@ struct Samples {
     var mean: Double { milliseconds.isEmpty ? .nan : milliseconds.reduce(0, +) / Double(milliseconds.count) }
 }
 
-/// A seeded generator, so every run visits the same frames.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func fail(_ message: String) -> Never {
     let text = Array("frameseek-benchmarks: \(message)\n".utf8)
@@ -48,7 +37,7 @@ func stepsBenchmark(path: String, starts: Int, steps: Int, seed: UInt64) throws 
     let uncached = try FFmpegEngine(path: path, options: .init(cacheBytes: 0))
     let frames = stepping.frameTable.frames
     guard frames.count > steps + 1 else { fail("\(path): too few frames") }
-    var generator = SplitMix(state: seed)
+    var generator = SeededGenerator(seed: seed)
     var backward = Samples(), forward = Samples(), seekPrevious = Samples(), firstBackward = Samples()
     for _ in 0..<starts {
         let start = Int.random(in: (steps + 1)..<(frames.count - steps - 1), using: &generator)

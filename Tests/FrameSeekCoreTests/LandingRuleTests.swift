@@ -35,7 +35,7 @@ struct LandingRuleTests {
 
     static let streams: [Stream] = {
         var vfrStarts: [Int64] = [0]
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 1..<90 { vfrStarts.append(vfrStarts.last! + 1 + Int64(generator.next() % 3)) }
         return [
             Stream(name: "cfr gop 10", starts: (0..<60).map { Int64($0) }, keys: [0, 10, 20, 30, 40, 50], lastDuration: 1),
@@ -168,15 +168,3 @@ struct LandingRuleTests {
     }
 }
 
-/// A small deterministic generator for the synthetic tables.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -25,7 +25,7 @@ struct MediaTimeArithmeticTests {
     /// Random small operands: the result must sit on the brute-force LCM with the exact numerator.
     @Test(arguments: seeds)
     func randomSumsAreExactOnLCM(seed: UInt64) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<2000 {
             let ta = Int64.random(in: 1...2000, using: &rng), tb = Int64.random(in: 1...2000, using: &rng)
             let a = Int64.random(in: -(1 << 30)...(1 << 30), using: &rng)
@@ -204,7 +204,7 @@ struct MediaTimeArithmeticTests {
     /// Floor and ceiling conversions must bracket the original within one new tick.
     @Test(arguments: seeds)
     func floorAndCeilingBracketTheTime(seed: UInt64) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<1000 {
             let time = MediaTime(value: Int64.random(in: -(1 << 50)...(1 << 50), using: &rng),
                                  timescale: Int32.random(in: 1...1_000_000, using: &rng))

@@ -4,18 +4,6 @@ import Testing
 // Shared helpers for the MediaTime tests. Names are prefixed because other test files share this
 // module.
 
-/// SplitMix64: tiny, seedable, and the same on every platform, so failures reproduce.
-struct MediaTimeTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// An oracle for `v1/t1` vs `v2/t2` that shares nothing with the implementation: schoolbook
 /// multiplication in 32-bit limbs and a limb-by-limb comparison, no Int128 and no Double.
@@ -57,7 +45,7 @@ struct MediaTimeComparisonTests {
     /// n*g vs m*g must order exactly as n vs m, across the whole Int64 range of the grid.
     @Test(arguments: seeds, grids)
     func gridMultiplesOrderLikeTheirIndices(seed: UInt64, grid: (Int64, Int32)) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let limit = Int64.max / grid.0
         for _ in 0..<1000 {
             let n = Int64.random(in: -limit...limit, using: &rng)
@@ -77,7 +65,7 @@ struct MediaTimeComparisonTests {
     /// The same rational written at two timescales (p/q and pk/qk) is equal and hashes equal.
     @Test(arguments: seeds)
     func scaledRepresentationsAreEqualAndHashEqual(seed: UInt64) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<2000 {
             let q = Int32.random(in: 1...50_000, using: &rng)
             let k = Int32.random(in: 1...(Int32.max / q), using: &rng)
@@ -98,7 +86,7 @@ struct MediaTimeComparisonTests {
     /// a/b vs (a*c ± 1)/(b*c): the second differs from the first by exactly 1/(b*c) by construction.
     @Test(arguments: seeds)
     func neighboursAcrossTimescalesByConstruction(seed: UInt64) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<2000 {
             let b = Int32.random(in: 1...100_000, using: &rng)
             let c = Int32.random(in: 2...(Int32.max / b), using: &rng)
@@ -115,7 +103,7 @@ struct MediaTimeComparisonTests {
     /// Arbitrary values and timescales, judged by the limb-arithmetic oracle.
     @Test(arguments: seeds)
     func randomPairsMatchIndependentOracle(seed: UInt64) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for index in 0..<3000 {
             // Mix full-range values with small ones so both signs, zero and ties all occur.
             let small = index % 3 == 0
@@ -195,7 +183,7 @@ struct MediaTimeComparisonTests {
         #expect(mediaTimeHash(MediaTime(value: 5, timescale: 0)) == mediaTimeHash(.invalid))
         #expect(MediaTime.indefinite == .indefinite && !(MediaTime.indefinite < .indefinite))
         #expect(MediaTime.positiveInfinity != .negativeInfinity)
-        var rng = MediaTimeTestRNG(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         #expect(Self.kindOrder.shuffled(using: &rng).sorted() == Self.kindOrder)
         #expect(min(MediaTime.indefinite, .zero) == .zero)
         #expect(max(MediaTime.positiveInfinity, .invalid).kind == .invalid)

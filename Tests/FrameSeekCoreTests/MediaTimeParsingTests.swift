@@ -120,7 +120,7 @@ struct MediaTimeParsingTests {
     /// Random decimals and rationals built as text from known integers parse to those integers.
     @Test(arguments: [UInt64(11), 12, 13])
     func generatedInputsRoundTrip(seed: UInt64) throws {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<1000 {
             let digits = Int.random(in: 0...9, using: &rng)
             var scale: Int64 = 1

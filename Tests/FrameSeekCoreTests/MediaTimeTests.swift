@@ -65,7 +65,7 @@ struct MediaTimeTests {
     /// integers only (half away from zero), independently of the Double-bits path.
     @Test(arguments: [UInt64(5), 17, 2024])
     func initFromSecondsMatchesIntegerRounding(seed: UInt64) {
-        var rng = MediaTimeTestRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<2000 {
             let k = Int64.random(in: -(1 << 40)...(1 << 40), using: &rng)
             let numerator = k * 1000
