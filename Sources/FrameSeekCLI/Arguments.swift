@@ -11,15 +11,17 @@ struct Arguments {
     private var values: [String: [String]] = [:]
 
     /// Parses `arguments` given the flags (no value) and options (one value) the command
-    /// takes. Accepts `--name value` and `--name=value`; `--` ends options. A word that
-    /// starts with `-` followed by a digit or `.` is a positional (a negative time).
+    /// takes. Accepts `--name value` and `--name=value`; `--` ends options.
     init(_ arguments: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
             let word = arguments[index]
             index += 1
-            if optionsEnded || !word.hasPrefix("-") || word == "-" || Arguments.looksNumeric(word) {
+            // A single-dash word that names no option is a value, such as a negative time
+            // (-5, -1001/30000) or a bad one (-inf) that the time parser will name.
+            let isUnknownSingleDash = !word.hasPrefix("--") && !allowedFlags.contains(word) && !allowedOptions.contains(word)
+            if optionsEnded || !word.hasPrefix("-") || word == "-" || isUnknownSingleDash {
                 positionals.append(word)
                 continue
             }
@@ -44,12 +46,6 @@ struct Arguments {
                 throw UsageError(message: "unknown option \(name)")
             }
         }
-    }
-
-    private static func looksNumeric(_ word: String) -> Bool {
-        guard word.count > 1, word.first == "-" else { return false }
-        let second = word[word.index(after: word.startIndex)]
-        return second.isNumber || second == "."
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

@@ -19,9 +19,13 @@ public enum CommandLineTool {
 
     /// Runs `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], output: TextOutput, errors: TextOutput) -> ExitCode {
-        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+        guard let name = arguments.first else {
+            errors.write(overview)
+            return .usageOrInput
+        }
+        if name == "--help" || name == "-h" || name == "help" {
             output.write(overview)
-            return arguments.isEmpty ? .usageOrInput : .success
+            return .success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             errors.line("frameseek: unknown command \"\(name)\" (see frameseek --help)")

@@ -17,6 +17,11 @@ public struct FrameEntry: Sendable, Hashable {
     public let decodeOrder: Int
     /// Byte offset of the frame's packet in the file, when the demuxer knows it.
     public let packetPosition: Int64?
+    /// The end of the interval the frame covers: the next frame's time, or for the last
+    /// frame `time + duration`. Not `time + duration` in general: a container's duration can
+    /// be shorter than the gap to the next frame (Matroska rounds, VFR gaps vary), and a target
+    /// in that gap is still covered by this frame.
+    public internal(set) var end: MediaTime
 
     /// Creates an entry; the frame table builder is the only producer in practice.
     public init(index: Int, pts: Int64, time: MediaTime, durationTicks: Int64, duration: MediaTime,
@@ -29,10 +34,8 @@ public struct FrameEntry: Sendable, Hashable {
         self.isKeyframe = isKeyframe
         self.decodeOrder = decodeOrder
         self.packetPosition = packetPosition
+        self.end = time + duration
     }
-
-    /// The end of the interval `[time, time + duration)` this frame covers.
-    public var end: MediaTime { time + duration }
 }
 
 /// A packet decoding can start from: a keyframe packet of the stream.

@@ -35,7 +35,9 @@ public struct FrameTable: Sendable {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.originPTS = originPTS
-        self.frames = frames
+        var covering = frames
+        for i in covering.indices.dropLast() { covering[i].end = covering[i + 1].time }
+        self.frames = covering
         self.randomAccessPoints = randomAccessPoints
         self.source = source
         self.keyframePositions = frames.indices.filter { frames[$0].isKeyframe }

@@ -12,12 +12,13 @@ public struct SeekAccuracy: Sendable, Hashable {
     public let toleranceBefore: MediaTime
     /// The tolerance after the target that the precision allowed.
     public let toleranceAfter: MediaTime
-    /// Whether the landed frame's interval `[pts, pts + duration)` meets the window
+    /// Whether the landed frame's interval `[pts, next frame's pts)` meets the window
     /// `[requested - before, requested + after]`.
     public let withinRequestedTolerance: Bool
 
     /// Creates an accuracy record; `withinRequestedTolerance` is decided here, from the landed
-    /// frame's interval, so that no caller can get it from seconds.
+    /// frame's interval (`landedDuration` is how long it covers: up to the next frame), so that
+    /// no caller can get it from seconds.
     public init(requested: MediaTime, landed: MediaTime, landedDuration: MediaTime,
                 toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
         self.requestedMediaTime = requested

@@ -25,7 +25,7 @@ public struct SeekLanding: Sendable, Hashable {
         self.keyframeIndex = keyframeIndex
         let window = plan.precision.window
         self.accuracy = SeekAccuracy(requested: plan.requested, landed: frame.time,
-                                     landedDuration: frame.duration,
+                                     landedDuration: frame.end - frame.time,
                                      toleranceBefore: window.before, toleranceAfter: window.after)
         self.framesDecoded = framesDecoded
         self.demuxerSeeks = demuxerSeeks
