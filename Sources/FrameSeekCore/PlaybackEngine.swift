@@ -7,9 +7,19 @@ public protocol PlaybackEngine: AnyObject {
     var media: MediaDescription { get }
     /// The selected stream's frames in presentation order.
     var frameTable: FrameTable { get }
-    /// Seeks as the landing rules say and decodes the landed frame.
-    func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding
+    /// Seeks as the landing rules say and decodes the landed frame. The engine polls
+    /// `interruption` while it decodes and throws `MediaError` with reason `.interrupted` as
+    /// soon as it is set, leaving the previous landing current.
+    func seek(to time: MediaTime, precision: SeekPrecision,
+              interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding
     /// Steps `count` frames in presentation order from the current frame. Never throws:
     /// a step that cannot happen reports a typed reason.
     func step(_ direction: FrameStepDirection, count: Int) -> FrameStepReport
+}
+
+extension PlaybackEngine {
+    /// Seeks with nothing able to interrupt it.
+    public func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding {
+        try seek(to: time, precision: precision, interruption: nil)
+    }
 }

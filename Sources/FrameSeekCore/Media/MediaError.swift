@@ -21,6 +21,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case readFailed
         /// A seek asked for something no landing can satisfy (an invalid time).
         case invalidRequest
+        /// A newer seek or a cancel stopped the work (see `SeekInterruptionFlag`).
+        case interrupted
     }
 
     /// The file or URL as the caller named it.

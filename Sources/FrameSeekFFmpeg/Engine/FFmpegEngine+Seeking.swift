@@ -25,7 +25,10 @@ extension FFmpegEngine {
     /// produces the planned frame: decode forward when the decoder already sits before it in
     /// the same GOP, else seek the demuxer to the random access point, flush, and decode
     /// forward, checking that decoding really starts at or before the target.
-    public func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding {
+    public func seek(to time: MediaTime, precision: SeekPrecision,
+                     interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+        self.interruption = interruption
+        defer { self.interruption = nil }
         let clock = ContinuousClock()
         let start = clock.now
         let plan: LandingPlan
@@ -54,6 +57,8 @@ extension FFmpegEngine {
         case demuxerLandedLate
         /// The decoder produced a frame after the target, or ran out, without the target.
         case targetMissed
+        /// The seek's interruption flag was set: a newer seek or a cancel.
+        case interrupted
     }
 
     /// Puts frame `index` in `landedFrame`: from the cache when it is there, else by decoding.
@@ -105,6 +110,9 @@ extension FFmpegEngine {
             case .landed:
                 landedFrameIndex = index
                 return DecodeWork(startPoint: decodeStart, framesDecoded: framesDecoded, demuxerSeeks: seeks)
+            case .interrupted:
+                throw MediaError(path: path, reason: .interrupted,
+                                 detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(framesDecoded) frames")
             case .demuxerLandedLate:
                 seekPoint = frameTable.randomAccessPoint(before: seekPoint) ?? seekPoint
             case .targetMissed:
@@ -175,6 +183,7 @@ extension FFmpegEngine {
         if !identifiesPackets { skipping = nil }
         do {
             while true {
+                if interruption?.isInterrupted == true { return .interrupted }
                 // Take every frame the decoder has ready before feeding it more.
                 receiving: while true {
                     switch try decoder.receive(into: scratchFrame) {

@@ -59,6 +59,8 @@ public final class FFmpegEngine: PlaybackEngine {
     let packet = Packet()
     /// Decoded frames kept for scrubbing and backward steps.
     let cache: FrameCache
+    /// The flag of the seek in progress, polled between packets.
+    var interruption: SeekInterruptionFlag?
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///

@@ -1,0 +1,66 @@
+// The README's Player example, as a program: it must compile against `import FrameSeek` alone
+// and behave as the comments say. `make demo` runs it on a fixture.
+import FrameSeek
+import Foundation
+
+final class PrintingListener: SeekPrecisionListener {
+    func onSeekAccuracy(_ accuracy: SeekAccuracy, outcome: SeekOutcome) {
+        print("  listener: accuracy delta \(accuracy.delta) s, within tolerance \(accuracy.withinRequestedTolerance)")
+    }
+    func onSeekClamped(_ clamp: SeekClamp) { print("  listener: clamped: \(clamp.explanation)") }
+    func onScrubStateChanged(_ state: ScrubState) { print("  listener: scrub state \(state)") }
+    func onScrubPositionChanged(_ position: ScrubPosition) {}
+    func onFrameStep(_ result: FrameStepResult) { print("  listener: step, didStep \(result.didStep)") }
+}
+
+@main
+struct PlayerExample {
+    static func main() async throws {
+        let path = CommandLine.arguments.dropFirst().first ?? "Fixtures/media/h264_bframes_gop250.mp4"
+        let events = DispatchQueue(label: "example.events")
+        let player = Player(callbackQueue: events)
+        try await player.load(URL(fileURLWithPath: path))
+        let outcome = await player.seek(to: 4.2, precision: .exact)
+        print(outcome.requestedTime, outcome.landedTime, outcome.accuracy.delta,
+              outcome.accuracy.withinRequestedTolerance, outcome.finished, outcome.latency)
+        if outcome.clamp.didClamp { print(outcome.clamp.explanation) }
+
+        let listener = PrintingListener()
+        player.addSeekPrecisionListener(listener)      // held weakly
+        let keyframe = await withCheckedContinuation { continuation in
+            player.seek(to: 8.5, precision: .nearestKeyframe(tolerance: 0.5)) { outcome in continuation.resume(returning: outcome) }
+        }
+        print("nearest keyframe within 0.5 s of 8.5 s: \(keyframe.landedTime.seconds) s (frame \(keyframe.frameIndex ?? -1))")
+
+        let clamped = await player.seek(to: -5, precision: .exact)
+        if clamped.clamp.didClamp { print(clamped.clamp.explanation, "delta", clamped.accuracy.deltaMediaTime) }
+
+        let scrub = player.scrubSession
+        scrub.positionThrottle = ScrubSession.defaultPositionThrottle   // 0.1 s
+        scrub.beginScrubbing(at: player.currentTime)
+        var proposed = player.currentTime
+        for i in 0..<1_000 {                                              // no seek, ever
+            proposed = MediaTime(value: Int64(i), timescale: 100)
+            scrub.updateScrubbing(to: proposed)
+        }
+        let result = await withCheckedContinuation { continuation in
+            scrub.endScrubbing(at: proposed, precision: .exact) { result in continuation.resume(returning: result) }
+        }
+        print("scrub: \(result.sampleCount) samples, cancelled \(result.wasCancelled), landed \(result.outcome?.landedTime as Any)")
+        scrub.cancelScrubbing()                                           // nothing to undo now
+
+        switch await player.stepFrame(.forward, count: 1) {
+        case .stepped(let direction, let landedMediaTime): print("stepped \(direction) to \(landedMediaTime)")
+        case .unavailable(let reason): print(reason.explanation)
+        }
+        switch await player.stepFrame(.backward, count: 3) {
+        case .stepped(let direction, let landedMediaTime): print("stepped \(direction) to \(landedMediaTime)")
+        case .unavailable(let reason): print(reason.explanation)
+        }
+        await player.close()
+        let afterClose = await player.seek(to: 1.0)
+        print("after close: finished \(afterClose.finished), interruption \(afterClose.interruption?.rawValue ?? "none"), clamp \(afterClose.clamp.name)")
+        // Let the listener's queue drain before exiting.
+        events.sync {}
+    }
+}

@@ -1,0 +1,74 @@
+/// Why a seek did not finish.
+///
+/// Superseded and cancelled are different facts: a superseded seek lost to a newer seek (the
+/// playhead goes where the newer one lands), a cancelled one was called off (the playhead
+/// stays where it was).
+public enum SeekInterruption: String, Sendable, Hashable {
+    /// A newer seek was issued before this one landed; this one stopped decoding at once.
+    case superseded
+    /// The seek was cancelled, or the player closed, before it landed.
+    case cancelled
+    /// No media was loaded: the seek had nothing to land on.
+    case notReady
+    /// The engine could not produce the frame (a decode failure); `SeekOutcome.error` says why.
+    case failed
+}
+
+/// Where a seek asked for and where it really landed, as the player reports it.
+public struct SeekOutcome: Sendable, Hashable {
+    /// The time the caller asked for, unclamped.
+    public let requestedTime: MediaTime
+    /// The presentation time of the frame landed on; `.invalid` when the seek did not finish.
+    public let landedTime: MediaTime
+    /// The precision asked for.
+    public let precision: SeekPrecision
+    /// Requested versus landed, in rational time.
+    public let accuracy: SeekAccuracy
+    /// Whether and where the target was clamped.
+    public let clamp: SeekClamp
+    /// Why the seek did not finish, or nil when it did.
+    public let interruption: SeekInterruption?
+    /// Monotonic time from the call to the landed frame being available (or to the interruption).
+    public let latency: Duration
+    /// Frames the decoder produced for this seek.
+    public let framesDecoded: Int
+    /// The index of the frame landed on, in presentation order.
+    public let frameIndex: Int?
+    /// The engine's error when the seek `.failed`.
+    public let error: MediaError?
+
+    /// True when the seek landed.
+    public var finished: Bool { interruption == nil }
+
+    /// An outcome for a seek that landed.
+    public init(landing: SeekLanding, latency: Duration) {
+        requestedTime = landing.plan.requested
+        landedTime = landing.frame.time
+        precision = landing.plan.precision
+        accuracy = landing.accuracy
+        clamp = landing.plan.clamp
+        interruption = nil
+        self.latency = latency
+        framesDecoded = landing.framesDecoded
+        frameIndex = landing.frame.index
+        error = nil
+    }
+
+    /// An outcome for a seek that did not land.
+    public init(requested: MediaTime, precision: SeekPrecision, clamp: SeekClamp,
+                interruption: SeekInterruption, latency: Duration, framesDecoded: Int = 0,
+                error: MediaError? = nil) {
+        requestedTime = requested
+        landedTime = .invalid
+        self.precision = precision
+        let window = precision.window
+        accuracy = SeekAccuracy(requested: requested, landed: .invalid, landedDuration: .zero,
+                                toleranceBefore: window.before, toleranceAfter: window.after)
+        self.clamp = clamp
+        self.interruption = interruption
+        self.latency = latency
+        self.framesDecoded = framesDecoded
+        frameIndex = nil
+        self.error = error
+    }
+}
