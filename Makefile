@@ -8,6 +8,7 @@ deps:
 
 build: deps
 	$(SWIFT) build -c release --product frameseek
+	$(SWIFT) build -c release --product frameseek-player-example
 
 demo: build
 	@scripts/demo.sh

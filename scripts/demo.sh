@@ -31,4 +31,11 @@ echo
 echo "== Audio only: lands on the audio frame covering the target"
 $bin seek $F/bbb_aac_lc_8k.m4a 1.0 2.5
 echo
+echo "== The Player API (Examples/PlayerExample): seek, keyframe seek, clamp, scrub, steps, close"
+.build/release/frameseek-player-example $F/h264_bframes_gop250.mp4
+echo
+echo "== Frame steps: backward steps come from the frame cache after one decode of the GOP"
+$bin step $F/h264_bframes_gop250.mp4 --at 8.2 --backward --repeat 5 --md5
+$bin step $F/h264_bframes_gop250.mp4 --at 11.9 --forward --count 2 --repeat 3
+echo
 echo "PNG files written: out/iphone_1.25s.png (portrait, 1080x1920) and out/nasa_6.5s.png"
