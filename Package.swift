@@ -31,10 +31,16 @@ let package = Package(
         .executableTarget(name: "frameseek", dependencies: ["FrameSeekCLI"]),
         .executableTarget(name: "frameseek-benchmarks", dependencies: ["FrameSeek"],
                           path: "Benchmarks/FrameSeekBenchmarks"),
+        // The README's Player example, compiled and run so it cannot drift from the API.
+        .executableTarget(name: "frameseek-player-example", dependencies: ["FrameSeek"],
+                          path: "Examples/PlayerExample"),
 
+        .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore"]),
-        .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages"]),
-        .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI"]),
+        .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeekTestSupport"]),
+        // The Player over the real FFmpeg engine, through the umbrella module users import.
+        .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@
 
 import Foundation
 import FrameSeekCLI
+import FrameSeekTestSupport
 import Testing
 
 /// A command line that must fail with exit code 2.

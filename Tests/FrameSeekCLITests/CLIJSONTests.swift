@@ -3,6 +3,7 @@
 
 import Foundation
 import FrameSeekCLI
+import FrameSeekTestSupport
 import Testing
 
 /// Runs a command that must succeed with one JSON object per stdout line.
@@ -38,8 +39,8 @@ struct CLIJSONTests {
                 problems.append("frame \(i) lacks \(key)")
             }
             if JSON.int(frame["index"]) != i { problems.append("frame \(i): index \(frame["index"] ?? "nil")") }
-            if JSON.int64(frame["pts"]) != oracle.pts[i] { problems.append("frame \(i): pts \(frame["pts"] ?? "nil") != \(oracle.pts[i])") }
-            if JSON.bool(frame["key"]) != oracle.keys[i] { problems.append("frame \(i): key") }
+            if JSON.int64(frame["pts"]) != oracle.frames[i].pts { problems.append("frame \(i): pts \(frame["pts"] ?? "nil") != \(oracle.frames[i].pts)") }
+            if JSON.bool(frame["key"]) != oracle.frames[i].isKey { problems.append("frame \(i): key") }
             if let time = JSON.double(frame["time"]), abs(time - oracle.seconds(i)) > 1e-9 {
                 problems.append("frame \(i): time \(time) != \(oracle.seconds(i))")
             }
@@ -76,7 +77,7 @@ struct CLIJSONTests {
             let context = "\(fixture.id) target #\(n) \(targets[n]) (middle of frame \(index))"
             for key in Self.seekFields { #expect(line[key] != nil, "\(context): lacks \(key)") }
             #expect(JSON.int(line["frame_index"]) == index, "\(context): frame_index \(line["frame_index"] ?? "nil")")
-            #expect(JSON.int64(line["landed_pts"]) == oracle.pts[index], "\(context): landed_pts")
+            #expect(JSON.int64(line["landed_pts"]) == oracle.frames[index].pts, "\(context): landed_pts")
             #expect(JSON.bool(line["within_tolerance"]) == true, "\(context)")
             #expect(line["clamp"] as? String == "none", "\(context)")
             #expect(JSON.bool(line["finished"]) == true, "\(context)")
@@ -92,7 +93,7 @@ struct CLIJSONTests {
                 #expect(abs(delta - (oracle.seconds(index) - oracle.middleSeconds(index))) < 1e-9, "\(context): delta \(delta)")
             }
             if let key = JSON.int(line["key_frame_index"]) {
-                #expect(key <= index && oracle.keys[key], "\(context): key_frame_index \(key) is a keyframe at or before the landing")
+                #expect(key <= index && oracle.frames[key].isKey, "\(context): key_frame_index \(key) is a keyframe at or before the landing")
             }
             if let md5s = oracle.md5s {
                 #expect(line["md5"] as? String == md5s[index], "\(context): md5")
@@ -141,7 +142,7 @@ struct CLIJSONTests {
         let lines = jsonLines(["seek", fixture.path, oracle.middleText(100), oracle.middleText(47),
                                "--precision", "previous-keyframe", "--json", "--md5"])
         #expect(lines.map { JSON.int($0["frame_index"]) } == [96, 0])
-        #expect(oracle.keys[96] && oracle.keys[0])
+        #expect(oracle.frames[96].isKey && oracle.frames[0].isKey)
         #expect(lines.map { $0["md5"] as? String } == [oracle.md5s?[96], oracle.md5s?[0]])
     }
 }

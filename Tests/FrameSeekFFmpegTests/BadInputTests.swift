@@ -3,6 +3,7 @@
 import Foundation
 import FrameSeekFFmpeg
 import FrameSeekImages
+import FrameSeekTestSupport
 import Testing
 
 /// A broken input and the reasons the engine may give for it.

@@ -3,6 +3,7 @@
 import Foundation
 import FrameSeekFFmpeg
 import FrameSeekImages
+import FrameSeekTestSupport
 import Testing
 
 /// Checks one `.exact` landing on frame `expected` against the oracles: frame index and PTS,
@@ -23,22 +24,7 @@ func verifyExactLanding(_ landing: SeekLanding, engine: FFmpegEngine, oracle: Or
         #expect(engine.landedPicture() == nil, "\(context): an audio landing has no picture")
         return
     }
-    guard let picture = engine.landedPicture() else {
-        Issue.record("\(context): no landed picture")
-        return
-    }
-    #expect(picture.pts == oracle.frames[expected].pts, "\(context): picture pts \(picture.pts)")
-    if let md5s = oracle.md5s, md5s.indices.contains(expected) {
-        #expect(picture.md5 == md5s[expected], "\(context): MD5 differs from framemd5 line \(expected)")
-    }
-    if let width = oracle.frames[expected].width, let height = oracle.frames[expected].height {
-        #expect(picture.width == width && picture.height == height, "\(context): \(picture.width)x\(picture.height)")
-    }
-    if fixture.hasBarcode {
-        let barcode = readBarcode(picture)
-        #expect(barcode == expected + fixture.barcodeOffset,
-                "\(context): barcode reads \(barcode), expected frame \(expected) + offset \(fixture.barcodeOffset)")
-    }
+    verifyLandedPicture(engine: engine, oracle: oracle, expected: expected, context: context)
 }
 
 @Suite("Exact seeks")

@@ -3,6 +3,7 @@
 import Foundation
 import FrameSeekFFmpeg
 import FrameSeekImages
+import FrameSeekTestSupport
 import Testing
 
 @Suite("Frame table versus ffprobe")
@@ -82,7 +83,7 @@ struct StreamSelectionTests {
 
     @Test("streamIndex 1 selects the AAC stream, in probe.json's time base")
     func audioStreamByIndex() throws {
-        let probe = try JSON.object("oracle/nasa_13013.mp4.probe.json")
+        let probe = try JSON.file("oracle/nasa_13013.mp4.probe.json")
         let stream = try #require((probe["streams"] as? [[String: Any]])?.first { JSON.int($0["index"]) == 1 })
         #expect(stream["codec_type"] as? String == "audio")
         let engine = try FFmpegEngine(path: Self.nasa, options: .init(streamIndex: 1, threads: 1))

@@ -3,6 +3,7 @@
 import Foundation
 import FrameSeekFFmpeg
 import FrameSeekImages
+import FrameSeekTestSupport
 import Testing
 
 /// A real clip shot upright on a phone: coded landscape, display matrix -90.
@@ -26,7 +27,7 @@ struct PictureTests {
         let fixture = try #require(FixtureCatalog.fixture(clip.id))
         let oracle = try Oracle(fixture)
         // probe.json says the coded size and the rotation.
-        let probe = try JSON.object(fixture.probe)
+        let probe = try JSON.file(fixture.probe)
         let stream = try #require((probe["streams"] as? [[String: Any]])?.first { JSON.int($0["index"]) == fixture.stream })
         #expect(JSON.int(stream["width"]) == clip.codedWidth && JSON.int(stream["height"]) == clip.codedHeight)
         let rotations = (stream["side_data_list"] as? [[String: Any]] ?? []).compactMap { JSON.int($0["rotation"]) }

@@ -3,6 +3,7 @@
 import Foundation
 import FrameSeekFFmpeg
 import FrameSeekImages
+import FrameSeekTestSupport
 import Testing
 
 @Suite("Clamping")

@@ -1,0 +1,38 @@
+// An in-process runner for the command line, and the oracle's times written the way the
+// command line reads and prints them. The fixture manifest and the ffprobe / framemd5
+// oracles are in FrameSeekTestSupport, shared with the engine tests. Targets are handed to
+// the CLI as exact rationals ("value/timescale").
+
+import FrameSeekCLI
+import FrameSeekCore
+import FrameSeekTestSupport
+
+/// What one in-process run of the command line produced.
+struct RunResult {
+    let code: CommandLineTool.ExitCode
+    let stdout: CapturedOutput
+    let stderr: CapturedOutput
+    var out: [String] { stdout.lines }
+    var err: [String] { stderr.lines }
+}
+
+func frameseek(_ arguments: [String]) -> RunResult {
+    let output = CapturedOutput(), errors = CapturedOutput()
+    let code = CommandLineTool.run(arguments, output: output, errors: errors)
+    return RunResult(code: code, stdout: output, stderr: errors)
+}
+
+extension MediaTime {
+    /// The exact rational as the CLI parses it, "value/timescale".
+    var rationalText: String { "\(value)/\(timescale)" }
+    /// Seconds, for comparing with the JSON's display seconds.
+    var displaySeconds: Double { Double(value) / Double(timescale) }
+}
+
+extension Oracle {
+    /// Frame `i`'s time in seconds, for comparing with the JSON's display seconds.
+    func seconds(_ i: Int) -> Double { time(i).displaySeconds }
+    /// The middle of frame `i`'s interval as an exact rational the CLI parses.
+    func middleText(_ i: Int) -> String { middle(i).rationalText }
+    func middleSeconds(_ i: Int) -> Double { middle(i).displaySeconds }
+}
