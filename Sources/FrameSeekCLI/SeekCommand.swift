@@ -34,12 +34,11 @@ enum SeekCommand: Subcommand {
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
-        var targetTexts = Array(arguments.positionals.dropFirst())
-        if let list = arguments.value("--targets") { targetTexts += try readTargets(list) }
-        guard !targetTexts.isEmpty else { throw UsageError(message: "no TIME given (and no --targets)") }
-        let targets = try targetTexts.map { text throws -> MediaTime in
+        var targets = try arguments.positionals.dropFirst().map { text throws -> MediaTime in
             do { return try MediaTime(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
+        if let list = arguments.value("--targets") { targets += try TargetFile.read(list) }
+        guard !targets.isEmpty else { throw UsageError(message: "no TIME given (and no --targets)") }
         let precision: SeekPrecision
         do { precision = try SeekPrecision(parsing: arguments.value("--precision") ?? "exact") } catch {
             throw UsageError(message: "\(error)")
@@ -69,16 +68,6 @@ enum SeekCommand: Subcommand {
             }
         }
         return .success
-    }
-
-    private static func readTargets(_ path: String) throws -> [String] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError(message: "\(path): cannot read the targets file")
-        }
-        return text.split(whereSeparator: \.isNewline)
-            .map { $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
     }
 
     static func jsonLine(_ landing: SeekLanding, md5: String?, png: String?) -> JSONValue {

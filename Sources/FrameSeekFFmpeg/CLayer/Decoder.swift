@@ -68,4 +68,14 @@ final class Decoder {
 
     /// Drops all buffered state, as after a demuxer seek.
     func flush() { avcodec_flush_buffers(context) }
+
+    /// Whether the decoder skips frames no other frame references (`skip_frame =
+    /// AVDISCARD_NONREF`). Such frames can be dropped on the way to a target without changing
+    /// any pixel of the target. Set per packet, before it is sent.
+    var skipsNonReferenceFrames: Bool = false {
+        didSet {
+            guard skipsNonReferenceFrames != oldValue else { return }
+            context.pointee.skip_frame = skipsNonReferenceFrames ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+        }
+    }
 }

@@ -64,7 +64,9 @@ extension FFmpegEngine {
     /// Puts frame `index` in `landedFrame`: from the cache when it is there, else by decoding.
     ///
     /// With `refillingBackward`, every frame decoded on the way that the cache can hold is
-    /// kept, so the backward steps that follow find their frames without decoding again.
+    /// kept, so the backward steps that follow find their frames without decoding again. A
+    /// seek backward inside the GOP the decoder stands in (a scrub dragging back) refills the
+    /// same way: the next samples of the drag land in what it cached.
     func produce(frame index: Int, startingAt point: RandomAccessPoint,
                  refillingBackward: Bool) throws(MediaError) -> DecodeWork {
         if let cached = cache.frame(index) {
@@ -72,8 +74,9 @@ extension FFmpegEngine {
             landedFrameIndex = index
             return DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
         }
+        let draggingBack = landedFrameIndex.map { index < $0 } == true && position?.startPoint == point
         var cachingFrom: Int?
-        if refillingBackward {
+        if refillingBackward || draggingBack {
             // Only the frames nearest the target survive the bound; inserting the others would
             // only evict them again.
             let fitting = cache.capacity(framesOf: max(1, landedFrame.byteCount))
@@ -94,9 +97,15 @@ extension FFmpegEngine {
         var attempt = 0
 
         var skipTo: RandomAccessPoint?
+        var cachingFrom = cachingFrom
         if canDecodeForward(to: target, startingAt: point) {
             skipTo = nil  // the decoder already sits before the target, close enough to go on
             decodeStart = position?.startPoint ?? point
+            // Going on from where the decoder stands is a drag forward or a step: keep every
+            // frame on the way, so dragging back over them lands in the cache.
+            if cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last) {
+                cachingFrom = lastIndex + 1
+            }
         } else {
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
             seeks += 1
@@ -181,6 +190,12 @@ extension FFmpegEngine {
         var skipping = skippingTo
         let identifiesPackets = !decodeOrderByPTS.isEmpty
         if !identifiesPackets { skipping = nil }
+        // Non-reference frames before the first frame anyone will look at (the target, or the
+        // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
+        // without them a packet cannot be placed before or after the target.
+        let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets
+            ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
+        defer { decoder.skipsNonReferenceFrames = false }
         do {
             while true {
                 if interruption?.isInterrupted == true { return .interrupted }
@@ -223,6 +238,9 @@ extension FFmpegEngine {
                         if let order = decodeOrderByPTS[pts], order > point.decodeOrder { return .demuxerLandedLate }
                         continue
                     }
+                }
+                if let skipBeforePTS {
+                    decoder.skipsNonReferenceFrames = packet.pts.map { $0 < skipBeforePTS } ?? false
                 }
                 do {
                     try decoder.send(packet)

@@ -19,15 +19,21 @@ public final class FFmpegEngine: PlaybackEngine {
         public var threads: Int
         /// The frame cache's bound in bytes; 0 turns the cache off.
         public var cacheBytes: Int
+        /// Whether decoding toward a target skips the non-reference frames before it
+        /// (`skip_frame = AVDISCARD_NONREF` per packet, never on the target's own packet).
+        /// Changes no pixel of any landed frame; off only to measure what it saves.
+        public var skipsNonReferenceFrames: Bool
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
 
         /// Options with FFmpeg's stream choice, one decoder thread and the default cache.
-        public init(streamIndex: Int? = nil, threads: Int = 1, cacheBytes: Int = Options.defaultCacheBytes) {
+        public init(streamIndex: Int? = nil, threads: Int = 1, cacheBytes: Int = Options.defaultCacheBytes,
+                    skipsNonReferenceFrames: Bool = true) {
             self.streamIndex = streamIndex
             self.threads = threads
             self.cacheBytes = cacheBytes
+            self.skipsNonReferenceFrames = skipsNonReferenceFrames
         }
     }
 
@@ -61,6 +67,8 @@ public final class FFmpegEngine: PlaybackEngine {
     let cache: FrameCache
     /// The flag of the seek in progress, polled between packets.
     var interruption: SeekInterruptionFlag?
+    /// Converts landed frames to RGB, its swscale context kept between calls.
+    let converter = PixelConverter()
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///

@@ -72,27 +72,14 @@ extension DecodedPicture {
     ///
     /// 10-bit and full-range sources are converted by swscale's own rules.
     public func rgbImage() -> RGBImage {
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        let w = Int32(width), h = Int32(height)
-        guard let context = sws_getContext(w, h, pixelFormatID, w, h, AV_PIX_FMT_RGB24,
-                                           SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil) else {
-            return RGBImage(width: width, height: height, pixels: rgb)
-        }
-        defer { sws_freeContext(context) }
-        var sourcePlanes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
-        var sourceStrides: [Int32] = Array(repeating: 0, count: 4)
         var source = bytes
-        source.withUnsafeMutableBufferPointer { sourceBuffer in
-            rgb.withUnsafeMutableBufferPointer { rgbBuffer in
-                _ = av_image_fill_arrays(&sourcePlanes, &sourceStrides, sourceBuffer.baseAddress,
-                                         pixelFormatID, w, h, 1)
-                let sourceConst = sourcePlanes.map { UnsafePointer($0) }
-                var destinationPlanes: [UnsafeMutablePointer<UInt8>?] = [rgbBuffer.baseAddress, nil, nil, nil]
-                var destinationStrides: [Int32] = [w * 3, 0, 0, 0]
-                _ = sws_scale(context, sourceConst, sourceStrides, 0, h, &destinationPlanes, &destinationStrides)
-            }
+        return source.withUnsafeMutableBufferPointer { buffer in
+            var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
+            var strides: [Int32] = Array(repeating: 0, count: 4)
+            _ = av_image_fill_arrays(&planes, &strides, buffer.baseAddress, pixelFormatID, Int32(width), Int32(height), 1)
+            return PixelConverter().rgb(planes: planes.map { UnsafePointer($0) }, strides: strides,
+                                        format: pixelFormatID, width: width, height: height)
         }
-        return RGBImage(width: width, height: height, pixels: rgb)
     }
 }
 

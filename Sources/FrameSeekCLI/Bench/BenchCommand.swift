@@ -1,0 +1,129 @@
+import Foundation
+import FrameSeek
+
+/// `frameseek bench`: what seeks and steps cost on one encode.
+enum BenchCommand: Subcommand {
+    static let name = "bench"
+    static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
+    static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
+    static let options: Set<String> = ["--workload", "-n", "--seed", "--targets", "--precision", "--threads",
+                                       "--stream", "--report", "--cache-mb"]
+    static let help = """
+    usage: frameseek bench FILE [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
+                           [--precision P] [--threads N] [--stream N] [--cache-mb MB]
+                           [--no-convert] [--no-skip-nonref] [--json] [--report out.html]
+
+    Workloads (default random):
+      random      N exact seeks to seeded random times (default N 20)
+      scrub       a drag back and forth over 6 s, an exact seek at each of N samples
+      backstep    N single-frame steps backward from a random frame (default 60)
+      sequential  every frame in order (or the first N); also times ffmpeg -threads 1 -f null
+      thumbnails  one picture every 10 s, from the keyframe before it
+      all         every workload above
+    --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
+                    writes them), so FrameSeek and the peers decode the same frames.
+    Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
+    --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
+    Decoding uses one thread unless --threads says otherwise.
+
+    Prints a table; --json prints one object per workload: workload, n, open_ms, median_ms,
+    p95_ms, mean_ms, max_ms, fps, peak_rss_mb, and samples [{target, latency_ms, frame_index,
+    frames_decoded, key_frame_index}]. --report writes one self-contained HTML file with the
+    latency distribution per workload and latency against distance from the keyframe.
+    Progress goes to stderr when it is a terminal.
+
+    Exit codes: 0 success, 2 bad usage or unreadable input.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let file = try singleFile(arguments)
+        let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
+        var runner = BenchRunner()
+        runner.threads = try arguments.integer("--threads", minimum: 0) ?? 1
+        runner.convertsToRGB = !arguments.has("--no-convert")
+        runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
+        if let megabytes = try arguments.integer("--cache-mb", minimum: 0) { runner.cacheBytes = megabytes * 1024 * 1024 }
+        if errors.isTerminal {
+            runner.progress = { done, total in
+                if done == total || done % 10 == 0 { errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")") }
+            }
+        }
+        var precision: SeekPrecision?
+        if let text = arguments.value("--precision") {
+            do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
+        }
+        var targets: [MediaTime]?
+        if let path = arguments.value("--targets") { targets = try TargetFile.read(path) }
+        let count = try arguments.integer("-n", minimum: 1)
+        let seed = UInt64(try arguments.integer("--seed", minimum: 0) ?? 1)
+        let stream = try arguments.integer("--stream", minimum: 0)
+
+        var results: [BenchResult] = []
+        for workload in workloads {
+            // Explicit targets replace the seeks of the seek workloads only.
+            let given = workload == .random || workload == .scrub ? targets : nil
+            results.append(try runner.run(workload, file: file, stream: stream, count: count, seed: seed,
+                                          targets: given, precision: precision))
+        }
+        for result in results {
+            if arguments.has("--json") {
+                output.line(BenchJSON.object(result).serialized)
+            } else {
+                output.line(BenchJSON.textLine(result))
+            }
+        }
+        if let report = arguments.value("--report") {
+            let html = BenchReport.html(results)
+            do { try html.write(toFile: report, atomically: true, encoding: .utf8) } catch {
+                throw UsageError(message: "\(report): cannot write the report (\(error.localizedDescription))")
+            }
+        }
+        return .success
+    }
+
+    static func parseWorkloads(_ text: String) throws(UsageError) -> [BenchWorkload] {
+        if text == "all" { return BenchWorkload.allCases }
+        var workloads: [BenchWorkload] = []
+        for name in text.split(separator: ",") {
+            guard let workload = BenchWorkload(rawValue: String(name)) else {
+                throw UsageError(message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, all)")
+            }
+            workloads.append(workload)
+        }
+        return workloads
+    }
+}
+
+/// The JSON and text forms of a bench result.
+enum BenchJSON {
+    static func object(_ r: BenchResult) -> JSONValue {
+        let samples: [JSONValue] = r.samples.map { s in
+            .object([("target", s.target.json), ("latency_ms", .number(s.latency.milliseconds)),
+                     ("frame_index", .integer(Int64(s.frameIndex))), ("frames_decoded", .integer(Int64(s.framesDecoded))),
+                     ("key_frame_index", .integer(s.keyFrameIndex))])
+        }
+        var fields: JSONValue.KeyValuePairs = [
+            ("file", .string(r.file)), ("workload", .string(r.workload.rawValue)), ("n", .integer(Int64(r.samples.count))),
+            ("threads", .integer(Int64(r.threads))), ("precision", .string(r.precision.description)),
+            ("open_ms", .number(r.openLatency.milliseconds)),
+            ("median_ms", .number(r.median)), ("p95_ms", .number(r.p95)), ("mean_ms", .number(r.mean)),
+            ("max_ms", .number(r.max)), ("fps", .number(r.framesPerSecond)),
+            ("peak_rss_mb", r.peakResidentBytes.map { .number(Double($0) / 1_048_576) } ?? .null),
+        ]
+        if let ffmpeg = r.ffmpegFramesPerSecond { fields.append(("ffmpeg_fps", .number(ffmpeg))) }
+        fields.append(("samples", .array(samples)))
+        return .object(fields)
+    }
+
+    static func textLine(_ r: BenchResult) -> String {
+        var line = "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  open \(r.openLatency.milliseconds.fixed(1)) ms"
+        line += "  median \(r.median.fixed(3)) ms  p95 \(r.p95.fixed(3)) ms  mean \(r.mean.fixed(3)) ms  max \(r.max.fixed(3)) ms"
+        if r.workload == .sequential {
+            line += "  \(r.framesPerSecond.fixed(1)) fps"
+            if let ffmpeg = r.ffmpegFramesPerSecond { line += " (ffmpeg -threads 1: \(ffmpeg.fixed(1)) fps)" }
+        }
+        if let peak = r.peakResidentBytes { line += "  peak RSS \(peak / 1_048_576) MB" }
+        return line
+    }
+}

@@ -1,0 +1,89 @@
+import FrameSeek
+
+/// The benchmark workloads: what a player does to an encode, each a list of operations.
+public enum BenchWorkload: String, Sendable, CaseIterable {
+    /// Exact seeks to uniformly random times over the stream.
+    case random
+    /// A drag back and forth over 6 s, an exact seek at each sample (as `peers.py --workload scrub`).
+    case scrub
+    /// Single-frame steps backward from a random frame.
+    case backstep
+    /// Every frame in order.
+    case sequential
+    /// One picture every 10 s, from the nearest keyframe before it.
+    case thumbnails
+
+    /// What the workload measures, for reports.
+    public var summary: String {
+        switch self {
+        case .random: return "exact seeks to random times"
+        case .scrub: return "a drag back and forth over 6 s, an exact seek per sample"
+        case .backstep: return "single-frame steps backward from a random frame"
+        case .sequential: return "every frame in order"
+        case .thumbnails: return "one keyframe picture every 10 s"
+        }
+    }
+}
+
+/// One operation of a workload.
+enum BenchOperation: Sendable {
+    case seek(MediaTime)
+    case stepBackward
+    case stepForward
+}
+
+extension BenchWorkload {
+    /// The operations for `table`, drawn with `seed`. `count` is the number of operations
+    /// (for sequential, the number of frames; nil means all of them).
+    func operations(for table: FrameTable, count: Int, seed: UInt64) -> [BenchOperation] {
+        var generator = SeededGenerator(seed: seed)
+        let frames = table.frames
+        guard let first = frames.first, let last = frames.last else { return [] }
+        let span = last.time - first.time
+        func at(fraction: Double) -> MediaTime {
+            // Targets on a microsecond grid: exact, and as fine as a peer's float targets.
+            first.time + MediaTime(value: Int64((span.seconds * fraction * 1_000_000).rounded()), timescale: 1_000_000)
+        }
+        switch self {
+        case .random:
+            return (0..<count).map { _ in .seek(at(fraction: Double.random(in: 0...1, using: &generator))) }
+        case .scrub:
+            let window = min(6.0, span.seconds)
+            let low = Double.random(in: 0...max(0, span.seconds - window), using: &generator)
+            return (0..<count).map { i in
+                let seconds = low + window / 2 + window / 2 * sin(Double(i) / 4)
+                return .seek(first.time + MediaTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000))
+            }
+        case .backstep:
+            let startIndex = Int.random(in: min(frames.count - 1, count + 1)...(frames.count - 1), using: &generator)
+            return [.seek(frames[startIndex].time)] + Array(repeating: .stepBackward, count: min(count, startIndex))
+        case .sequential:
+            let steps = min(count, frames.count) - 1
+            return [.seek(first.time)] + Array(repeating: .stepForward, count: max(0, steps))
+        case .thumbnails:
+            var operations: [BenchOperation] = []
+            var time = first.time
+            let every = MediaTime(value: 10, timescale: 1)
+            while time <= last.time, operations.count < count {
+                operations.append(.seek(time))
+                time = time + every
+            }
+            return operations
+        }
+    }
+
+    /// The default number of operations.
+    var defaultCount: Int {
+        switch self {
+        case .random, .scrub: return 20
+        case .backstep: return 60
+        case .sequential: return Int.max
+        case .thumbnails: return Int.max
+        }
+    }
+
+    /// The precision a workload's seeks use unless told otherwise.
+    var defaultPrecision: SeekPrecision { self == .thumbnails ? .previousKeyframe : .exact }
+}
+
+import Foundation
