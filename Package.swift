@@ -29,7 +29,7 @@ let package = Package(
         // The command-line tool: its logic is a library so the tests can drive it in-process.
         .target(name: "FrameSeekCLI", dependencies: ["FrameSeek"]),
         .executableTarget(name: "frameseek", dependencies: ["FrameSeekCLI"]),
-        .executableTarget(name: "frameseek-benchmarks", dependencies: ["FrameSeek"],
+        .executableTarget(name: "frameseek-benchmarks", dependencies: ["FrameSeek", "FrameSeekCLI"],
                           path: "Benchmarks/FrameSeekBenchmarks"),
         // The README's Player example, compiled and run so it cannot drift from the API.
         .executableTarget(name: "frameseek-player-example", dependencies: ["FrameSeek"],

@@ -1,8 +1,13 @@
-// frameseek-benchmarks: what frame steps and exact seeks cost, measured side by side in one
-// run on one file. Prints medians; ratios, not absolute times, are what to compare.
+// frameseek-benchmarks: what seeks and frame steps cost, measured side by side in one run.
+// Prints medians; ratios, not absolute times, are what to compare.
 //
-//   swift run -c release frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
+//   frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
+//       backward steps vs forward steps vs exact seeks to the previous frame
+//   frameseek-benchmarks suite [FILE ...] [--out results.json]
+//       every `frameseek bench` workload over the video fixtures and the files given
 import FrameSeek
+import FrameSeekCLI
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,10 +90,43 @@ func fmt(_ x: Double) -> String {
     return String(repeating: " ", count: max(0, 9 - s.count)) + s
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, arguments[0] == "steps" else {
-    fail("usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]")
+/// Every workload over the video fixtures and `files`, one JSON object per (file, workload).
+func suite(files: [String], out: String?) throws {
+    let manifest = URL(fileURLWithPath: "Fixtures/fixtures.json")
+    var paths: [String] = []
+    if let data = try? Data(contentsOf: manifest),
+       let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] {
+        for entry in entries where entry["media_type"] as? String == "video" {
+            if let file = entry["file"] as? String, !paths.contains("Fixtures/" + file) { paths.append("Fixtures/" + file) }
+        }
+    }
+    paths += files
+    var lines: [String] = []
+    for path in paths {
+        for workload in BenchWorkload.allCases {
+            let result = try BenchRunner().run(workload, file: path, stream: nil, count: nil, seed: 1,
+                                               targets: nil, precision: nil)
+            let line = BenchJSONLine.make(result)
+            lines.append(line)
+            print("\(path) \(workload.rawValue): median \(fmt(result.median)) ms, p95 \(fmt(result.p95)) ms, n \(result.samples.count)")
+        }
+    }
+    if let out { try (lines.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8) }
 }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = "usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]\n       frameseek-benchmarks suite [FILE ...] [--out results.json]"
+if arguments.first == "suite" {
+    var files: [String] = []
+    var out: String?
+    var rest = arguments.dropFirst()
+    while let word = rest.popFirst() {
+        if word == "--out" { out = rest.popFirst() } else { files.append(word) }
+    }
+    do { try suite(files: files, out: out) } catch { fail("\(error)") }
+    exit(0)
+}
+guard arguments.count >= 2, arguments[0] == "steps" else { fail(usage) }
 let file = arguments[1]
 func option(_ name: String, _ fallback: Int, in arguments: [String] = arguments) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }

@@ -21,7 +21,8 @@ enum BenchCommand: Subcommand {
       thumbnails  one picture every 10 s, from the keyframe before it
       all         every workload above
     --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
-                    writes them), so FrameSeek and the peers decode the same frames.
+                    writes them), so FrameSeek and the peers decode the same frames; with
+                    backstep, land on the first and step back once per further target.
     Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
     --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
     Decoding uses one thread unless --threads says otherwise.
@@ -61,8 +62,8 @@ enum BenchCommand: Subcommand {
 
         var results: [BenchResult] = []
         for workload in workloads {
-            // Explicit targets replace the seeks of the seek workloads only.
-            let given = workload == .random || workload == .scrub ? targets : nil
+            // Explicit targets replace the seeks of the seek workloads, and give backstep its frames.
+            let given = [.random, .scrub, .backstep].contains(workload) ? targets : nil
             results.append(try runner.run(workload, file: file, stream: stream, count: count, seed: seed,
                                           targets: given, precision: precision))
         }
@@ -126,4 +127,10 @@ enum BenchJSON {
         if let peak = r.peakResidentBytes { line += "  peak RSS \(peak / 1_048_576) MB" }
         return line
     }
+}
+
+/// A bench result as one line of JSON, for the benchmark suite's results file.
+public enum BenchJSONLine {
+    /// The `frameseek bench --json` object of `result`.
+    public static func make(_ result: BenchResult) -> String { BenchJSON.object(result).serialized }
 }

@@ -84,8 +84,17 @@ public struct BenchRunner {
         let engine = try FFmpegEngine(path: file, options: .init(streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
                                                                  skipsNonReferenceFrames: skipsNonReferenceFrames))
         let table = engine.frameTable
-        let operations = targets.map { $0.map(BenchOperation.seek) }
-            ?? workload.operations(for: table, count: count ?? workload.defaultCount, seed: seed)
+        let operations: [BenchOperation]
+        switch (workload, targets) {
+        case (.backstep, let targets?) where !targets.isEmpty:
+            // The peers' backstep targets are the frames before a start, newest first: land on
+            // the first, then step back once per remaining target.
+            operations = [.seek(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
+        case (_, let targets?):
+            operations = targets.map(BenchOperation.seek)
+        case (_, nil):
+            operations = workload.operations(for: table, count: count ?? workload.defaultCount, seed: seed)
+        }
         let seekPrecision = precision ?? workload.defaultPrecision
         var samples: [BenchSample] = []
         samples.reserveCapacity(operations.count)
