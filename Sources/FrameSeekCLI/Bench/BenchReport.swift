@@ -54,7 +54,7 @@ enum BenchReport {
             let h = plotHeight * Double(c) / tallest
             svg += "<rect x=\"\(x.fixed(1))\" y=\"\((top + plotHeight - h).fixed(1))\" width=\"\((plotWidth / Double(bins) - 1).fixed(1))\" height=\"\(h.fixed(1))\" fill=\"#4a7fb5\"/>"
         }
-        svg += axisTicks(maxX: maximum, maxY: tallest)
+        svg += axisTicks(maxX: maximum, maxY: tallest, wholeY: true)
         let medianX = left + plotWidth * r.median / maximum
         svg += "<line x1=\"\(medianX.fixed(1))\" y1=\"\(top)\" x2=\"\(medianX.fixed(1))\" y2=\"\(top + plotHeight)\" stroke=\"#c33\" stroke-dasharray=\"4 3\"/>"
         svg += "<text x=\"\((medianX + 4).fixed(1))\" y=\"\(top + 12)\" fill=\"#c33\">median \(r.median.fixed(2))</text>"
@@ -87,13 +87,16 @@ enum BenchReport {
             + "<text x=\"12\" y=\"\(top + plotHeight / 2)\" transform=\"rotate(-90 12 \(top + plotHeight / 2))\" text-anchor=\"middle\">\(escape(yLabel))</text>"
     }
 
-    private static func axisTicks(maxX: Double, maxY: Double) -> String {
+    private static func axisTicks(maxX: Double, maxY: Double, wholeY: Bool = false) -> String {
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         var svg = ""
         for i in 0...4 {
             let fx = Double(i) / 4
             svg += "<text x=\"\((left + plotWidth * fx).fixed(1))\" y=\"\(top + plotHeight + 14)\" text-anchor=\"middle\">\(tick(maxX * fx))</text>"
-            svg += "<text x=\"\(left - 4)\" y=\"\((top + plotHeight - plotHeight * fx + 4).fixed(1))\" text-anchor=\"end\">\(tick(maxY * fx))</text>"
+            let y = maxY * fx
+            // Counts are whole: label only the ticks that fall on whole numbers.
+            if wholeY && y != y.rounded() { continue }
+            svg += "<text x=\"\(left - 4)\" y=\"\((top + plotHeight - plotHeight * fx + 4).fixed(1))\" text-anchor=\"end\">\(wholeY ? String(Int(y)) : tick(y))</text>"
         }
         return svg
     }

@@ -1,0 +1,84 @@
+// `frameseek bench`: the JSON contract, landings checked against ffprobe, and the report.
+
+import Foundation
+import FrameSeekCLI
+import FrameSeekCore
+import FrameSeekTestSupport
+import Testing
+
+@Suite("Command-line bench")
+struct CLIBenchTests {
+    static let fields = ["workload", "n", "open_ms", "median_ms", "p95_ms", "mean_ms", "max_ms", "samples"]
+    static let sampleFields = ["target", "latency_ms", "frame_index", "frames_decoded", "key_frame_index"]
+
+    @Test("bench --json: every workload on every video fixture, with the contract's fields",
+          arguments: FixtureCatalog.video)
+    func everyWorkload(_ fixture: Fixture) throws {
+        let oracle = try Oracle(fixture)
+        let lines = jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--workload", "all",
+                               "-n", "8", "--json"])
+        #expect(lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails"])
+        for object in lines {
+            let workload = object["workload"] as? String ?? "?"
+            for field in Self.fields { #expect(object[field] != nil, "\(fixture.id) \(workload): no \(field)") }
+            let samples = object["samples"] as? [[String: Any]] ?? []
+            #expect(JSON.int(object["n"]) == samples.count)
+            #expect(!samples.isEmpty, "\(fixture.id) \(workload): no samples")
+            for sample in samples {
+                for field in Self.sampleFields { #expect(sample.keys.contains(field), "\(fixture.id) \(workload): sample lacks \(field)") }
+                let index = try #require(JSON.int(sample["frame_index"]))
+                #expect(oracle.frames.indices.contains(index))
+            }
+            let latencies = samples.compactMap { ($0["latency_ms"] as? NSNumber)?.doubleValue }.sorted()
+            let median = (object["median_ms"] as? NSNumber)?.doubleValue ?? -1
+            #expect(latencies.first! <= median && median <= latencies.last!, "\(fixture.id) \(workload): median outside the samples")
+            if workload == "sequential" {
+                #expect(samples.compactMap { JSON.int($0["frame_index"]) } == Array(0..<min(8, oracle.count)))
+            }
+            if workload == "backstep" {
+                let visited = samples.compactMap { JSON.int($0["frame_index"]) }
+                #expect(zip(visited, visited.dropFirst()).allSatisfy { $1 == $0 - 1 }, "\(fixture.id): backstep visits \(visited)")
+            }
+        }
+    }
+
+    @Test("bench --targets lands each target on the frame ffprobe says covers it", arguments: FixtureCatalog.video)
+    func targetsLandRight(_ fixture: Fixture) throws {
+        let oracle = try Oracle(fixture)
+        var generator = SeededGenerator(fixture.id)
+        let chosen = oracle.seekSample(minimum: 12, using: &generator).shuffled(using: &generator)
+        let directory = try temporaryDirectory("bench")
+        let targets = directory.appendingPathComponent("targets.txt").path
+        try (chosen.map { oracle.middleText($0) }.joined(separator: "\n") + "\n").write(toFile: targets, atomically: true, encoding: .utf8)
+        let object = try #require(jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--targets", targets, "--json"]).first)
+        let landed = (object["samples"] as? [[String: Any]] ?? []).compactMap { JSON.int($0["frame_index"]) }
+        #expect(landed == chosen, "\(fixture.id): landed \(landed), expected \(chosen)")
+    }
+
+    @Test("--report writes one self-contained HTML file with a chart per workload and no scripts")
+    func report() throws {
+        let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
+        let directory = try temporaryDirectory("report")
+        let path = directory.appendingPathComponent("bench.html").path
+        let result = frameseek(["bench", fixture.path, "--workload", "random,scrub,backstep", "-n", "6", "--report", path])
+        #expect(result.code == .success, "\(result.stderr.text)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.components(separatedBy: "<svg").count - 1 == 6, "two charts per workload")
+        #expect(!html.lowercased().contains("<script"))
+        // The only URL is the SVG namespace: nothing is fetched.
+        let urls = html.components(separatedBy: "http").count - 1
+        #expect(urls == html.components(separatedBy: "http://www.w3.org/2000/svg").count - 1)
+        for workload in ["random", "scrub", "backstep"] { #expect(html.contains("<h2>\(workload)")) }
+    }
+
+    @Test("bench usage errors exit 2 with one line", arguments: [
+        ["bench"], ["bench", "x.mp4", "--workload", "bogus"], ["bench", "/no/such.mp4"], ["bench", "y.mp4", "-n", "0"],
+    ])
+    func usageErrors(_ arguments: [String]) {
+        let result = frameseek(arguments)
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.count == 1, "\(result.stderr.text)")
+        #expect(result.stdout.text.isEmpty)
+    }
+}
