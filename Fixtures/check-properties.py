@@ -59,6 +59,19 @@ def top_level_boxes(path):
     return out
 
 
+def mp4_pasp(path):
+    """(hSpacing, vSpacing) of the first pasp box inside moov, or None."""
+    for typ, off, size, complete in top_level_boxes(path):
+        if typ == "moov" and complete:
+            with open(path, "rb") as f:
+                f.seek(off)
+                moov = f.read(size)
+            i = moov.find(b"pasp")
+            if i >= 4 and struct.unpack(">I", moov[i - 4:i])[0] == 16:
+                return struct.unpack(">II", moov[i + 4:i + 12])
+    return None
+
+
 def trace_headers(path, bsf="trace_headers"):
     p = run(["ffmpeg", "-nostdin", "-v", "debug", "-i", path, "-map", "0:v:0", "-c", "copy",
              "-bsf:v", bsf, "-f", "null", "-"])
@@ -176,6 +189,27 @@ def main():
             check(st.get("pix_fmt") == "yuv420p10le", f"{name}: yuv420p10le")
             check(st.get("profile") == "High 10", f"{name}: High 10 profile")
 
+        elif name == "h264_anamorphic_sar64x45":
+            st = [x for x in probe["streams"] if x["index"] == e["stream"]][0]
+            check((st.get("width"), st.get("height")) == (320, 240), f"{name}: 320x240 coded")
+            check(st.get("sample_aspect_ratio") == "64:45",
+                  f"{name}: ffprobe reports sample_aspect_ratio 64:45, got {st.get('sample_aspect_ratio')}")
+            check(st.get("display_aspect_ratio") == "256:135",
+                  f"{name}: ffprobe reports display_aspect_ratio 256:135, got {st.get('display_aspect_ratio')}")
+            # Signalled twice: in the bitstream (SPS VUI) and in the container (pasp box).
+            th = trace_headers(os.path.join(FIX, e["file"]))
+            vui = {k: [int(v) for v in re.findall(rf"\s{k}\s+\S+\s+=\s+(\d+)", th)]
+                   for k in ("aspect_ratio_idc", "sar_width", "sar_height")}
+            check(vui["aspect_ratio_idc"] and set(vui["aspect_ratio_idc"]) == {255}
+                  and set(vui["sar_width"]) == {64} and set(vui["sar_height"]) == {45},
+                  f"{name}: SPS VUI aspect_ratio_idc 255 (Extended_SAR) 64x45, got {vui}")
+            pasp = mp4_pasp(os.path.join(FIX, e["file"]))
+            check(pasp == (64, 45), f"{name}: MP4 pasp box 64:45, got {pasp}")
+            check(s["key_frames"] == [0, 25, 50], f"{name}: keyframes every 25, got {s['key_frames']}")
+            check(s["pict_types"].get("B", 0) > 0, f"{name}: has B-frames")
+            s["sar"] = {"stream": st.get("sample_aspect_ratio"), "dar": st.get("display_aspect_ratio"),
+                        "sps_vui": (vui["sar_width"][:1] + vui["sar_height"][:1]), "pasp": pasp}
+
     # Bad inputs
     bad = os.path.join(FIX, "bad")
     check(os.path.getsize(os.path.join(bad, "empty.mp4")) == 0, "bad/empty.mp4 is empty")
@@ -226,7 +260,7 @@ def main():
     print()
     for sid, s in summaries.items():
         extra = {k: s[k] for k in ("key_frames", "pict_types", "intervals", "leading", "nal_types",
-                                   "hidden_frames", "coded_frames", "show_existing_frame", "show_frame0")
+                                   "hidden_frames", "coded_frames", "show_existing_frame", "show_frame0", "sar")
                  if k in s}
         if len(extra.get("key_frames", [])) > 12:
             extra["key_frames"] = extra["key_frames"][:12] + ["..."]

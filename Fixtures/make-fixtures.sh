@@ -132,6 +132,15 @@ make_synthetic() {
     -bf 3 -g 30 -keyint_min 30 -sc_threshold 0 \
     "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$MEDIA/h264_10bit.mp4"
 
+  # Anamorphic: 320x240 coded with sample aspect ratio 64:45 (the PAL 16:9 DVD SAR), so the display
+  # size is 455x240 (DAR 256:135). setsar puts the SAR on the frames; libx264 writes it in the SPS
+  # VUI (aspect_ratio_idc 255, sar 64x45) and the MP4 muxer writes a pasp box.
+  log "h264_anamorphic_sar64x45.mp4"
+  "${FFMPEG[@]}" -f lavfi -i "$(src 25)" -vf "$BARCODE,setsar=64/45" -frames:v 60 \
+    -c:v libx264 -preset medium -crf 32 -pix_fmt yuv420p \
+    -bf 2 -g 25 -keyint_min 25 -sc_threshold 0 \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$MEDIA/h264_anamorphic_sar64x45.mp4"
+
   log "aac_sine.m4a"
   "${FFMPEG[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=3" \
     -c:a aac -b:a 48k -ac 1 -ar 48000 \
@@ -247,6 +256,8 @@ write_manifest() {
        'MP4 edit list starting inside a GOP (stream copy from -ss 1.0): 30 discarded packets, first presented frame is a non-key B-frame showing source frame 30, 120 frames out of 150 packets')"
     "$(manifest_entry h264_10bit media/h264_10bit.mp4 0 video true 0 false \
        'H.264 High 10, yuv420p10le, 30 fps, GOP 30, 3 B-frames, 90 frames: high bit depth pixel conversion and hashing')"
+    "$(manifest_entry h264_anamorphic_sar64x45 media/h264_anamorphic_sar64x45.mp4 0 video true 0 false \
+       'Anamorphic H.264 in MP4: 320x240 coded, sample aspect ratio 64:45 (PAL 16:9 DVD) in both the SPS VUI and the MP4 pasp box, display 455x240 (DAR 256:135), 25 fps, GOP 25, 2 B-frames, 60 frames: exercises the display aspect of thumbnails')"
     "$(manifest_entry aac_sine media/aac_sine.m4a 0 audio false 0 false \
        'Audio only: 440 Hz sine, AAC-LC 48 kHz mono, 3 s; 1024-sample encoder priming as a discarded first packet (edit list)')"
     "$(manifest_entry nasa_13013 media/nasa_13013.mp4 0 video false 0 true \

@@ -7,6 +7,8 @@ public protocol PlaybackEngine: AnyObject {
     var media: MediaDescription { get }
     /// The selected stream's frames in presentation order.
     var frameTable: FrameTable { get }
+    /// The frame the engine last landed or stepped on, nil before any.
+    var currentFrameIndex: Int? { get }
     /// Seeks as the landing rules say and decodes the landed frame. The engine polls
     /// `interruption` while it decodes and throws `MediaError` with reason `.interrupted` as
     /// soon as it is set, leaving the previous landing current.

@@ -59,11 +59,22 @@ struct LoadedItem: Sendable {
     let media: MediaDescription
     let seekableRange: Range<MediaTime>?
     let isVideo: Bool
+    /// The first and last frames' times, for clamping without the engine.
+    let firstFrame: MediaTime?
+    let lastFrame: MediaTime?
 
     init(_ engine: any PlaybackEngine) {
         media = engine.media
         seekableRange = engine.frameTable.seekableRange
         isVideo = engine.media.selectedStream.mediaType == .video
+        firstFrame = engine.frameTable.frames.first?.time
+        lastFrame = engine.frameTable.frames.last?.time
+    }
+
+    /// The clamp the landing rules would apply to `target`.
+    func clamp(for target: MediaTime) -> SeekClamp {
+        guard let firstFrame, let lastFrame, let end = seekableRange?.upperBound else { return .seekableRangeUnknown }
+        return SeekClamp.resolve(target, firstFrame: firstFrame, lastFrame: lastFrame, end: end).clamp
     }
 
     /// The stream's extent: the end of its last frame.

@@ -52,45 +52,63 @@ extension Player {
         return ticket
     }
 
+    /// What a seek came to on the engine queue.
+    private enum EngineVerdict: Sendable {
+        case landed(SeekLanding)
+        case interrupted(SeekInterruption, framesDecoded: Int)
+        case failed(MediaError)
+        case noEngine
+    }
+
     /// Runs a registered seek on the engine and reports it.
+    ///
+    /// Whether the seek moves the playhead is decided on the engine queue, right after the
+    /// frame comes out, under the player's lock: supersession and cancel take the same lock,
+    /// so a seek either lands and moves the playhead, or is interrupted and moves nothing.
     func execute(_ ticket: SeekTicket?) async -> SeekOutcome {
         guard let ticket else { return notReady(MediaTime.invalid, .exact, ContinuousClock.now) }
         if ticket.flag.interruption == .notReady {
             return notReady(ticket.target, ticket.precision, ticket.start)
         }
         let flag = ticket.flag
-        let result = await withTaskCancellationHandler {
-            await host.perform { engine -> Result<SeekLanding, MediaError> in
-                if let interruption = flag.interruption {
-                    return .failure(MediaError(path: engine.media.path, reason: .interrupted, detail: interruption.rawValue))
-                }
+        let verdict = await withTaskCancellationHandler {
+            await host.perform { engine -> EngineVerdict in
+                if let interruption = flag.interruption { return .interrupted(interruption, framesDecoded: 0) }
                 do throws(MediaError) {
-                    return .success(try engine.seek(to: ticket.target, precision: ticket.precision, interruption: flag))
+                    let landing = try engine.seek(to: ticket.target, precision: ticket.precision, interruption: flag)
+                    let committed = self.state.withLock { s -> Bool in
+                        guard flag.interruption == nil, s.activeSeek?.flag === flag else { return false }
+                        s.activeSeek = nil
+                        s.currentTime = landing.frame.time
+                        return true
+                    }
+                    return committed ? .landed(landing)
+                        : .interrupted(flag.interruption ?? .superseded, framesDecoded: landing.framesDecoded)
+                } catch where error.reason == .interrupted {
+                    return .interrupted(flag.interruption ?? .cancelled, framesDecoded: 0)
                 } catch {
-                    return .failure(error)
+                    return .failed(error)
                 }
-            }
+            } ?? .noEngine
         } onCancel: {
             flag.interrupt(.cancelled)
         }
         let latency = ContinuousClock.now - ticket.start
+        let clamp = state.withLock { $0.item?.clamp(for: ticket.target) } ?? .seekableRangeUnknown
         let outcome: SeekOutcome
-        switch result {
-        case .success(let landing)?:
-            // A newer seek issued while this one decoded moves the playhead after it: this one
-            // was superseded even though its frame came out.
-            if let interruption = flag.interruption {
-                outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: landing.plan.clamp,
-                                      interruption: interruption, latency: latency, framesDecoded: landing.framesDecoded)
-            } else {
-                outcome = SeekOutcome(landing: landing, latency: latency)
-            }
-        case .failure(let error)?:
-            outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: .none,
+        switch verdict {
+        case .landed(let landing):
+            outcome = SeekOutcome(landing: landing, latency: latency)
+        case .interrupted(let interruption, let framesDecoded):
+            outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: clamp,
+                                  interruption: interruption, latency: latency, framesDecoded: framesDecoded)
+        case .failed(let error):
+            outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: clamp,
                                   interruption: flag.interruption ?? .failed, latency: latency, error: error)
-        case nil:
+        case .noEngine:
+            // Closed (or never loaded) before the seek ran: a close reports itself as the cancel it was.
             outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: .seekableRangeUnknown,
-                                  interruption: .notReady, latency: latency)
+                                  interruption: flag.interruption ?? .notReady, latency: latency)
         }
         finish(ticket, outcome)
         return outcome
@@ -104,18 +122,15 @@ extension Player {
         return outcome
     }
 
-    /// Moves the playhead if the seek landed and is still the current one, and tells the
-    /// listeners, in order: clamp (only if the target moved), accuracy, seek end, time.
+    /// Tells the listeners, in order: clamp (only if the seek landed on a moved target),
+    /// accuracy, seek end, time. The playhead already moved on the engine queue.
     private func finish(_ ticket: SeekTicket, _ outcome: SeekOutcome) {
         let (playhead, duration) = state.withLock { s -> (MediaTime, MediaTime) in
-            if s.activeSeek?.flag === ticket.flag {
-                s.activeSeek = nil
-                if outcome.finished { s.currentTime = outcome.landedTime }
-            }
+            if s.activeSeek?.flag === ticket.flag { s.activeSeek = nil }
             return (s.currentTime, s.item?.duration ?? .indefinite)
         }
         let clamp = outcome.clamp
-        if clamp.didClamp { events.toListeners { $0.onSeekClamped(clamp) } }
+        if outcome.finished && clamp.didClamp { events.toListeners { $0.onSeekClamped(clamp) } }
         let accuracy = outcome.accuracy
         events.toListeners { $0.onSeekAccuracy(accuracy, outcome: outcome) }
         events.toDelegate { $0.onSeekEnd(at: playhead) }

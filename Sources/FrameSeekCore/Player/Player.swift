@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The precision-seek API: load media, seek with an explicit precision, read back where the
 /// seek really landed; step frames; scrub.
@@ -13,7 +12,7 @@ public final class Player: Sendable {
     let events: PlayerEvents
     let clock: any PlayerClock
     private let engineFactory: PlaybackEngineFactory
-    let state = Mutex(PlayerState())
+    let state = Locked(PlayerState())
 
     /// The scrub session of this player: many position updates, one seek.
     public let scrubSession: ScrubSession

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The monotonic clock the player throttles scrub events by. Injectable, so tests advance
 /// time by hand instead of sleeping.
@@ -18,7 +17,7 @@ public struct ContinuousPlayerClock: PlayerClock {
 
 /// A clock that moves only when told to: for tests.
 public final class ManualPlayerClock: PlayerClock {
-    private let current = Mutex<Duration>(.zero)
+    private let current = Locked<Duration>(.zero)
     /// A clock at zero.
     public init() {}
     /// The time the clock was last set to.

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Delivers listener and delegate events on the host's queue, in the order they happened.
 ///
@@ -20,7 +19,7 @@ final class PlayerEvents: Sendable {
     }
 
     let queue: DispatchQueue
-    private let registry = Mutex(Registry())
+    private let registry = Locked(Registry())
 
     init(queue: DispatchQueue) { self.queue = queue }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A scrub gesture coalesced into one seek.
 ///
@@ -22,10 +21,10 @@ public final class ScrubSession: Sendable {
         var generation = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let events: PlayerEvents
     private let clock: any PlayerClock
-    private let owner = Mutex<WeakPlayer>(WeakPlayer())
+    private let owner = Locked(WeakPlayer())
 
     private struct WeakPlayer: Sendable { weak var player: Player? }
 
@@ -127,6 +126,11 @@ public final class ScrubSession: Sendable {
             events.toListeners { $0.onScrubStateChanged(.idle) }
         }
         return ScrubSessionResult(outcome: outcome, sampleCount: started.count)
+    }
+
+    /// `endScrubbing(at:precision:) async` with `Double` seconds.
+    public func endScrubbing(at seconds: Double, precision: SeekPrecision = .exact) async -> ScrubSessionResult {
+        await endScrubbing(at: MediaTime(decimalSeconds: seconds), precision: precision)
     }
 
     /// Ends the session without seeking; the playhead stays where it was. If the end seek is

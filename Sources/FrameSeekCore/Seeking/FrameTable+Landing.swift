@@ -25,18 +25,7 @@ extension FrameTable {
             throw .invalidTolerance(precision)
         }
 
-        let target: MediaTime
-        let clamp: SeekClamp
-        if requested < first.time {
-            target = first.time
-            clamp = .clampedToStart(first.time)
-        } else if requested >= last.end {
-            target = last.time
-            clamp = .clampedToEnd(last.time)
-        } else {
-            target = requested
-            clamp = .none
-        }
+        let (clamp, target) = SeekClamp.resolve(requested, firstFrame: first.time, lastFrame: last.time, end: last.end)
 
         let windowStart = target - before
         let windowEnd = target + after

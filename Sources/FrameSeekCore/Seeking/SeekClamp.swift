@@ -50,3 +50,15 @@ public enum SeekClamp: Sendable, Hashable {
         }
     }
 }
+
+extension SeekClamp {
+    /// The clamp rule: a target before `firstFrame` moves to it; a target at or after `end`
+    /// (the end of the last frame) moves to `lastFrame`; others stay. Returns the clamp and
+    /// the target the landing uses.
+    public static func resolve(_ requested: MediaTime, firstFrame: MediaTime, lastFrame: MediaTime,
+                               end: MediaTime) -> (clamp: SeekClamp, target: MediaTime) {
+        if requested < firstFrame { return (.clampedToStart(firstFrame), firstFrame) }
+        if requested >= end { return (.clampedToEnd(lastFrame), lastFrame) }
+        return (.none, requested)
+    }
+}

@@ -1,5 +1,6 @@
 import CFFmpeg
-import Synchronization
+import Foundation
+import FrameSeekCore
 
 /// FFmpeg's own log, kept off stderr and remembered for error messages.
 ///
@@ -8,8 +9,8 @@ import Synchronization
 /// which `MediaError` details quote, and passes everything through to stderr only when
 /// `FRAMESEEK_FFMPEG_LOG` names a level (`error`, `warning`, `info`, `debug`).
 enum FFmpegLog {
-    private static let lastError = Mutex<String?>(nil)
-    private static let installed = Mutex(false)
+    private static let lastError = Locked<String?>(nil)
+    private static let installed = Locked(false)
 
     /// Installs the callback once per process.
     static func install() {
@@ -48,17 +49,4 @@ enum FFmpegLog {
         default: return nil
         }
     }
-}
-
-private extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        var s = Substring(self)
-        while let first = s.first, set.contains(first) { s = s.dropFirst() }
-        while let last = s.last, set.contains(last) { s = s.dropLast() }
-        return String(s)
-    }
-}
-
-private extension Set where Element == Character {
-    static var whitespacesAndNewlines: Set<Character> { [" ", "\n", "\t", "\r"] }
 }

@@ -43,6 +43,8 @@ public final class FFmpegEngine: PlaybackEngine {
     public let frameTable: FrameTable
     /// How long opening and indexing took.
     public let openLatency: Duration
+    /// The frame the engine last landed or stepped on, nil before any.
+    public var currentFrameIndex: Int? { landedFrameIndex }
     /// The most bytes the frame cache has held.
     public var cachePeakBytes: Int { cache.peakBytes }
     /// The bytes the frame cache holds now.
