@@ -5,38 +5,28 @@ import Foundation
 /// implements `PlaybackEngine` in tests.
 public typealias PlaybackEngineFactory = @Sendable (URL) throws(MediaError) -> any PlaybackEngine
 
-/// The one place a player's engine is touched: a serial queue of its own, off the
-/// cooperative thread pool, because decoding blocks for as long as a GOP takes.
-final class EngineHost: @unchecked Sendable {
-    // Safe because `engine` is read and written only inside blocks running on `queue` (every
-    // access goes through `perform` or `replace`), so the non-Sendable engine, and the FFmpeg
-    // state behind it, is only ever touched by one thread at a time.
-    private var engine: (any PlaybackEngine)?
-    let queue = DispatchQueue(label: "frameseek.engine")
+/// The one place a player's engine is touched: the engine confined to a serial queue.
+final class EngineHost: Sendable {
+    private let confined = QueueConfined<(any PlaybackEngine)?>(nil, label: "frameseek.engine")
+
+    /// The engine's queue (tests suspend it to hold seeks in flight).
+    var queue: DispatchQueue { confined.queue }
 
     /// Runs `body` on the engine's queue; nil when no engine is loaded.
     func perform<T: Sendable>(_ body: @escaping @Sendable (any PlaybackEngine) -> T) async -> T? {
-        await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: self.engine.map(body))
-            }
-        }
+        await confined.perform { engine in engine.map(body) }
     }
 
     /// Opens `url` with `factory` on the engine's queue and makes it current, returning what
     /// the player keeps of it.
     func load(_ url: URL, with factory: @escaping PlaybackEngineFactory) async throws(MediaError) -> LoadedItem {
-        let result: Result<LoadedItem, MediaError> = await withCheckedContinuation { continuation in
-            queue.async {
-                do {
-                    let engine = try factory(url)
-                    self.engine = engine
-                    continuation.resume(returning: .success(LoadedItem(engine)))
-                } catch let error as MediaError {
-                    continuation.resume(returning: .failure(error))
-                } catch {
-                    continuation.resume(returning: .failure(MediaError(path: url.path, reason: .readFailed, detail: "\(error)")))
-                }
+        let result = await confined.perform { engine -> Result<LoadedItem, MediaError> in
+            do throws(MediaError) {
+                let opened = try factory(url)
+                engine = opened
+                return .success(LoadedItem(opened))
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
@@ -44,12 +34,7 @@ final class EngineHost: @unchecked Sendable {
 
     /// Drops the engine (closing its files) on the engine's queue.
     func unload() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.engine = nil
-                continuation.resume()
-            }
-        }
+        await confined.perform { engine in engine = nil }
     }
 }
 

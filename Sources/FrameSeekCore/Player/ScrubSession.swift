@@ -22,6 +22,7 @@ public final class ScrubSession: Sendable {
     }
 
     private let state = Locked(State())
+    private let previews = Locked<(any ScrubPreviewProvider)?>(nil)
     private let events: PlayerEvents
     private let clock: any PlayerClock
     private let owner = Locked(WeakPlayer())
@@ -131,6 +132,19 @@ public final class ScrubSession: Sendable {
     /// `endScrubbing(at:precision:) async` with `Double` seconds.
     public func endScrubbing(at seconds: Double, precision: SeekPrecision = .exact) async -> ScrubSessionResult {
         await endScrubbing(at: MediaTime(decimalSeconds: seconds), precision: precision)
+    }
+
+    /// Where previews come from; nil (the default) means no previews.
+    public var previewProvider: (any ScrubPreviewProvider)? {
+        get { previews.withLock { $0 } }
+        set { previews.withLock { $0 = newValue } }
+    }
+
+    /// The preview picture for a proposed time, from `previewProvider`: a decoder of its own,
+    /// never a seek of the playhead. Nil without a provider.
+    public func preview(at time: MediaTime) async -> ScrubPreview? {
+        guard let provider = previewProvider else { return nil }
+        return await provider.preview(at: time)
     }
 
     /// Ends the session without seeking; the playhead stays where it was. If the end seek is

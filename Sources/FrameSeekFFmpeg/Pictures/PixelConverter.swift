@@ -9,26 +9,29 @@ final class PixelConverter {
     deinit { sws_freeContext(context) }
 
     /// Converts a `width` x `height` picture in `format`, whose planes start at `planes` with
-    /// `strides` bytes per row, to RGB at the same size.
+    /// `strides` bytes per row, to RGB of `outputWidth` x `outputHeight` (the same size when nil).
     func rgb(planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
-             width: Int, height: Int) -> RGBImage {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let w = Int32(width), h = Int32(height)
-        // Bilinear chroma upsampling at the same size: no scaling happens, only the 4:2:0 to
-        // 4:4:4 step, where bilinear is what players show.
-        context = sws_getCachedContext(context, w, h, format, w, h, AV_PIX_FMT_RGB24,
-                                       SWS_BILINEAR | SWS_ACCURATE_RND, nil, nil, nil)
-        guard let context else { return RGBImage(width: width, height: height, pixels: pixels) }
+             width: Int, height: Int, outputWidth: Int? = nil, outputHeight: Int? = nil) -> RGBImage {
+        let outW = outputWidth ?? width, outH = outputHeight ?? height
+        var pixels = [UInt8](repeating: 0, count: outW * outH * 3)
+        let scaling = outW != width || outH != height
+        // Same size: bilinear chroma upsampling, what players show. Smaller: area averaging,
+        // which keeps thumbnails free of aliasing at the cost of nothing measurable.
+        let flags = (scaling ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND
+        context = sws_getCachedContext(context, Int32(width), Int32(height), format, Int32(outW), Int32(outH),
+                                       AV_PIX_FMT_RGB24, flags, nil, nil, nil)
+        guard let context else { return RGBImage(width: outW, height: outH, pixels: pixels) }
         pixels.withUnsafeMutableBufferPointer { buffer in
             var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var destinationStrides: [Int32] = [w * 3, 0, 0, 0]
-            _ = sws_scale(context, planes, strides, 0, h, &destination, &destinationStrides)
+            var destinationStrides: [Int32] = [Int32(outW * 3), 0, 0, 0]
+            _ = sws_scale(context, planes, strides, 0, Int32(height), &destination, &destinationStrides)
         }
-        return RGBImage(width: width, height: height, pixels: pixels)
+        return RGBImage(width: outW, height: outH, pixels: pixels)
     }
 
-    /// Converts a decoded `AVFrame` without copying its planes first.
-    func rgb(_ frame: Frame) -> RGBImage {
+    /// Converts a decoded `AVFrame` without copying its planes first, scaled to
+    /// `width` x `height` when given.
+    func rgb(_ frame: Frame, width outputWidth: Int? = nil, height outputHeight: Int? = nil) -> RGBImage {
         let f = frame.pointer.pointee
         let planes = withUnsafeBytes(of: f.data) { raw in
             (0..<4).map { UnsafePointer(raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
@@ -38,7 +41,7 @@ final class PixelConverter {
             (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<Int32>.stride, as: Int32.self) }
         }
         return rgb(planes: planes, strides: strides, format: AVPixelFormat(rawValue: f.format),
-                   width: Int(f.width), height: Int(f.height))
+                   width: Int(f.width), height: Int(f.height), outputWidth: outputWidth, outputHeight: outputHeight)
     }
 }
 

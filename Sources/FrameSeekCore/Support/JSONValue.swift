@@ -1,18 +1,26 @@
 /// A JSON value with ordered object keys, so output reads in the order the contract lists
-/// the fields.
-enum JSONValue {
+/// the fields (the command line's JSON, storyboards).
+public enum JSONValue: Sendable {
+    /// A string.
     case string(String)
+    /// An integer, written without a fraction.
     case integer(Int64)
+    /// A number; non-finite values are written as null.
     case number(Double)
+    /// true or false.
     case bool(Bool)
+    /// null.
     case null
+    /// An array.
     case array([JSONValue])
+    /// An object whose keys keep their order.
     case object(KeyValuePairs)
 
-    typealias KeyValuePairs = [(String, JSONValue)]
+    /// An object's members, in order.
+    public typealias KeyValuePairs = [(String, JSONValue)]
 
     /// Compact serialization, one line.
-    var serialized: String {
+    public var serialized: String {
         var out = ""
         write(to: &out)
         return out
@@ -74,7 +82,7 @@ enum JSONValue {
 
 extension JSONValue {
     /// An optional integer, null when absent.
-    static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
+    public static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
     /// An optional string, null when absent.
-    static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import FrameSeek
+
+/// `frameseek thumbnails`: seek-preview pictures, sprite sheets, WebVTT and a JSON storyboard.
+enum ThumbnailsCommand: Subcommand {
+    static let name = "thumbnails"
+    static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
+    static let flags: Set<String> = []
+    static let options: Set<String> = ["--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
+                                       "--stream", "--threads"]
+    static let help = """
+    usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
+                                [--columns C --rows R] [--precision P] [--stream N] [--json]
+
+    Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
+    WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
+    the sample aspect ratio are applied, so portrait phone video gives portrait thumbnails.
+    A decoder of its own is used; with the default precision (any keyframe, the nearest)
+    only keyframe packets are read and decoded. --precision exact gives the exact frames;
+    nearest-keyframe:S or tolerance:B,A bound how far the picture may be from its time.
+
+    Writes into DIR: thumb-0001.png ... (or sheet-001.png ... of C x R tiles with --columns
+    and --rows), thumbnails.vtt (cues "FILE#xywh=x,y,w,h") and storyboard.json
+    ({url, tile_width, tile_height, duration, tiles: [{start, x, y, url}]}).
+    --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
+    Progress goes to stderr when it is a terminal.
+
+    Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let file = try singleFile(arguments)
+        guard let directory = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
+        let size = try parseSize(arguments.value("--size") ?? "160x90")
+        let columns = try arguments.integer("--columns", minimum: 1), rows = try arguments.integer("--rows", minimum: 1)
+        guard (columns == nil) == (rows == nil) else { throw UsageError(message: "--columns and --rows go together") }
+        if arguments.value("--every") != nil && arguments.value("--count") != nil {
+            throw UsageError(message: "give --every or --count, not both")
+        }
+        var every = MediaTime(value: 10, timescale: 1)
+        if let text = arguments.value("--every") {
+            do { every = try MediaTime(parsing: text) } catch { throw UsageError(message: "--every: \(error)") }
+            guard every > .zero else { throw UsageError(message: "--every must be more than 0") }
+        }
+        let count = try arguments.integer("--count", minimum: 1)
+        let generator = try ThumbnailGenerator(path: file, options: .init(streamIndex: try arguments.integer("--stream", minimum: 0),
+                                                                          threads: try arguments.integer("--threads", minimum: 0) ?? 1))
+        generator.maximumSize = size
+        if let text = arguments.value("--precision") {
+            do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
+        }
+        guard let range = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
+        let times = count.map { evenlySpaced($0, over: range) } ?? spaced(every, over: range)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError(message: "\(directory): cannot create the output folder (\(error.localizedDescription))")
+        }
+        let progress: ((Int, Int) -> Void)? = errors.isTerminal ? { done, total in
+            errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
+        } : nil
+        let thumbnails = try generator.thumbnails(at: times, progress: progress)
+        let storyboard = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory, columns: columns, rows: rows)
+        let vttPath = directory + "/thumbnails.vtt", storyboardPath = directory + "/storyboard.json"
+        do {
+            try storyboard.webVTT.write(toFile: vttPath, atomically: true, encoding: .utf8)
+            try (storyboard.json.serialized + "\n").write(toFile: storyboardPath, atomically: true, encoding: .utf8)
+        } catch {
+            throw UsageError(message: "\(directory): cannot write (\(error.localizedDescription))")
+        }
+        if arguments.has("--json") {
+            let items: [JSONValue] = storyboard.tiles.map { tile in
+                .object([("requested", tile.requested.json), ("actual", tile.actual.json), ("file", .string(tile.file)),
+                         ("x", .integer(Int64(tile.x))), ("y", .integer(Int64(tile.y)))])
+            }
+            output.line(JSONValue.object([
+                ("width", .integer(Int64(storyboard.tileWidth))), ("height", .integer(Int64(storyboard.tileHeight))),
+                ("thumbnails", .array(items)), ("vtt", .string(vttPath)), ("storyboard", .string(storyboardPath)),
+            ]).serialized)
+        } else {
+            let keyframeOnly = thumbnails.filter(\.fromKeyframeOnly).count
+            output.line("\(thumbnails.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)")
+        }
+        return .success
+    }
+
+    static func parseSize(_ text: String) throws(UsageError) -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 8192, h <= 8192 else {
+            throw UsageError(message: "--size takes WxH, such as 160x90, not \"\(text)\"")
+        }
+        return (w, h)
+    }
+
+    /// `first, first + every, ...` while before the end.
+    static func spaced(_ every: MediaTime, over range: Range<MediaTime>) -> [MediaTime] {
+        var times: [MediaTime] = []
+        var t = range.lowerBound
+        while t < range.upperBound && times.count < 100_000 {
+            times.append(t)
+            t = t + every
+        }
+        return times
+    }
+
+    /// `count` times from the start, evenly apart, the last one `span / count` before the end.
+    static func evenlySpaced(_ count: Int, over range: Range<MediaTime>) -> [MediaTime] {
+        let spanMicroseconds = TimeBase(numerator: 1, denominator: 1_000_000).ticks(in: range.upperBound - range.lowerBound) ?? 0
+        return (0..<count).map { i in
+            range.lowerBound + MediaTime(value: spanMicroseconds * Int64(i) / Int64(count), timescale: 1_000_000)
+        }
+    }
+}

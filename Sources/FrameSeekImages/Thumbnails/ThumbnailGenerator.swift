@@ -1,0 +1,117 @@
+import FrameSeekCore
+import FrameSeekFFmpeg
+
+/// A picture for a time, and the time of the frame it really shows.
+public struct Thumbnail: Sendable, Hashable {
+    /// The time asked for.
+    public let requestedTime: MediaTime
+    /// The presentation time of the frame used (AVAssetImageGenerator's "actual time").
+    public let actualTime: MediaTime
+    /// That frame's index in presentation order.
+    public let frameIndex: Int
+    /// True when the picture came from decoding one keyframe alone.
+    public let fromKeyframeOnly: Bool
+    /// The picture, upright and in the display aspect, fitted in the maximum size.
+    public let image: RGBImage
+}
+
+/// Seek-preview pictures from a decoder of its own, so the playhead never moves.
+///
+/// For each requested time it lands by the landing rules with the tolerance given (by default
+/// unbounded both ways: the nearest keyframe, as AVAssetImageGenerator does). When a keyframe
+/// is in the window, only that keyframe's packet is read and decoded, and one swscale call
+/// takes it from the decoder's pixel format to the thumbnail size. With zero tolerance it
+/// decodes the exact frame. The display matrix (rotations and flips) and the sample aspect
+/// ratio are honoured, so a portrait phone clip gives portrait thumbnails and an anamorphic
+/// one the right shape.
+///
+/// Not Sendable: it owns an FFmpeg engine. Keep it on one executor.
+public final class ThumbnailGenerator {
+    /// The engine that decodes for the generator alone.
+    public let engine: FFmpegEngine
+    /// The largest picture to return; the display aspect is kept inside this box.
+    public var maximumSize: (width: Int, height: Int) = (160, 90)
+    /// How far before the requested time the frame may be.
+    public var toleranceBefore: MediaTime = .positiveInfinity
+    /// How far after the requested time the frame may be.
+    public var toleranceAfter: MediaTime = .positiveInfinity
+
+    /// Opens `path` with an engine of its own.
+    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options()) throws(MediaError) {
+        engine = try FFmpegEngine(path: path, options: options)
+        guard engine.media.selectedStream.mediaType == .video else {
+            throw MediaError(path: path, reason: .noPlayableStream, detail: "no video stream to make thumbnails from")
+        }
+    }
+
+    /// The tolerance as a seek precision.
+    public var precision: SeekPrecision {
+        get { .tolerance(before: toleranceBefore, after: toleranceAfter) }
+        set { (toleranceBefore, toleranceAfter) = newValue.window }
+    }
+
+    /// The size every thumbnail of this stream has: the display size (sample aspect ratio and
+    /// display matrix applied) fitted in `maximumSize`.
+    public var thumbnailSize: (width: Int, height: Int) {
+        let stream = engine.media.selectedStream
+        let coded = (width: Double(stream.width ?? 1), height: Double(stream.height ?? 1))
+        var displayWidth = coded.width
+        if let sar = stream.sampleAspectRatio, sar.denominator > 0 {
+            displayWidth = coded.width * Double(sar.numerator) / Double(sar.denominator)
+        }
+        var display = (width: displayWidth, height: coded.height)
+        if stream.orientation.swapsDimensions { display = (display.height, display.width) }
+        let scale = min(Double(maximumSize.width) / display.width, Double(maximumSize.height) / display.height)
+        return (max(1, Int((display.width * scale).rounded())), max(1, Int((display.height * scale).rounded())))
+    }
+
+    /// The thumbnail for `time`.
+    public func thumbnail(at time: MediaTime) throws(MediaError) -> Thumbnail {
+        let plan: LandingPlan
+        do { plan = try engine.frameTable.planLanding(at: time, precision: precision) } catch {
+            throw MediaError(path: engine.media.path, reason: .invalidRequest, detail: error.description)
+        }
+        if plan.landedOnKeyframeInWindow {
+            try engine.decodeKeyframe(plan.frameIndex)
+        } else {
+            try engine.decodeFrame(plan.frameIndex)
+        }
+        return Thumbnail(requestedTime: time, actualTime: engine.frameTable.frames[plan.frameIndex].time,
+                         frameIndex: plan.frameIndex, fromKeyframeOnly: plan.landedOnKeyframeInWindow, image: picture())
+    }
+
+    /// Thumbnails for many times in one pass in time order (the demuxer only ever seeks
+    /// forward), returned in the order asked. Times that land on the same frame share its
+    /// picture.
+    public func thumbnails(at times: [MediaTime], progress: ((Int, Int) -> Void)? = nil) throws(MediaError) -> [Thumbnail] {
+        let order = times.indices.sorted { times[$0] < times[$1] }
+        var results = [Thumbnail?](repeating: nil, count: times.count)
+        var previous: Thumbnail?
+        for (done, position) in order.enumerated() {
+            let time = times[position]
+            let plan: LandingPlan
+            do { plan = try engine.frameTable.planLanding(at: time, precision: precision) } catch {
+                throw MediaError(path: engine.media.path, reason: .invalidRequest, detail: error.description)
+            }
+            if let previous, previous.frameIndex == plan.frameIndex {
+                results[position] = Thumbnail(requestedTime: time, actualTime: previous.actualTime, frameIndex: previous.frameIndex,
+                                              fromKeyframeOnly: previous.fromKeyframeOnly, image: previous.image)
+            } else {
+                results[position] = try thumbnail(at: time)
+            }
+            previous = results[position]
+            progress?(done + 1, times.count)
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// The landed frame scaled to the thumbnail size in one swscale call, then turned upright.
+    private func picture() -> RGBImage {
+        let size = thumbnailSize
+        let orientation = engine.media.selectedStream.orientation
+        let coded = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
+        let image = engine.landedImage(width: coded.0, height: coded.1) ?? RGBImage(width: coded.0, height: coded.1,
+                                                                                     pixels: [UInt8](repeating: 0, count: coded.0 * coded.1 * 3))
+        return image.oriented(orientation)
+    }
+}
