@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekImagesTests", dependencies: ["FrameSeekImages", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeekTestSupport"]),
         // The Player over the real FFmpeg engine, through the umbrella module users import.
         .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
