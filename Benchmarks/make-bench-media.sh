@@ -3,7 +3,8 @@
 #   h264_720p_gop250.mp4   60 s, 1280x720, H.264 High, 30000/1001 fps, keyframe every 250
 #                          frames, 3 B-frames: the encode the seek-latency issues name.
 #   h264_1080p_gop250.mp4  20 s, 1920x1080, same structure: the cache memory check.
-#   h264_160x90_10min.mp4  10 min, 640x360, keyframe every 250 frames: thumbnails.
+#   h264_360p_10min.mp4    10 min, 640x360, keyframe every 250 frames: the thumbnail benchmark
+#                          (only with BENCH_LONG=1: it takes a few minutes).
 set -euo pipefail
 out=${1:-.build/bench-media}
 mkdir -p "$out"

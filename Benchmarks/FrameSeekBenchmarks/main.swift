@@ -5,6 +5,9 @@
 //       backward steps vs forward steps vs exact seeks to the previous frame
 //   frameseek-benchmarks suite [FILE ...] [--out results.json]
 //       every `frameseek bench` workload over the video fixtures and the files given
+//   frameseek-benchmarks thumbnails FILE [--runs R]
+//       a 160x90 PNG every 10 s: FrameSeek's generator against
+//       `ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90` and against a full decode
 import FrameSeek
 import FrameSeekCLI
 import Foundation
@@ -114,8 +117,67 @@ func suite(files: [String], out: String?) throws {
     if let out { try (lines.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8) }
 }
 
+/// Runs a command, returning its wall time, or nil if it failed.
+func timeCommand(_ arguments: [String]) -> Duration? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? ContinuousClock.now - start : nil
+}
+
+func freshDirectory(_ name: String) -> String {
+    let path = NSTemporaryDirectory() + "frameseek-thumbs-\(name)-\(getpid())"
+    try? FileManager.default.removeItem(atPath: path)
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A 160x90 PNG every 10 s, three ways, side by side; medians over `runs` runs.
+func thumbnailsBenchmark(path: String, runs: Int) throws {
+    var ours = Samples(), nokey = Samples(), full = Samples()
+    var count = 0, sizeText = ""
+    for _ in 0..<runs {
+        let directory = freshDirectory("frameseek")
+        let start = ContinuousClock.now
+        let generator = try ThumbnailGenerator(path: path)
+        generator.maximumSize = (160, 90)
+        guard let range = generator.engine.frameTable.seekableRange else { fail("\(path): no frames") }
+        var times: [MediaTime] = []
+        var t = range.lowerBound
+        while t < range.upperBound { times.append(t); t = t + MediaTime(value: 10, timescale: 1) }
+        let thumbnails = try generator.thumbnails(at: times)
+        _ = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory)
+        ours.add(ContinuousClock.now - start)
+        count = thumbnails.count
+        sizeText = "\(generator.thumbnailSize.width)x\(generator.thumbnailSize.height)"
+        let ffmpegNokey = freshDirectory("nokey")
+        if let d = timeCommand(["ffmpeg", "-v", "error", "-skip_frame", "nokey", "-i", path, "-vf", "fps=1/10,scale=160:90",
+                                "-f", "image2", ffmpegNokey + "/%04d.png"]) { nokey.add(d) }
+        let ffmpegFull = freshDirectory("full")
+        if let d = timeCommand(["ffmpeg", "-v", "error", "-i", path, "-vf", "fps=1/10,scale=160:90",
+                                "-f", "image2", ffmpegFull + "/%04d.png"]) { full.add(d) }
+    }
+    print("file: \(path)")
+    print("\(count) thumbnails of \(sizeText), written as PNG; medians of \(runs) runs, wall time including opening the file")
+    print("way                                                         median_ms")
+    print("FrameSeek ThumbnailGenerator (keyframes only, one thread)  \(fmt(ours.median))")
+    print("ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90    \(fmt(nokey.median))")
+    print("ffmpeg -i F -vf fps=1/10,scale=160:90 (every frame)        \(fmt(full.median))")
+    print("FrameSeek / ffmpeg nokey: \(fmt(ours.median / nokey.median));  FrameSeek / full decode: \(fmt(ours.median / full.median))")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]\n       frameseek-benchmarks suite [FILE ...] [--out results.json]"
+if arguments.first == "thumbnails", arguments.count >= 2 {
+    let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 3
+    do { try thumbnailsBenchmark(path: arguments[1], runs: runs) } catch { fail("\(error)") }
+    exit(0)
+}
+let usage = "usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]\n       frameseek-benchmarks suite [FILE ...] [--out results.json]\n       frameseek-benchmarks thumbnails FILE [--runs R]"
 if arguments.first == "suite" {
     var files: [String] = []
     var out: String?

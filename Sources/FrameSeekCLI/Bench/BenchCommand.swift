@@ -18,7 +18,7 @@ enum BenchCommand: Subcommand {
       scrub       a drag back and forth over 6 s, an exact seek at each of N samples
       backstep    N single-frame steps backward from a random frame (default 60)
       sequential  every frame in order (or the first N); also times ffmpeg -threads 1 -f null
-      thumbnails  one picture every 10 s, from the keyframe before it
+      thumbnails  a 160x90 thumbnail every 10 s from the thumbnail generator (nearest keyframe)
       all         every workload above
     --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
                     writes them), so FrameSeek and the peers decode the same frames; with

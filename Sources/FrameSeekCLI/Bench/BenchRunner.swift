@@ -96,6 +96,7 @@ public struct BenchRunner {
             operations = workload.operations(for: table, count: count ?? workload.defaultCount, seed: seed)
         }
         let seekPrecision = precision ?? workload.defaultPrecision
+        var thumbnailer: ThumbnailGenerator?
         var samples: [BenchSample] = []
         samples.reserveCapacity(operations.count)
         let clock = ContinuousClock()
@@ -108,6 +109,15 @@ public struct BenchRunner {
                 convert(engine)
                 sample = BenchSample(target: target, latency: clock.now - start, frameIndex: landing.frame.index,
                                      framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
+            case .thumbnail(let target):
+                if thumbnailer == nil {
+                    thumbnailer = try ThumbnailGenerator(path: file, options: .init(streamIndex: stream, threads: threads))
+                    thumbnailer?.precision = seekPrecision
+                }
+                let thumbnail = try thumbnailer!.thumbnail(at: target)
+                sample = BenchSample(target: target, latency: clock.now - start, frameIndex: thumbnail.frameIndex,
+                                     framesDecoded: thumbnail.fromKeyframeOnly ? 1 : 0,
+                                     keyFrameIndex: table.randomAccessPoint(forFrame: thumbnail.frameIndex)?.frameIndex)
             case .stepBackward, .stepForward:
                 let report = engine.step(operation.isBackward ? .backward : .forward, count: 1)
                 guard report.result.didStep, let frame = report.frame else { sample = nil; break }

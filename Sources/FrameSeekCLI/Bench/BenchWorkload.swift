@@ -20,7 +20,7 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
         case .scrub: return "a drag back and forth over 6 s, an exact seek per sample"
         case .backstep: return "single-frame steps backward from a random frame"
         case .sequential: return "every frame in order"
-        case .thumbnails: return "one keyframe picture every 10 s"
+        case .thumbnails: return "a 160x90 thumbnail every 10 s, from the nearest keyframe"
         }
     }
 }
@@ -28,6 +28,8 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
 /// One operation of a workload.
 enum BenchOperation: Sendable {
     case seek(MediaTime)
+    /// A 160x90 thumbnail from the thumbnail generator (its own decoder).
+    case thumbnail(MediaTime)
     case stepBackward
     case stepForward
 }
@@ -65,7 +67,7 @@ extension BenchWorkload {
             var time = first.time
             let every = MediaTime(value: 10, timescale: 1)
             while time <= last.time, operations.count < count {
-                operations.append(.seek(time))
+                operations.append(.thumbnail(time))
                 time = time + every
             }
             return operations
@@ -83,7 +85,9 @@ extension BenchWorkload {
     }
 
     /// The precision a workload's seeks use unless told otherwise.
-    var defaultPrecision: SeekPrecision { self == .thumbnails ? .previousKeyframe : .exact }
+    var defaultPrecision: SeekPrecision {
+        self == .thumbnails ? .tolerance(before: .positiveInfinity, after: .positiveInfinity) : .exact
+    }
 }
 
 import Foundation
