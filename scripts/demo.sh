@@ -3,7 +3,7 @@
 # printed with its latency, and PNGs of landed frames written to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=.build/release/frameseek
+bin=${FRAMESEEK_BIN:-.build/release/frameseek}
 mkdir -p out
 F=Fixtures/media
 
@@ -32,10 +32,18 @@ echo "== Audio only: lands on the audio frame covering the target"
 $bin seek $F/bbb_aac_lc_8k.m4a 1.0 2.5
 echo
 echo "== The Player API (Examples/PlayerExample): seek, keyframe seek, clamp, scrub, steps, close"
-.build/release/frameseek-player-example $F/h264_bframes_gop250.mp4
+${FRAMESEEK_EXAMPLE_BIN:-.build/release/frameseek-player-example} $F/h264_bframes_gop250.mp4
 echo
 echo "== Frame steps: backward steps come from the frame cache after one decode of the GOP"
 $bin step $F/h264_bframes_gop250.mp4 --at 8.2 --backward --repeat 5 --md5
 $bin step $F/h264_bframes_gop250.mp4 --at 11.9 --forward --count 2 --repeat 3
 echo
-echo "PNG files written: out/iphone_1.25s.png (portrait, 1080x1920) and out/nasa_6.5s.png"
+echo "== Seek-preview thumbnails: a sprite sheet, WebVTT and a JSON storyboard (rotated clip: portrait tiles)"
+$bin thumbnails $F/iphone_hevc_editlist.mp4 --out out/thumbs-iphone --every 0.25 --columns 5 --rows 2
+$bin thumbnails $F/h264_bframes_gop250.mp4 --out out/thumbs-gop250 --every 1 --columns 4 --rows 3 --precision exact
+head -8 out/thumbs-gop250/thumbnails.vtt
+echo
+echo "== Seek latency on a fixture (random, scrub, backstep), with an HTML report"
+$bin bench $F/h264_bframes_gop250.mp4 --workload random,scrub,backstep -n 20 --report out/bench.html
+echo
+echo "Written: out/bench.html, out/thumbs-iphone/, out/thumbs-gop250/, and PNG files: out/iphone_1.25s.png (portrait, 1080x1920) and out/nasa_6.5s.png"
