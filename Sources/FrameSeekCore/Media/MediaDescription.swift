@@ -33,7 +33,18 @@ public struct MediaDescription: Sendable, Hashable {
 public struct StreamDescription: Sendable, Hashable {
     /// What a stream carries.
     public enum MediaType: String, Sendable, Hashable {
-        case video, audio, subtitle, data, attachment, unknown
+        /// Pictures: what FrameSeek seeks in first.
+        case video
+        /// Sound: seeked in when there is no video.
+        case audio
+        /// Text tracks, listed but not seeked in.
+        case subtitle
+        /// Timed metadata, listed but not seeked in.
+        case data
+        /// Fonts and the like, listed but not seeked in.
+        case attachment
+        /// Anything FFmpeg cannot classify.
+        case unknown
     }
 
     /// The absolute stream index, as ffprobe numbers streams.
