@@ -42,6 +42,19 @@ struct CLIBenchTests {
         }
     }
 
+    @Test("bench on audio-only media: seeks and walks by seeking, no thumbnails", arguments: FixtureCatalog.audio)
+    func audioOnly(_ fixture: Fixture) throws {
+        let oracle = try Oracle(fixture)
+        let lines = jsonLines(["bench", fixture.path, "--workload", "all", "-n", "6", "--json"])
+        #expect(lines.count == 5)
+        for object in lines {
+            let samples = object["samples"] as? [[String: Any]] ?? []
+            let workload = object["workload"] as? String
+            if workload == "thumbnails" { #expect(samples.isEmpty, "audio has no pictures") } else { #expect(!samples.isEmpty) }
+            for sample in samples { #expect(oracle.frames.indices.contains(JSON.int(sample["frame_index"]) ?? -1)) }
+        }
+    }
+
     @Test("bench --targets lands each target on the frame ffprobe says covers it", arguments: FixtureCatalog.video)
     func targetsLandRight(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)

@@ -97,6 +97,7 @@ public struct BenchRunner {
         }
         let seekPrecision = precision ?? workload.defaultPrecision
         var thumbnailer: ThumbnailGenerator?
+        let isVideo = engine.media.selectedStream.mediaType == .video
         var samples: [BenchSample] = []
         samples.reserveCapacity(operations.count)
         let clock = ContinuousClock()
@@ -108,6 +109,16 @@ public struct BenchRunner {
                 let landing = try engine.seek(to: target, precision: seekPrecision)
                 convert(engine)
                 sample = BenchSample(target: target, latency: clock.now - start, frameIndex: landing.frame.index,
+                                     framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
+            case .thumbnail where !isVideo:
+                sample = nil  // audio has no pictures
+            case .stepBackward where !isVideo, .stepForward where !isVideo:
+                // Audio cannot step; the same walk is a seek to the neighbouring frame.
+                let current = engine.currentFrameIndex ?? 0
+                let next = operation.isBackward ? current - 1 : current + 1
+                guard table.frames.indices.contains(next) else { sample = nil; break }
+                let landing = try engine.seek(to: table.frames[next].time, precision: .exact)
+                sample = BenchSample(target: landing.frame.time, latency: clock.now - start, frameIndex: landing.frame.index,
                                      framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
             case .thumbnail(let target):
                 if thumbnailer == nil {
