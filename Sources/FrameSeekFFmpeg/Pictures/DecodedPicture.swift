@@ -20,6 +20,7 @@ public struct DecodedPicture: Sendable, Hashable {
     /// The transform that shows the picture upright.
     public let orientation: DisplayOrientation
     let pixelFormatID: AVPixelFormat
+    let color: ColorDescription
 
     /// The luma (first plane) sample at (x, y): 0...255 for 8-bit formats, 0...1023 for 10-bit.
     /// Planar YUV formats only; this is what the fixtures' frame-number barcode is read from.
@@ -52,7 +53,8 @@ extension DecodedPicture {
         self.init(width: Int(f.width), height: Int(f.height),
                   pixelFormat: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
                   bitsPerComponent: Int(descriptor?.pointee.comp.0.depth ?? 8),
-                  pts: frame.pts ?? 0, bytes: bytes, orientation: orientation, pixelFormatID: format)
+                  pts: frame.pts ?? 0, bytes: bytes, orientation: orientation, pixelFormatID: format,
+                  color: ColorDescription(frame))
     }
 
     /// The MD5 of the packed planes in lowercase hex, computed with libavutil's `av_md5_sum`:
@@ -78,7 +80,7 @@ extension DecodedPicture {
             var strides: [Int32] = Array(repeating: 0, count: 4)
             _ = av_image_fill_arrays(&planes, &strides, buffer.baseAddress, pixelFormatID, Int32(width), Int32(height), 1)
             return PixelConverter().rgb(planes: planes.map { UnsafePointer($0) }, strides: strides,
-                                        format: pixelFormatID, width: width, height: height)
+                                        format: pixelFormatID, width: width, height: height, color: color)
         }
     }
 }
