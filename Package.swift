@@ -35,11 +35,11 @@ let package = Package(
         .executableTarget(name: "frameseek-player-example", dependencies: ["FrameSeek"],
                           path: "Examples/PlayerExample"),
 
-        .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore"], path: "Tests/FrameSeekTestSupport"),
+        .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "CPNG"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport"]),
-        .testTarget(name: "FrameSeekImagesTests", dependencies: ["FrameSeekImages", "FrameSeekTestSupport"]),
-        .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekImagesTests", dependencies: ["FrameSeekImages", "FrameSeekFFmpeg", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeek", "FrameSeekTestSupport"]),
         // The Player over the real FFmpeg engine, through the umbrella module users import.
         .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
     ],

@@ -51,11 +51,26 @@ enum ThumbnailsCommand: Subcommand {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
         guard let range = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
-        let times = count.map { evenlySpaced($0, over: range) } ?? spaced(every, over: range)
+        // WebVTT cue times have millisecond resolution: closer thumbnails would give cues that
+        // end where they start.
+        let millisecond = MediaTime(value: 1, timescale: 1000)
+        let span = range.upperBound - range.lowerBound
+        if let count, span < MediaTime(value: Int64(count), timescale: 1000) {
+            throw UsageError(message: "--count \(count) would put thumbnails less than 1 ms apart (WebVTT times are in milliseconds)")
+        }
+        if count == nil && every < millisecond {
+            throw UsageError(message: "--every must be at least 0.001 (WebVTT times are in milliseconds)")
+        }
+        var times = count.map { evenlySpaced($0, over: range) } ?? spaced(every, over: range)
+        // A last time within the final millisecond would end where it starts.
+        let endTick = TimeBase(numerator: 1, denominator: 1000).ticks(in: range.upperBound)
+        while times.count > 1, let last = times.last, TimeBase(numerator: 1, denominator: 1000).ticks(in: last) == endTick {
+            times.removeLast()
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw UsageError(message: "\(directory): cannot create the output folder (\(error.localizedDescription))")
+            throw UsageError(message: "\(directory): cannot create the output folder (\(blockingCause(directory)))")
         }
         let progress: ((Int, Int) -> Void)? = errors.isTerminal ? { done, total in
             errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
@@ -83,6 +98,20 @@ enum ThumbnailsCommand: Subcommand {
             output.line("\(thumbnails.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)")
         }
         return .success
+    }
+
+    /// Why a folder cannot be made: the nearest existing ancestor is a file, or not writable.
+    static func blockingCause(_ directory: String) -> String {
+        var path = (directory as NSString).standardizingPath
+        while !path.isEmpty && path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue { return "\(path) is a file" }
+                return FileManager.default.isWritableFile(atPath: path) ? "cannot write in \(path)" : "\(path) is not writable"
+            }
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return "no folder on the path can be written"
     }
 
     static func parseSize(_ text: String) throws(UsageError) -> (width: Int, height: Int) {

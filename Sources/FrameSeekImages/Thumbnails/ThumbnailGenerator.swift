@@ -39,8 +39,11 @@ public final class ThumbnailGenerator {
     /// Opens `path` with an engine of its own.
     public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options()) throws(MediaError) {
         engine = try FFmpegEngine(path: path, options: options)
-        guard engine.media.selectedStream.mediaType == .video else {
-            throw MediaError(path: path, reason: .noPlayableStream, detail: "no video stream to make thumbnails from")
+        let stream = engine.media.selectedStream
+        guard stream.mediaType == .video else {
+            let detail = options.streamIndex == nil ? "no video stream to make thumbnails from"
+                : "stream \(stream.index) is \(stream.mediaType.rawValue); thumbnails need a video stream"
+            throw MediaError(path: path, reason: .noPlayableStream, detail: detail)
         }
     }
 
