@@ -16,8 +16,9 @@ demo: build
 test: deps
 	$(SWIFT) test
 
+# A build directory of its own, so switching between the two builds never reuses stale objects.
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # Rebuilds the synthetic encodes and the ffprobe/framemd5 oracles (needs the ffmpeg CLI).
 fixtures:
