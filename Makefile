@@ -25,4 +25,4 @@ fixtures:
 	Fixtures/make-fixtures.sh
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-tsan out
