@@ -53,11 +53,11 @@ struct Arguments {
     /// The last value given for `option`.
     func value(_ option: String) -> String? { values[option]?.last }
 
-    /// The value of `option` as a whole number at least `minimum`.
-    func integer(_ option: String, minimum: Int) throws(UsageError) -> Int? {
+    /// The value of `option` as a whole number from `minimum` to `maximum`.
+    func integer(_ option: String, minimum: Int, maximum: Int = 1_000_000_000) throws(UsageError) -> Int? {
         guard let text = value(option) else { return nil }
-        guard let number = Int(text), number >= minimum else {
-            throw UsageError(message: "\(option) takes a whole number of at least \(minimum), not \"\(text)\"")
+        guard let number = Int(text), number >= minimum, number <= maximum else {
+            throw UsageError(message: "\(option) takes a whole number from \(minimum) to \(maximum), not \"\(text)\"")
         }
         return number
     }

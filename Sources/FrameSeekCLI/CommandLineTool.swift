@@ -87,7 +87,7 @@ extension Subcommand {
     /// Opens FILE with `--stream` and `--threads`.
     static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil) throws -> FFmpegEngine {
         let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                           threads: try arguments.integer("--threads", minimum: 0) ?? 1,
+                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
                                            cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes)
         return try FFmpegEngine(path: file, options: options)
     }

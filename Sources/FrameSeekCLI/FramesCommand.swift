@@ -57,7 +57,7 @@ extension String {
 extension Double {
     /// Fixed-point text with `digits` decimals, for tables.
     func fixed(_ digits: Int) -> String {
-        guard isFinite else { return description }
+        guard isFinite, abs(self) < 1e12 else { return description }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(self) * scale).rounded()

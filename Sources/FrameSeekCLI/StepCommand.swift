@@ -49,7 +49,7 @@ enum StepCommand: Subcommand {
         if let pngPattern, repeats > 1, !PathPattern.hasNumber(pngPattern) {
             throw UsageError(message: "--png needs a pattern such as step-%04d.png with --repeat")
         }
-        let cacheBytes = try arguments.integer("--cache-mb", minimum: 0).map { $0 * 1024 * 1024 }
+        let cacheBytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576).map { $0 * 1024 * 1024 }
         let engine = try openEngine(file, arguments, cacheBytes: cacheBytes)
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)

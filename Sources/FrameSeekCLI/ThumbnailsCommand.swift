@@ -45,7 +45,7 @@ enum ThumbnailsCommand: Subcommand {
         }
         let count = try arguments.integer("--count", minimum: 1)
         let generator = try ThumbnailGenerator(path: file, options: .init(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                                                          threads: try arguments.integer("--threads", minimum: 0) ?? 1))
+                                                                          threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1))
         generator.maximumSize = size
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
@@ -137,7 +137,9 @@ enum ThumbnailsCommand: Subcommand {
     static func evenlySpaced(_ count: Int, over range: Range<MediaTime>) -> [MediaTime] {
         let spanMicroseconds = TimeBase(numerator: 1, denominator: 1_000_000).ticks(in: range.upperBound - range.lowerBound) ?? 0
         return (0..<count).map { i in
-            range.lowerBound + MediaTime(value: spanMicroseconds * Int64(i) / Int64(count), timescale: 1_000_000)
+            // In 128 bits: a hostile file's span times the count must not trap.
+            let offset = Int64(Int128(spanMicroseconds) * Int128(i) / Int128(count))
+            return range.lowerBound + MediaTime(value: offset, timescale: 1_000_000)
         }
     }
 }

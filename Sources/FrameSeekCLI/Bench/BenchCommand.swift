@@ -41,10 +41,10 @@ enum BenchCommand: Subcommand {
         let file = try singleFile(arguments)
         let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
         var runner = BenchRunner()
-        runner.threads = try arguments.integer("--threads", minimum: 0) ?? 1
+        runner.threads = try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1
         runner.convertsToRGB = !arguments.has("--no-convert")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
-        if let megabytes = try arguments.integer("--cache-mb", minimum: 0) { runner.cacheBytes = megabytes * 1024 * 1024 }
+        if let megabytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576) { runner.cacheBytes = megabytes * 1024 * 1024 }
         if errors.isTerminal {
             runner.progress = { done, total in
                 if done == total || done % 10 == 0 { errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")") }

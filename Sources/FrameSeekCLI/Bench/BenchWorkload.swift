@@ -42,10 +42,12 @@ extension BenchWorkload {
         let frames = table.frames
         guard let first = frames.first, let last = frames.last else { return [] }
         let span = last.time - first.time
-        func at(fraction: Double) -> MediaTime {
-            // Targets on a microsecond grid: exact, and as fine as a peer's float targets.
-            first.time + MediaTime(value: Int64((span.seconds * fraction * 1_000_000).rounded()), timescale: 1_000_000)
+        /// Seconds as a target on a microsecond grid (as fine as a peer's float targets),
+        /// saturating rather than trapping on a hostile file's huge span.
+        func target(seconds: Double) -> MediaTime {
+            first.time + MediaTime(seconds: seconds, preferredTimescale: 1_000_000)
         }
+        func at(fraction: Double) -> MediaTime { target(seconds: span.seconds * fraction) }
         switch self {
         case .random:
             return (0..<count).map { _ in .seek(at(fraction: Double.random(in: 0...1, using: &generator))) }
@@ -53,8 +55,7 @@ extension BenchWorkload {
             let window = min(6.0, span.seconds)
             let low = Double.random(in: 0...max(0, span.seconds - window), using: &generator)
             return (0..<count).map { i in
-                let seconds = low + window / 2 + window / 2 * sin(Double(i) / 4)
-                return .seek(first.time + MediaTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000))
+                return .seek(target(seconds: low + window / 2 + window / 2 * sin(Double(i) / 4)))
             }
         case .backstep:
             let startIndex = Int.random(in: min(frames.count - 1, count + 1)...(frames.count - 1), using: &generator)

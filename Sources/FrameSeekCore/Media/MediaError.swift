@@ -23,6 +23,9 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidRequest
         /// A newer seek or a cancel stopped the work (see `SeekInterruptionFlag`).
         case interrupted
+        /// The file reads, but FrameSeek cannot land exactly in it (timestamps that repeat,
+        /// are missing or overflow).
+        case unsupported
     }
 
     /// The file or URL as the caller named it.

@@ -17,19 +17,22 @@ final class EngineHost: Sendable {
         await confined.perform { engine in engine.map(body) }
     }
 
-    /// Opens `url` with `factory` on the engine's queue and makes it current, returning what
-    /// the player keeps of it.
-    func load(_ url: URL, with factory: @escaping PlaybackEngineFactory) async throws(MediaError) -> LoadedItem {
-        let result = await confined.perform { engine -> Result<LoadedItem, MediaError> in
+    /// Opens `url` with `factory` on the engine's queue and makes it current. `install` runs
+    /// on the queue right after the swap, so a seek queued behind the load sees the player's
+    /// state for the new item, never the old one.
+    func load(_ url: URL, with factory: @escaping PlaybackEngineFactory,
+              install: @escaping @Sendable (LoadedItem) -> Void) async throws(MediaError) {
+        let result = await confined.perform { engine -> Result<Void, MediaError> in
             do throws(MediaError) {
                 let opened = try factory(url)
                 engine = opened
-                return .success(LoadedItem(opened))
+                install(LoadedItem(opened))
+                return .success(())
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        try result.get()
     }
 
     /// Drops the engine (closing its files) on the engine's queue.

@@ -64,54 +64,67 @@ extension Player {
     ///
     /// Whether the seek moves the playhead is decided on the engine queue, right after the
     /// frame comes out, under the player's lock: supersession and cancel take the same lock,
-    /// so a seek either lands and moves the playhead, or is interrupted and moves nothing.
+    /// so a seek either lands and moves the playhead, or is interrupted and moves nothing. Its
+    /// events are queued there too, so seeks report in the order the engine finished them.
     func execute(_ ticket: SeekTicket?) async -> SeekOutcome {
         guard let ticket else { return notReady(MediaTime.invalid, .exact, ContinuousClock.now) }
         if ticket.flag.interruption == .notReady {
             return notReady(ticket.target, ticket.precision, ticket.start)
         }
         let flag = ticket.flag
-        let verdict = await withTaskCancellationHandler {
-            await host.perform { engine -> EngineVerdict in
-                if let interruption = flag.interruption { return .interrupted(interruption, framesDecoded: 0) }
-                do throws(MediaError) {
-                    let landing = try engine.seek(to: ticket.target, precision: ticket.precision, interruption: flag)
-                    let committed = self.state.withLock { s -> Bool in
-                        guard flag.interruption == nil, s.activeSeek?.flag === flag else { return false }
-                        s.activeSeek = nil
-                        s.currentTime = landing.frame.time
-                        return true
-                    }
-                    return committed ? .landed(landing)
-                        : .interrupted(flag.interruption ?? .superseded, framesDecoded: landing.framesDecoded)
-                } catch where error.reason == .interrupted {
-                    return .interrupted(flag.interruption ?? .cancelled, framesDecoded: 0)
-                } catch {
-                    return .failed(error)
-                }
-            } ?? .noEngine
+        let reported = await withTaskCancellationHandler {
+            await host.perform { engine -> SeekOutcome in
+                let verdict = self.run(ticket, on: engine)
+                let outcome = self.outcome(of: ticket, verdict)
+                self.finish(ticket, outcome)
+                return outcome
+            }
         } onCancel: {
             flag.interrupt(.cancelled)
         }
-        let latency = ContinuousClock.now - ticket.start
-        let clamp = state.withLock { $0.item?.clamp(for: ticket.target) } ?? .seekableRangeUnknown
-        let outcome: SeekOutcome
-        switch verdict {
-        case .landed(let landing):
-            outcome = SeekOutcome(landing: landing, latency: latency)
-        case .interrupted(let interruption, let framesDecoded):
-            outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: clamp,
-                                  interruption: interruption, latency: latency, framesDecoded: framesDecoded)
-        case .failed(let error):
-            outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: clamp,
-                                  interruption: flag.interruption ?? .failed, latency: latency, error: error)
-        case .noEngine:
-            // Closed (or never loaded) before the seek ran: a close reports itself as the cancel it was.
-            outcome = SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: .seekableRangeUnknown,
-                                  interruption: flag.interruption ?? .notReady, latency: latency)
-        }
+        if let reported { return reported }
+        let outcome = self.outcome(of: ticket, .noEngine)
         finish(ticket, outcome)
         return outcome
+    }
+
+    /// The seek on the engine, and the commit that moves the playhead. On the engine queue.
+    private func run(_ ticket: SeekTicket, on engine: any PlaybackEngine) -> EngineVerdict {
+        let flag = ticket.flag
+        if let interruption = flag.interruption { return .interrupted(interruption, framesDecoded: 0) }
+        do throws(MediaError) {
+            let landing = try engine.seek(to: ticket.target, precision: ticket.precision, interruption: flag)
+            let committed = state.withLock { s -> Bool in
+                guard flag.interruption == nil, s.activeSeek?.flag === flag else { return false }
+                s.activeSeek = nil
+                s.currentTime = landing.frame.time
+                return true
+            }
+            return committed ? .landed(landing) : .interrupted(flag.interruption ?? .superseded, framesDecoded: landing.framesDecoded)
+        } catch where error.reason == .interrupted {
+            return .interrupted(flag.interruption ?? .cancelled, framesDecoded: 0)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    private func outcome(of ticket: SeekTicket, _ verdict: EngineVerdict) -> SeekOutcome {
+        let latency = ContinuousClock.now - ticket.start
+        let clamp = state.withLock { $0.item?.clamp(for: ticket.target) } ?? .seekableRangeUnknown
+        switch verdict {
+        case .landed(let landing):
+            return SeekOutcome(landing: landing, latency: latency)
+        case .interrupted(let interruption, let framesDecoded):
+            return SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: clamp,
+                               interruption: interruption, latency: latency, framesDecoded: framesDecoded)
+        case .failed(let error):
+            return SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: clamp,
+                               interruption: ticket.flag.interruption ?? .failed, latency: latency, error: error)
+        case .noEngine:
+            // Closed (or never loaded) before the seek ran: a close reports itself as the cancel it was.
+            return SeekOutcome(requested: ticket.target, precision: ticket.precision, clamp: .seekableRangeUnknown,
+                               interruption: ticket.flag.interruption ?? .notReady, latency: latency)
+        }
     }
 
     private func notReady(_ time: MediaTime, _ precision: SeekPrecision, _ start: ContinuousClock.Instant) -> SeekOutcome {

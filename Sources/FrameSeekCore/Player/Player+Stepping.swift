@@ -41,14 +41,16 @@ extension Player {
     /// playhead's frame first (a cache hit), and the playhead moves only if no seek was
     /// issued meanwhile, since that seek will move it.
     private func stepOnEngine(_ engine: any PlaybackEngine, _ direction: FrameStepDirection, count: Int) -> FrameStepReport {
-        let playhead = state.withLock { $0.currentTime }
+        let (playhead, generation) = state.withLock { ($0.currentTime, $0.generation) }
         let engineTime = engine.currentFrameIndex.map { engine.frameTable.frames[$0].time } ?? engine.frameTable.frames.first?.time
         if engine.media.selectedStream.mediaType == .video, engineTime != playhead {
             _ = try? engine.seek(to: playhead, precision: .exact)
         }
         let report = engine.step(direction, count: max(1, count))
         if case .stepped(_, let landed) = report.result {
-            state.withLock { s in if s.activeSeek == nil { s.currentTime = landed } }
+            state.withLock { s in
+                if s.activeSeek == nil && s.generation == generation && s.item != nil { s.currentTime = landed }
+            }
         }
         return report
     }

@@ -33,10 +33,12 @@ public final class Player: Sendable {
     /// Seeks still landing on the previous item are cancelled.
     public func load(_ url: URL) async throws(MediaError) {
         cancelPendingSeeks()
-        let item = try await host.load(url, with: engineFactory)
-        state.withLock { s in
-            s.item = item
-            s.currentTime = item.seekableRange?.lowerBound ?? .zero
+        try await host.load(url, with: engineFactory) { item in
+            self.state.withLock { s in
+                s.item = item
+                s.currentTime = item.seekableRange?.lowerBound ?? .zero
+                s.generation &+= 1
+            }
         }
     }
 
@@ -46,6 +48,7 @@ public final class Player: Sendable {
         state.withLock { s in
             s.item = nil
             s.currentTime = .zero
+            s.generation &+= 1
         }
         await host.unload()
     }
@@ -94,6 +97,8 @@ struct PlayerState {
     var currentTime: MediaTime = .zero
     /// The seek that will move the playhead if it lands; older ones are superseded.
     var activeSeek: SeekTicket?
+    /// Counts loads and closes, so work started on one item never moves the playhead of the next.
+    var generation: UInt64 = 0
 }
 
 /// A registered seek: its request and the flag that interrupts it.

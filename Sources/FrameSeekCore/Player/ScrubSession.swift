@@ -92,8 +92,11 @@ public final class ScrubSession: Sendable {
     /// session it issues no seek and completes with no outcome.
     public func endScrubbing(at time: MediaTime, precision: SeekPrecision = .exact,
                              completion: (@Sendable (ScrubSessionResult) -> Void)? = nil) {
+        // The seek is registered before this returns, so a begin right after it supersedes
+        // exactly this seek and never finds its session taken over later.
+        let started = startEnd(at: time, precision: precision)
         Task { [self] in
-            let result = await endScrubbing(at: time, precision: precision)
+            let result = await finishEnd(started)
             if let completion { events.deliver { completion(result) } }
         }
     }
@@ -106,27 +109,44 @@ public final class ScrubSession: Sendable {
 
     /// Ends the session with its one seek and returns how it ended.
     public func endScrubbing(at time: MediaTime, precision: SeekPrecision = .exact) async -> ScrubSessionResult {
+        await finishEnd(startEnd(at: time, precision: precision))
+    }
+
+    /// An end seek registered, or why there is none.
+    private enum EndStart: Sendable {
+        case started(player: Player, ticket: SeekTicket?, sampleCount: Int, generation: Int)
+        case noSession(sampleCount: Int)
+    }
+
+    /// Moves the session to seeking and registers its seek, under the session's lock.
+    private func startEnd(at time: MediaTime, precision: SeekPrecision) -> EndStart {
         let player = owner.withLock { $0.player }
-        // Register the seek under the session's lock, so a begin right after this call
-        // supersedes exactly this seek.
-        let started: (ticket: SeekTicket?, count: Int, generation: Int)? = state.withLock { s in
-            guard s.scrub == .scrubbing, let player else { return nil }
+        return state.withLock { s in
+            guard s.scrub == .scrubbing, let player else { return .noSession(sampleCount: s.sampleCount) }
             s.scrub = .seeking
             s.position = time
             let ticket = player.register(time, precision)
             s.endSeek = ticket?.flag
             events.toListeners { $0.onScrubStateChanged(.seeking) }
-            return (ticket, s.sampleCount, s.generation)
+            return .started(player: player, ticket: ticket, sampleCount: s.sampleCount, generation: s.generation)
         }
-        guard let started, let player else { return ScrubSessionResult(outcome: nil, sampleCount: sampleCount) }
-        let outcome = await player.execute(started.ticket)
+    }
+
+    /// Runs the registered end seek and returns the session to idle, unless a newer session began.
+    private func finishEnd(_ start: EndStart) async -> ScrubSessionResult {
+        let (player, ticket, count, generation): (Player, SeekTicket?, Int, Int)
+        switch start {
+        case .noSession(let sampleCount): return ScrubSessionResult(outcome: nil, sampleCount: sampleCount)
+        case .started(let p, let t, let c, let g): (player, ticket, count, generation) = (p, t, c, g)
+        }
+        let outcome = await player.execute(ticket)
         state.withLock { s in
-            guard s.generation == started.generation, s.scrub == .seeking else { return }
+            guard s.generation == generation, s.scrub == .seeking else { return }
             s.scrub = .idle
             s.endSeek = nil
             events.toListeners { $0.onScrubStateChanged(.idle) }
         }
-        return ScrubSessionResult(outcome: outcome, sampleCount: started.count)
+        return ScrubSessionResult(outcome: outcome, sampleCount: count)
     }
 
     /// `endScrubbing(at:precision:) async` with `Double` seconds.

@@ -11,11 +11,13 @@ extension FrameTable {
         case .forward:
             let last = frames.count - 1
             guard current < last else { return .failure(.endOfStream) }
-            let index = min(last, current + count)
+            let (sum, overflow) = current.addingReportingOverflow(count)
+            let index = overflow ? last : min(last, sum)
             return .success((index, index - current))
         case .backward:
             guard current > 0 else { return .failure(.startOfStream) }
-            let index = max(0, current - count)
+            let (difference, overflow) = current.subtractingReportingOverflow(count)
+            let index = overflow ? 0 : max(0, difference)
             return .success((index, current - index))
         }
     }

@@ -29,7 +29,7 @@ final class Decoder {
         do {
             try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
             allocated.pointee.pkt_timebase = stream.pointee.time_base
-            allocated.pointee.thread_count = Int32(threads)
+            allocated.pointee.thread_count = Int32(clamping: min(max(threads, 0), 64))
             try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
         } catch {
             var toFree: UnsafeMutablePointer<AVCodecContext>? = allocated

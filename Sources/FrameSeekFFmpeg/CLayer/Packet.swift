@@ -57,6 +57,18 @@ final class Frame {
 
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 
+    /// Whether `[pts, pts + duration)` contains `target`; the duration is the packet's, else
+    /// the audio samples' in the packet time base.
+    func covers(_ target: Int64) -> Bool {
+        guard let pts, pts <= target else { return false }
+        var duration = pointer.pointee.pkt_duration
+        let f = pointer.pointee
+        if duration <= 0 && f.sample_rate > 0 && f.nb_samples > 0 {
+            duration = av_rescale_q(Int64(f.nb_samples), AVRational(num: 1, den: f.sample_rate), f.time_base)
+        }
+        return duration > 0 && target < pts &+ duration
+    }
+
     func unref() { av_frame_unref(pointer) }
 
     /// Makes this frame another reference to `other`'s buffers (no pixels are copied).

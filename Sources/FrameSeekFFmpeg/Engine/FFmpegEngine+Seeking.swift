@@ -12,6 +12,9 @@ struct DecodePosition {
     var endOfStreamSent: Bool
     /// True once the decoder returned its last frame: only a flush makes it usable again.
     var drained = false
+    /// Non-reference frames with a PTS below this were skipped since the last seek: a target
+    /// below it may never come out, so going on from here cannot reach it.
+    var skippedBeforePTS: Int64?
 }
 
 extension FFmpegEngine {
@@ -98,7 +101,9 @@ extension FFmpegEngine {
 
         var skipTo: RandomAccessPoint?
         var cachingFrom = cachingFrom
+        var continued = false
         if canDecodeForward(to: target, startingAt: point) {
+            continued = true
             skipTo = nil  // the decoder already sits before the target, close enough to go on
             decodeStart = position?.startPoint ?? point
             // Going on from where the decoder stands is a drag forward or a step: keep every
@@ -124,6 +129,12 @@ extension FFmpegEngine {
                                  detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(framesDecoded) frames")
             case .demuxerLandedLate:
                 seekPoint = frameTable.randomAccessPoint(before: seekPoint) ?? seekPoint
+            case .targetMissed where continued:
+                // Going on from where the decoder stood did not produce the target: start over
+                // from the planned keyframe before suspecting the stream.
+                continued = false
+                decodeStart = point
+                seekPoint = point
             case .targetMissed:
                 decodeStart = frameTable.randomAccessPoint(before: decodeStart) ?? decodeStart
                 if decodeStart.pts < seekPoint.pts { seekPoint = decodeStart }
@@ -146,6 +157,7 @@ extension FFmpegEngine {
         guard let position, !position.drained, let last = position.lastOutputPTS, last < target.pts else {
             return false
         }
+        if let skipped = position.skippedBeforePTS, target.pts < skipped { return false }
         if position.startPoint == point { return true }
         guard let lastIndex = frameTable.frameIndex(ofPTS: last), let keyIndex = point.frameIndex,
               point.pts > position.startPoint.pts else { return false }
@@ -211,7 +223,10 @@ extension FFmpegEngine {
                         framesDecoded += 1
                         let pts = scratchFrame.pts
                         position?.lastOutputPTS = pts
-                        if pts == targetPTS {
+                        if pts == targetPTS || (!identifiesPackets && scratchFrame.covers(targetPTS)) {
+                            // Decode-scanned (audio) streams: after a seek a decoder may not trim
+                            // its priming again (Opus in Matroska), shifting every PTS; the frame
+                            // covering the target is the landing.
                             landedFrame.take(scratchFrame)
                             return .landed
                         }
@@ -240,7 +255,12 @@ extension FFmpegEngine {
                     }
                 }
                 if let skipBeforePTS {
-                    decoder.skipsNonReferenceFrames = packet.pts.map { $0 < skipBeforePTS } ?? false
+                    let skips = packet.pts.map { $0 < skipBeforePTS } ?? false
+                    decoder.skipsNonReferenceFrames = skips
+                    if skips {
+                        let previous = position?.skippedBeforePTS ?? skipBeforePTS
+                        position?.skippedBeforePTS = max(previous, skipBeforePTS)
+                    }
                 }
                 do {
                     try decoder.send(packet)

@@ -35,13 +35,17 @@ struct FrameTableBuilder {
         let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
         let packets = try scanPackets()
-        let declared = Int(stream.pointee.nb_frames)
+        // The demuxer's own index, after edit lists are applied (it drops samples before the
+        // keyframe an edit starts from); the sample count of the header would call such files
+        // truncated.
+        let indexed = Int(avformat_index_get_entries_count(stream))
+        let declared = indexed > 0 ? indexed : Int(stream.pointee.nb_frames)
         if declared > 0 && packets.count < declared && demuxer.formatName.hasPrefix("mov") {
             throw MediaError(path: demuxer.path, reason: .truncated,
                              detail: "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
-            return tableFromPackets(packets)
+            return try tableFromPackets(packets)
         }
         // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
         let fresh: Demuxer
@@ -73,12 +77,21 @@ struct FrameTableBuilder {
         return packets
     }
 
-    private func tableFromPackets(_ packets: [ScannedPacket]) -> Result {
+    private func tableFromPackets(_ packets: [ScannedPacket]) throws(MediaError) -> Result {
+        // Decoding can only start at a keyframe: packets before the first one (a stream cut
+        // mid-GOP) and the leading pictures shown before it (RASL frames of an opening CRA,
+        // B-frames of an open GOP) never come out of the decoder, so they are not frames.
+        guard let firstKey = packets.firstIndex(where: \.isKeyframe) else {
+            throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "stream \(streamIndex) has no keyframe to start decoding from")
+        }
+        let firstKeyPTS = packets[firstKey].pts!
+        func decodable(_ i: Int) -> Bool { i >= firstKey && (i == firstKey || packets[i].pts! > firstKeyPTS || packets[firstKey].isDiscarded) }
         var decodeOrderByPTS: [Int64: Int] = [:]
         decodeOrderByPTS.reserveCapacity(packets.count)
         for (order, packet) in packets.enumerated() { decodeOrderByPTS[packet.pts!] = order }
-        let shown = packets.indices.filter { !packets[$0].isDiscarded }.sorted { packets[$0].pts! < packets[$1].pts! }
-        let frames = makeFrames(count: shown.count,
+        let shown = packets.indices.filter { !packets[$0].isDiscarded && decodable($0) }.sorted { packets[$0].pts! < packets[$1].pts! }
+        try checkUnique(shown.map { packets[$0].pts! })
+        let frames = try makeFrames(count: shown.count,
                                 pts: { packets[shown[$0]].pts! },
                                 packetDuration: { packets[shown[$0]].duration },
                                 isKeyframe: { packets[shown[$0]].isKeyframe },
@@ -86,7 +99,7 @@ struct FrameTableBuilder {
                                 position: { packets[shown[$0]].position })
         var frameIndexByPacket: [Int: Int] = [:]
         for (frameIndex, packetIndex) in shown.enumerated() { frameIndexByPacket[packetIndex] = frameIndex }
-        let points = packets.indices.filter { packets[$0].isKeyframe }
+        let points = packets.indices.filter { packets[$0].isKeyframe && $0 >= firstKey }
             .map { RandomAccessPoint(pts: packets[$0].pts!, dts: packets[$0].dts, decodeOrder: $0,
                                      frameIndex: frameIndexByPacket[$0]) }
             .sorted { $0.pts < $1.pts }
@@ -104,6 +117,7 @@ struct FrameTableBuilder {
         }
         struct Decoded { let pts: Int64; let duration: Int64; let key: Bool; let position: Int64? }
         var decoded: [Decoded] = []
+        var decodedWithoutTimestamps = 0
         let packet = Packet(), frame = Frame()
         let stream = demuxer.stream(streamIndex).pointee
         let sampleRate = stream.codecpar.pointee.sample_rate
@@ -114,7 +128,7 @@ struct FrameTableBuilder {
                 case .endOfStream: return false
                 case .frame:
                     defer { frame.unref() }
-                    guard let pts = frame.pts else { continue }
+                    guard let pts = frame.pts else { decodedWithoutTimestamps += 1; continue }
                     var duration = frame.pointer.pointee.pkt_duration
                     if duration <= 0 && sampleRate > 0 {
                         duration = av_rescale_q(Int64(frame.pointer.pointee.nb_samples),
@@ -140,8 +154,13 @@ struct FrameTableBuilder {
             throw MediaError(path: demuxer.path, reason: .decodeFailed,
                              detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(error.message)")
         }
+        if decoded.isEmpty && decodedWithoutTimestamps > 0 {
+            throw MediaError(path: demuxer.path, reason: .unsupported,
+                             detail: "stream \(streamIndex) has no timestamps (a raw elementary stream?); remux it into MP4 or Matroska first")
+        }
         let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
-        let frames = makeFrames(count: sorted.count,
+        try checkUnique(sorted.map(\.element.pts))
+        let frames = try makeFrames(count: sorted.count,
                                 pts: { sorted[$0].element.pts },
                                 packetDuration: { sorted[$0].element.duration },
                                 isKeyframe: { sorted[$0].element.key },
@@ -155,21 +174,42 @@ struct FrameTableBuilder {
         return Result(table: table, decodeOrderByPTS: [:])
     }
 
+    /// FrameSeek tells frames apart by PTS (it is what the decoder hands back), so two frames
+    /// with one PTS (timestamps that restart, as in joined TS segments) would land on each
+    /// other's pictures. Refused rather than answered wrongly. `sortedPTS` is ascending.
+    private func checkUnique(_ sortedPTS: [Int64]) throws(MediaError) {
+        let repeats = zip(sortedPTS, sortedPTS.dropFirst()).filter { $0 == $1 }
+        guard let first = repeats.first else { return }
+        throw MediaError(path: demuxer.path, reason: .unsupported,
+                         detail: "\(repeats.count) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first.0)); FrameSeek cannot tell such frames apart")
+    }
+
     /// Frames in presentation order. A frame's duration is its packet's; where the packet has
     /// none, the gap to the next frame; for a last frame without one, the median gap.
     private func makeFrames(count: Int, pts: (Int) -> Int64, packetDuration: (Int) -> Int64,
                             isKeyframe: (Int) -> Bool, decodeOrder: (Int) -> Int,
-                            position: (Int) -> Int64?) -> [FrameEntry] {
+                            position: (Int) -> Int64?) throws(MediaError) -> [FrameEntry] {
         guard count > 0 else { return [] }
+        let outOfRange = MediaError(path: demuxer.path, reason: .unsupported,
+                                    detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
         var gaps: [Int64] = []
-        for i in 0..<(count - 1) { gaps.append(pts(i + 1) - pts(i)) }
-        let medianGap = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
-        return (0..<count).map { i in
-            var ticks = packetDuration(i)
-            if ticks <= 0 { ticks = i + 1 < count ? pts(i + 1) - pts(i) : medianGap }
-            return FrameEntry(index: i, pts: pts(i), time: timeBase.time(ofTicks: pts(i) - originPTS),
-                              durationTicks: ticks, duration: timeBase.time(ofTicks: ticks),
-                              isKeyframe: isKeyframe(i), decodeOrder: decodeOrder(i), packetPosition: position(i))
+        for i in 0..<(count - 1) {
+            let (gap, overflow) = pts(i + 1).subtractingReportingOverflow(pts(i))
+            if overflow { throw outOfRange }
+            gaps.append(gap)
         }
+        let medianGap = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
+        var frames: [FrameEntry] = []
+        frames.reserveCapacity(count)
+        for i in 0..<count {
+            var ticks = packetDuration(i)
+            if ticks <= 0 { ticks = i < gaps.count ? gaps[i] : medianGap }
+            let (sinceOrigin, overflow) = pts(i).subtractingReportingOverflow(originPTS)
+            if overflow { throw outOfRange }
+            frames.append(FrameEntry(index: i, pts: pts(i), time: timeBase.time(ofTicks: sinceOrigin),
+                                     durationTicks: ticks, duration: timeBase.time(ofTicks: ticks),
+                                     isKeyframe: isKeyframe(i), decodeOrder: decodeOrder(i), packetPosition: position(i)))
+        }
+        return frames
     }
 }
