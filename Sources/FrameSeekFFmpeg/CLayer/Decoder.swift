@@ -69,6 +69,21 @@ final class Decoder {
     /// Drops all buffered state, as after a demuxer seek.
     func flush() { avcodec_flush_buffers(context) }
 
+    /// Whether this codec's "non-reference" frames are referenced by no frame at all, so that
+    /// skipping them cannot change another frame's pixels. True for H.264 (nal_ref_idc 0),
+    /// MPEG-1/2/4 Part 2 (B-frames) and VP8/VP9 (frames that refresh no reference). Not for
+    /// HEVC, whose sub-layer non-reference pictures can be referenced by a higher temporal
+    /// layer, nor for codecs whose decoders ignore the setting.
+    var nonReferenceFramesAreUnreferenced: Bool {
+        switch context.pointee.codec_id {
+        case AV_CODEC_ID_H264, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG4,
+             AV_CODEC_ID_VP8, AV_CODEC_ID_VP9:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Whether the decoder skips frames no other frame references (`skip_frame =
     /// AVDISCARD_NONREF`). Such frames can be dropped on the way to a target without changing
     /// any pixel of the target. Set per packet, before it is sent.

@@ -205,7 +205,7 @@ extension FFmpegEngine {
         // Non-reference frames before the first frame anyone will look at (the target, or the
         // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
         // without them a packet cannot be placed before or after the target.
-        let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets
+        let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
             ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
         defer { decoder.skipsNonReferenceFrames = false }
         do {
