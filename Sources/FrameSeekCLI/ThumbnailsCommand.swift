@@ -50,7 +50,10 @@ enum ThumbnailsCommand: Subcommand {
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
-        guard let range = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
+        guard let frames = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
+        // The track covers the timeline from its zero, as a player's scrub bar does, even when
+        // the first decodable frame comes later (a stream cut mid-GOP): those cues show it.
+        let range = min(MediaTime.zero, frames.lowerBound)..<frames.upperBound
         // WebVTT cue times have millisecond resolution: closer thumbnails would give cues that
         // end where they start.
         let millisecond = MediaTime(value: 1, timescale: 1000)

@@ -143,8 +143,9 @@ struct ThumbnailLandingTests {
             if thumbnail.fromKeyframeOnly {
                 #expect(oracle.frames[expected].isKey, "\(context): fromKeyframeOnly on frame \(expected), no keyframe")
             }
-            // The rule restated as the property a caller relies on, for targets inside the range.
-            guard t >= .zero && t < end, let landed = Self.frame(at: thumbnail.actualTime, in: oracle) else { continue }
+            // The rule restated as the property a caller relies on, for targets inside the range
+            // (which starts at the first frame: not 0 when a stream's first frames cannot be decoded).
+            guard t >= oracle.time(0) && t < end, let landed = Self.frame(at: thumbnail.actualTime, in: oracle) else { continue }
             let low = before == .positiveInfinity ? nil : t - before
             let high = after == .positiveInfinity ? nil : t + after
             let inWindow = (low.map { thumbnail.actualTime >= $0 } ?? true) && (high.map { thumbnail.actualTime <= $0 } ?? true)
@@ -154,7 +155,7 @@ struct ThumbnailLandingTests {
             if keyframeInWindow {
                 #expect(inWindow && oracle.frames[landed].isKey, "\(context): a keyframe is in the window, landed on \(landed)")
             } else {
-                let floor = low.map { max($0, .zero) } ?? .zero
+                let floor = low.map { max($0, oracle.time(0)) } ?? oracle.time(0)
                 #expect(landed == oracle.covering(floor), "\(context): no keyframe in the window, landed on \(landed)")
                 #expect(oracle.intersects(landed, requested: t, before: bounded(before), after: bounded(after)),
                         "\(context): frame \(landed)'s interval misses the window")

@@ -12,6 +12,11 @@ final class EngineHost: Sendable {
     /// The engine's queue (tests suspend it to hold seeks in flight).
     var queue: DispatchQueue { confined.queue }
 
+    /// Queues `body` on the engine's queue (with nil when no engine is loaded) and returns.
+    func schedule(_ body: @escaping @Sendable ((any PlaybackEngine)?) -> Void) {
+        confined.schedule { engine in body(engine) }
+    }
+
     /// Runs `body` on the engine's queue; nil when no engine is loaded.
     func perform<T: Sendable>(_ body: @escaping @Sendable (any PlaybackEngine) -> T) async -> T? {
         await confined.perform { engine in engine.map(body) }

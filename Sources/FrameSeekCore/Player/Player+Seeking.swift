@@ -22,10 +22,7 @@ extension Player {
     public func seek(to time: MediaTime, precision: SeekPrecision = .exact,
                      completion: @escaping @Sendable (SeekOutcome) -> Void) {
         let ticket = register(time, precision)
-        Task {
-            let outcome = await execute(ticket)
-            events.deliver { completion(outcome) }
-        }
+        execute(ticket) { outcome in self.events.deliver { completion(outcome) } }
     }
 
     /// The completion-handler form with `Double` seconds.
@@ -67,25 +64,28 @@ extension Player {
     /// so a seek either lands and moves the playhead, or is interrupted and moves nothing. Its
     /// events are queued there too, so seeks report in the order the engine finished them.
     func execute(_ ticket: SeekTicket?) async -> SeekOutcome {
-        guard let ticket else { return notReady(MediaTime.invalid, .exact, ContinuousClock.now) }
-        if ticket.flag.interruption == .notReady {
-            return notReady(ticket.target, ticket.precision, ticket.start)
-        }
-        let flag = ticket.flag
-        let reported = await withTaskCancellationHandler {
-            await host.perform { engine -> SeekOutcome in
-                let verdict = self.run(ticket, on: engine)
-                let outcome = self.outcome(of: ticket, verdict)
-                self.finish(ticket, outcome)
-                return outcome
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                execute(ticket) { continuation.resume(returning: $0) }
             }
         } onCancel: {
-            flag.interrupt(.cancelled)
+            ticket?.flag.interrupt(.cancelled)
         }
-        if let reported { return reported }
-        let outcome = self.outcome(of: ticket, .noEngine)
-        finish(ticket, outcome)
-        return outcome
+    }
+
+    /// Queues a registered seek on the engine at once (so seeks run, and report, in the order
+    /// they were issued) and calls `deliver` with its outcome, on the engine queue.
+    func execute(_ ticket: SeekTicket?, deliver: @escaping @Sendable (SeekOutcome) -> Void) {
+        guard let ticket else { return deliver(notReady(MediaTime.invalid, .exact, ContinuousClock.now)) }
+        if ticket.flag.interruption == .notReady {
+            return deliver(notReady(ticket.target, ticket.precision, ticket.start))
+        }
+        host.schedule { engine in
+            let verdict = engine.map { self.run(ticket, on: $0) } ?? .noEngine
+            let outcome = self.outcome(of: ticket, verdict)
+            self.finish(ticket, outcome)
+            deliver(outcome)
+        }
     }
 
     /// The seek on the engine, and the commit that moves the playhead. On the engine queue.

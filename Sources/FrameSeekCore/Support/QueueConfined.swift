@@ -17,6 +17,12 @@ public final class QueueConfined<Value>: @unchecked Sendable {
         self.queue = DispatchQueue(label: label)
     }
 
+    /// Queues `body` to run with the value, on its queue, and returns at once: blocks run in
+    /// the order they were scheduled.
+    public func schedule(_ body: @escaping @Sendable (inout Value) -> Void) {
+        queue.async { body(&self.value) }
+    }
+
     /// Runs `body` with the value, on its queue.
     public func perform<T: Sendable>(_ body: @escaping @Sendable (inout Value) -> T) async -> T {
         await withCheckedContinuation { continuation in
