@@ -72,6 +72,24 @@ def mp4_pasp(path):
     return None
 
 
+def mp4_edit_start(path):
+    """(media_time, media timescale) of the first edit of the first track, or (None, None)."""
+    for typ, off, size, complete in top_level_boxes(path):
+        if typ == "moov" and complete:
+            with open(path, "rb") as f:
+                f.seek(off)
+                moov = f.read(size)
+            i, j = moov.find(b"elst"), moov.find(b"mdhd")
+            if i < 0 or j < 0:
+                return None, None
+            version = moov[i + 4]
+            media_time = struct.unpack(">q" if version == 1 else ">i",
+                                       moov[i + 12 + (8 if version == 1 else 4):][:8 if version == 1 else 4])[0]
+            scale = struct.unpack(">I", moov[j + 4 + (20 if moov[j + 4] == 1 else 12):][:4])[0]
+            return media_time, scale
+    return None, None
+
+
 def trace_headers(path, bsf="trace_headers"):
     p = run(["ffmpeg", "-nostdin", "-v", "debug", "-i", path, "-map", "0:v:0", "-c", "copy",
              "-bsf:v", bsf, "-f", "null", "-"])
@@ -209,6 +227,56 @@ def main():
             check(s["pict_types"].get("B", 0) > 0, f"{name}: has B-frames")
             s["sar"] = {"stream": st.get("sample_aspect_ratio"), "dar": st.get("display_aspect_ratio"),
                         "sps_vui": (vui["sar_width"][:1] + vui["sar_height"][:1]), "pasp": pasp}
+        elif name == "h264_ts_cut_midgop":
+            path = os.path.join(FIX, e["file"])
+            with open(path, "rb") as f:
+                head = f.read(188 * 4)
+            size = os.path.getsize(path)
+            check(size % 188 == 0 and all(head[i] == 0x47 for i in range(0, len(head), 188)),
+                  f"{name}: whole 188-byte TS packets from the first byte (size {size})")
+            check("K" not in packets[0]["flags"], f"{name}: the first packet is not a keyframe (cut mid-GOP)")
+            first_k = next(i for i, p in enumerate(packets) if "K" in p["flags"])
+            lead = [p["pts"] for p in packets[first_k + 1:] if p["pts"] < packets[first_k]["pts"]]
+            check(first_k > 0, f"{name}: packets before the first keyframe ({first_k})")
+            check(len(lead) >= 1, f"{name}: the first keyframe has leading B-frames after it in decode order ({lead})")
+            check(s["packets"] > s["frames"], f"{name}: ffprobe decodes fewer frames ({s['frames']}) than packets ({s['packets']})")
+            check(s["packets"] - s["frames"] == first_k + len(lead),
+                  f"{name}: exactly the packets before the first keyframe and its leading pictures are not frames "
+                  f"({s['packets']} - {s['frames']} != {first_k} + {len(lead)})")
+            check(s["first_key"] == 1 and s["first_pts"] == packets[first_k]["pts"],
+                  f"{name}: the first frame is the first keyframe")
+            check(s["pict_types"].get("B", 0) > 0, f"{name}: has B-frames")
+            s["undecodable"] = {"before_first_key": first_k, "leading": lead}
+        elif name == "hevc_cra_start":
+            check("K" in packets[0]["flags"], f"{name}: the first packet is a keyframe")
+            lead = [p["pts"] for p in packets[1:] if p["pts"] < packets[0]["pts"]]
+            th = trace_headers(os.path.join(FIX, e["file"]))
+            vcl = [int(m) for m in re.findall(r"nal_unit_type\s+\S+\s+=\s+(\d+)", th) if int(m) < 32]
+            check(vcl[:1] == [21], f"{name}: the first picture is a CRA (NAL type 21), got {vcl[:4]}")
+            check(len(vcl) > 2 and set(vcl[1:3]) <= {8, 9},
+                  f"{name}: the two pictures after the CRA are RASL (types 8/9), got {vcl[1:3]}")
+            check(len(lead) == 2, f"{name}: two leading pictures after the CRA in decode order ({lead})")
+            check(s["packets"] - s["frames"] == len(lead),
+                  f"{name}: ffprobe drops exactly the RASL pictures ({s['packets']} packets, {s['frames']} frames)")
+            check(s["first_key"] == 1 and s["first_pts"] == packets[0]["pts"], f"{name}: the first frame is the CRA")
+            s["leading"] = lead
+        elif name == "h264_editlist_late":
+            st = [x for x in probe["streams"] if x["index"] == e["stream"]][0]
+            nb = int(st.get("nb_frames", 0))
+            media_time, media_scale = mp4_edit_start(os.path.join(FIX, e["file"]))
+            check(media_time is not None and Fraction(media_time, media_scale) > 1,
+                  f"{name}: the edit starts after the first GOP (1 s): media_time {media_time}/{media_scale}")
+            check(nb > s["packets"], f"{name}: the header counts more samples ({nb}) than the demuxer lists packets "
+                                     f"({s['packets']}): the samples of the first GOP are dropped")
+            check(s["discard_packets"] > 0, f"{name}: has discarded packets")
+            check(s["first_key"] == 0, f"{name}: first presented frame is not a keyframe")
+            check(s["first_pts"] == 0, f"{name}: first presented frame at pts 0")
+            s["edit"] = {"media_time": f"{media_time}/{media_scale}", "nb_frames": nb}
+        elif name == "opus_sine":
+            st = [x for x in probe["streams"] if x["index"] == e["stream"]][0]
+            check(st.get("codec_name") == "opus", f"{name}: Opus")
+            check(probe["format"]["format_name"] == "matroska,webm", f"{name}: Matroska/WebM")
+            check(float(probe["format"]["start_time"]) < 0, f"{name}: negative start_time (codec delay)")
 
     # Bad inputs
     bad = os.path.join(FIX, "bad")
@@ -233,6 +301,31 @@ def main():
     print(f"bad/truncated_faststart.mp4: opens, decodes {got} of 360 frames, ffmpeg exit {p.returncode}, "
           f"stderr: {p.stderr.strip().splitlines()[:2]}")
     check(got < 360, "bad/truncated_faststart.mp4 cannot decode every frame")
+
+    def packet_pts(n):
+        p = run(["ffprobe", "-v", "error", "-select_streams", "0", "-show_entries", "packet=pts",
+                 "-of", "csv=p=0", os.path.join(bad, n)])
+        return [l.strip().rstrip(",") for l in p.stdout.splitlines() if l.strip()]
+
+    pts = packet_pts("duplicate_pts.mkv")
+    numbers = [int(v) for v in pts if v != "N/A"]
+    repeats = len(numbers) - len(set(numbers))
+    check(len(numbers) == len(pts) and repeats > 0, f"bad/duplicate_pts.mkv: packets with repeated pts ({pts[:8]})")
+    print(f"bad/duplicate_pts.mkv: {len(pts)} packets, {repeats} repeat an earlier pts: {' '.join(pts[:8])} ...")
+
+    p = run(["ffprobe", "-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0",
+             os.path.join(bad, "raw_stream.h264")])
+    pts = packet_pts("raw_stream.h264")
+    check(p.stdout.strip() == "h264" and pts and all(v == "N/A" for v in pts),
+          f"bad/raw_stream.h264: raw H.264 without any packet pts ({p.stdout.strip()}, {pts[:4]})")
+    print(f"bad/raw_stream.h264: format {p.stdout.strip()}, {len(pts)} packets, none with a pts")
+
+    pts = packet_pts("overflow_pts.mkv")
+    numbers = [int(v) for v in pts if v != "N/A"]
+    check("N/A" in pts and numbers and min(numbers) < -(1 << 62) and max(numbers) >= 0
+          and max(numbers) - min(numbers) >= (1 << 63),
+          f"bad/overflow_pts.mkv: pts whose differences overflow 64 bits ({pts})")
+    print(f"bad/overflow_pts.mkv: packet pts {pts}")
 
     # Real clips are byte-identical to ../shared/media when it is there
     shared = os.path.join(os.path.dirname(FIX), os.environ.get("SHARED", "../shared"), "media")
@@ -260,7 +353,8 @@ def main():
     print()
     for sid, s in summaries.items():
         extra = {k: s[k] for k in ("key_frames", "pict_types", "intervals", "leading", "nal_types",
-                                   "hidden_frames", "coded_frames", "show_existing_frame", "show_frame0", "sar")
+                                   "hidden_frames", "coded_frames", "show_existing_frame", "show_frame0", "sar",
+                                   "undecodable", "edit")
                  if k in s}
         if len(extra.get("key_frames", [])) > 12:
             extra["key_frames"] = extra["key_frames"][:12] + ["..."]

@@ -7,8 +7,9 @@
 #                                             media files already in Fixtures/media
 #
 # Needs the ffmpeg/ffprobe command-line tools (written against FFmpeg 5.1, Debian 12) built with
-# libx264, libx265, libvpx, libaom and libdav1d. python3 (standard library only) runs the checks
-# at the end when it is available.
+# libx264, libx265, libvpx, libaom, libopus and libdav1d, and python3 (standard library only),
+# which patches an edit list (shift-edit-list.py), builds a hostile Matroska file
+# (make-overflow-mkv.py) and runs the checks at the end.
 #
 # Environment:
 #   SHARED   where the shared folder lives, relative to the repository root (default ../shared);
@@ -21,7 +22,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 ORACLE_ONLY=0
@@ -141,10 +142,52 @@ make_synthetic() {
     -bf 2 -g 25 -keyint_min 25 -sc_threshold 0 \
     "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$MEDIA/h264_anamorphic_sar64x45.mp4"
 
+  # An MPEG-TS cut at a TS packet boundary inside its first GOP, as a recording joined mid-stream
+  # is: open GOP (x264 open-gop: the I-frames after the first are not IDR and their leading
+  # B-frames reference the GOP before), GOP 50, 2 B-frames, 25 fps. Cutting 20 TS packets
+  # (3760 bytes) loses the IDR, SPS and PPS: the remaining packets of the first GOP cannot be
+  # decoded, nor can the two leading B-frames of the first I-frame left (source frame 50), so
+  # decoding starts at source frame 50 (barcode_offset 50).
+  log "h264_ts_cut_midgop.ts"
+  "${FFMPEG[@]}" -f lavfi -i "$(src 25)" -vf "$BARCODE" -frames:v 150 \
+    -c:v libx264 -preset medium -crf 32 -pix_fmt yuv420p \
+    -bf 2 -g 50 -keyint_min 50 -sc_threshold 0 -x264-params open-gop=1 -f mpegts \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/ts_cut_source.ts"
+  dd if="$tmp/ts_cut_source.ts" of="$MEDIA/h264_ts_cut_midgop.ts" bs=188 skip=20 status=none
+
+  # An HEVC open-GOP stream that starts at a CRA: the hevc_opengop recipe in MPEG-TS, stream-copied
+  # from -ss 2 (the CRA at source frame 48). The two RASL pictures that follow the CRA in decode
+  # order reference the GOP before, which is gone: the decoder drops them (barcode_offset 48).
+  log "hevc_cra_start.ts"
+  "${FFMPEG[@]}" -f lavfi -i "$(src 24)" -vf "$BARCODE" -frames:v 150 \
+    -c:v libx265 -preset fast -crf 32 -pix_fmt yuv420p \
+    -x265-params "keyint=48:min-keyint=48:open-gop=1:bframes=4:scenecut=0:frame-threads=1:pools=none:log-level=error" \
+    -f mpegts "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/hevc_cra_source.ts"
+  "${FFMPEG[@]}" -ss 2 -i "$tmp/hevc_cra_source.ts" -map 0:v -c copy \
+    -map_metadata -1 -map_chapters -1 -fflags +bitexact "$MEDIA/hevc_cra_start.ts"
+
+  # An edit list that starts after the first GOP: a 5 s source (GOP 30 at 30 fps, 3 B-frames)
+  # whose elst media_time is moved 45 frames later by shift-edit-list.py (the muxer never writes
+  # this; -ss stream copies start at the keyframe before). The whole first GOP and source frames
+  # 30..44 lie before the edit; FFmpeg's index drops the first GOP (120 packets listed, 15 of
+  # them discarded) while the header still counts 150 samples. First frame: source 45, a B-frame.
+  log "h264_editlist_late.mp4"
+  "${FFMPEG[@]}" -f lavfi -i "$(src 30)" -vf "$BARCODE" -frames:v 150 \
+    -c:v libx264 -preset medium -crf 32 -pix_fmt yuv420p -bf 3 -g 30 -keyint_min 30 -sc_threshold 0 \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/editlist_late_source.mp4"
+  python3 "$FIX/shift-edit-list.py" "$tmp/editlist_late_source.mp4" "$MEDIA/h264_editlist_late.mp4" 45
+
   log "aac_sine.m4a"
   "${FFMPEG[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=3" \
     -c:a aac -b:a 48k -ac 1 -ar 48000 \
     "${DETERMINISTIC[@]}" -flags:a +bitexact "$MEDIA/aac_sine.m4a"
+
+  # Opus in WebM: the Matroska codec delay (312 samples of pre-skip) makes the first packet's
+  # pts -7 ms (start_time -0.007) and the decoder trims the first frame to 648 samples.
+  log "opus_sine.webm"
+  "${FFMPEG[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=2" \
+    -c:a libopus -b:a 24k -ac 1 -ar 48000 \
+    "${DETERMINISTIC[@]}" -flags:a +bitexact "$MEDIA/opus_sine.webm"
 }
 
 # --------------------------------------------------------------------------------------------
@@ -182,6 +225,19 @@ make_bad() {
   "${FFMPEG[@]}" -i "$MEDIA/h264_bframes_gop250.mp4" -map 0 -c copy -movflags +faststart \
     -map_metadata -1 -fflags +bitexact "$tmp/faststart.mp4"
   keep_percent "$tmp/faststart.mp4" "$BAD/truncated_faststart.mp4" 50
+  # Timestamps that repeat: 1500 fps into Matroska's millisecond time base gives 0, 1, 1, 2, 3, 3 ...
+  "${FFMPEG[@]}" -f lavfi -i "$(src 1500)" -frames:v 30 \
+    -c:v libx264 -preset medium -crf 32 -pix_fmt yuv420p -bf 0 -g 30 \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$BAD/duplicate_pts.mkv"
+  # An Annex B elementary stream: no container, so no timestamps at all.
+  "${FFMPEG[@]}" -f lavfi -i "$(src 25)" -frames:v 10 \
+    -c:v libx264 -preset medium -crf 32 -pix_fmt yuv420p -bf 2 -g 10 -f h264 \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$BAD/raw_stream.h264"
+  # Hand-built Matroska whose second Cluster sits at 2^63 ms: timestamps that overflow 64 bits.
+  "${FFMPEG[@]}" -f lavfi -i "testsrc=size=64x48:rate=25" -frames:v 4 \
+    -c:v mjpeg -q:v 8 -pix_fmt yuvj420p -f mjpeg \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/overflow.mjpeg"
+  python3 "$FIX/make-overflow-mkv.py" "$tmp/overflow.mjpeg" "$BAD/overflow_pts.mkv"
 }
 
 # --------------------------------------------------------------------------------------------
@@ -258,8 +314,16 @@ write_manifest() {
        'H.264 High 10, yuv420p10le, 30 fps, GOP 30, 3 B-frames, 90 frames: high bit depth pixel conversion and hashing')"
     "$(manifest_entry h264_anamorphic_sar64x45 media/h264_anamorphic_sar64x45.mp4 0 video true 0 false \
        'Anamorphic H.264 in MP4: 320x240 coded, sample aspect ratio 64:45 (PAL 16:9 DVD) in both the SPS VUI and the MP4 pasp box, display 455x240 (DAR 256:135), 25 fps, GOP 25, 2 B-frames, 60 frames: exercises the display aspect of thumbnails')"
+    "$(manifest_entry h264_ts_cut_midgop media/h264_ts_cut_midgop.ts 0 video true 50 false \
+       'H.264 open GOP in MPEG-TS cut at a TS packet boundary inside the first GOP: IDR, SPS and PPS lost, so the rest of the first GOP and the leading B-frames of the first I-frame left never decode; decoding starts at source frame 50 (fewer frames than packets), GOP 50, 2 B-frames, 25 fps')"
+    "$(manifest_entry hevc_cra_start media/hevc_cra_start.ts 0 video true 48 false \
+       'HEVC open GOP in MPEG-TS that starts at a CRA (stream copy from -ss 2): the two RASL pictures after it in decode order are dropped by the decoder (104 packets, 102 frames), first frame is source frame 48, 24 fps, CRA every 48')"
+    "$(manifest_entry h264_editlist_late media/h264_editlist_late.mp4 0 video true 45 false \
+       'MP4 edit list that starts after the first GOP (elst media_time moved 45 frames on): the demuxer index drops the first GOP, 120 packets of 150 samples, 15 discarded, 105 frames; first frame a non-key B-frame showing source frame 45; must not be reported as truncated')"
     "$(manifest_entry aac_sine media/aac_sine.m4a 0 audio false 0 false \
        'Audio only: 440 Hz sine, AAC-LC 48 kHz mono, 3 s; 1024-sample encoder priming as a discarded first packet (edit list)')"
+    "$(manifest_entry opus_sine media/opus_sine.webm 0 audio false 0 false \
+       'Audio only: 440 Hz sine, Opus in WebM, 48 kHz mono, 2 s; codec delay 312 samples: first packet pts -7 ms, first frame 648 samples at pts 0')"
     "$(manifest_entry nasa_13013 media/nasa_13013.mp4 0 video false 0 true \
        'Real: NASA clip, H.264 High 320x180 25 fps with B-frames, first of two video streams in a 6-stream MP4 (plus AAC and mov_text), normal B-frame elst')"
     "$(manifest_entry nasa_13013 media/nasa_13013.mp4 3 video false 0 true \
@@ -288,6 +352,7 @@ write_manifest() {
 # --------------------------------------------------------------------------------------------
 main() {
   if [ "$ORACLE_ONLY" = 0 ]; then
+    command -v python3 >/dev/null || { echo "make-fixtures.sh: python3 not found" >&2; exit 2; }
     local f
     for f in "${REAL_CLIPS[@]}" SOURCES.md; do
       [ -f "$SHARED_MEDIA/$f" ] || { echo "make-fixtures.sh: $SHARED_MEDIA/$f not found (set SHARED)" >&2; exit 2; }
