@@ -9,16 +9,18 @@ extension Player {
 
     /// `stepFrame` with where it went and what it cost.
     public func stepFrameReport(_ direction: FrameStepDirection, count: Int = 1) async -> FrameStepReport {
-        let blocked: FrameStepUnavailableReason? = state.withLock { s in
-            if s.item == nil { return .noCurrentItem }
-            if s.activeSeek != nil { return .seekInProgress }
-            return nil
+        let (blocked, generation) = state.withLock { s -> (FrameStepUnavailableReason?, UInt64) in
+            if s.item == nil { return (.noCurrentItem, s.generation) }
+            if s.activeSeek != nil { return (.seekInProgress, s.generation) }
+            return (nil, s.generation)
         }
         let report: FrameStepReport
         if let blocked {
             report = FrameStepReport(result: .unavailable(blocked), direction: direction, requestedCount: count,
                                      framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
-        } else if let stepped = await host.perform({ engine in self.stepOnEngine(engine, direction, count: count) }) {
+        } else if let stepped = await host.perform({ engine in
+            self.stepOnEngine(engine, direction, count: count, generation: generation)
+        }) {
             report = stepped
         } else {
             report = FrameStepReport(result: .unavailable(.noCurrentItem), direction: direction, requestedCount: count,
@@ -40,8 +42,14 @@ extension Player {
     /// engine just as it was cancelled leaves the engine there. The engine is put back on the
     /// playhead's frame first (a cache hit), and the playhead moves only if no seek was
     /// issued meanwhile, since that seek will move it.
-    private func stepOnEngine(_ engine: any PlaybackEngine, _ direction: FrameStepDirection, count: Int) -> FrameStepReport {
-        let (playhead, generation) = state.withLock { ($0.currentTime, $0.generation) }
+    private func stepOnEngine(_ engine: any PlaybackEngine, _ direction: FrameStepDirection, count: Int,
+                              generation: UInt64) -> FrameStepReport {
+        let (playhead, current) = state.withLock { ($0.currentTime, $0.generation) }
+        // Closed or reloaded since the step was asked for: the item it was for is gone.
+        guard current == generation else {
+            return FrameStepReport(result: .unavailable(.noCurrentItem), direction: direction, requestedCount: count,
+                                   framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
+        }
         let engineTime = engine.currentFrameIndex.map { engine.frameTable.frames[$0].time } ?? engine.frameTable.frames.first?.time
         if engine.media.selectedStream.mediaType == .video, engineTime != playhead {
             _ = try? engine.seek(to: playhead, precision: .exact)
