@@ -29,8 +29,6 @@ final class FrameCache {
         return entry.frame
     }
 
-    func contains(_ index: Int) -> Bool { entries[index] != nil }
-
     /// Caches a reference to `frame` as frame `index`, evicting the least recently used
     /// frames until the bound holds. A frame larger than the whole bound is not cached.
     func insert(_ frame: Frame, as index: Int) {
@@ -49,11 +47,6 @@ final class FrameCache {
     /// How many frames of `bytesPerFrame` fit: how far back a refill is worth caching.
     func capacity(framesOf bytesPerFrame: Int) -> Int {
         bytesPerFrame > 0 ? capacityBytes / bytesPerFrame : 0
-    }
-
-    func removeAll() {
-        entries.removeAll()
-        usedBytes = 0
     }
 
     private func remove(_ index: Int) {

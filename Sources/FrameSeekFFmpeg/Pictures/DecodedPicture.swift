@@ -21,16 +21,6 @@ public struct DecodedPicture: Sendable, Hashable {
     public let orientation: DisplayOrientation
     let pixelFormatID: AVPixelFormat
     let color: ColorDescription
-
-    /// The luma (first plane) sample at (x, y): 0...255 for 8-bit formats, 0...1023 for 10-bit.
-    /// Planar YUV formats only; this is what the fixtures' frame-number barcode is read from.
-    public func lumaSample(x: Int, y: Int) -> Int {
-        if bitsPerComponent > 8 {
-            let offset = (y * width + x) * 2
-            return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
-        }
-        return Int(bytes[y * width + x])
-    }
 }
 
 extension DecodedPicture {
