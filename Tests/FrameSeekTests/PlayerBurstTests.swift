@@ -17,8 +17,7 @@ struct PlayerBurstTests {
 
     @Test("200 completion-handler seeks from several tasks: only the last issued finishes")
     func completionBurst() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let box = OutcomeBox<SeekOutcome>()
         let finalFrame = 137, total = 200, tasks = 4
         let player = h.player
@@ -59,7 +58,7 @@ struct PlayerBurstTests {
         #expect(h.probe.seekCount == 1)
         let inner = h.probe.innerSeeks
         #expect(inner.count == 1)
-        if case .landed(let index, _)? = inner.first { #expect(index == finalFrame) } else { Issue.record("\(inner)") }
+        if case .landed(let index, _, _)? = inner.first { #expect(index == finalFrame) } else { Issue.record("\(inner)") }
 
         // Listeners heard every seek; exactly one accuracy event is for a finished seek.
         await h.drainEvents()
@@ -72,8 +71,7 @@ struct PlayerBurstTests {
 
     @Test("200 async seeks from a task group, registered before the engine runs: exactly one finishes")
     func asyncBurstSuspended() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let total = 200
         let player = h.player
         let mark = h.log.events.count
@@ -113,8 +111,7 @@ struct PlayerBurstTests {
 
     @Test("200 async seeks from a task group with the engine running: each finished or superseded, no deadlock")
     func asyncBurstRunning() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let total = 200
         let player = h.player
         let outcomes = try await withDeadline("the async burst") {
@@ -146,27 +143,23 @@ struct PlayerBurstTests {
         #expect(after.finished && after.frameIndex == 42)
     }
 
-    @Test("A superseded seek stops before decoding its GOP (flag set as the engine starts)")
-    func supersededBeforeDecoding() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        let player = h.player
-        let box = OutcomeBox<SeekOutcome>()
-        // Frame 240 is 240 frames of decoding from keyframe 0. The newer seek is issued from
-        // the engine's queue once the older one has reached the FFmpeg engine.
-        h.probe.setBeforeSeek { [weak player] number in
-            guard number == 1, let player else { return }
-            player.seek(to: oracle.middle(10), precision: .exact) { box.put(1, $0) }
-        }
-        defer { h.probe.setBeforeSeek(nil) }
-        player.seek(to: oracle.middle(240), precision: .exact) { box.put(0, $0) }
-        let outcomes = try await box.wait(forCount: 2)
-        let older = try #require(outcomes[0]), newer = try #require(outcomes[1])
+    /// What both superseded-seek tests check: the seek to 240 was superseded before its GOP was
+    /// decoded, and the seek to 10 landed and moved the playhead.
+    static func expectSupersededBy10(_ older: SeekOutcome, _ newer: SeekOutcome, _ h: Harness, _ oracle: Oracle) {
         #expect(older.interruption == .superseded)
         #expect(older.framesDecoded < 240)
-        #expect(older.error == nil, "an interruption is not an error")
         #expect(newer.finished && newer.frameIndex == 10)
-        #expect(player.currentTime == oracle.time(10))
+        #expect(h.player.currentTime == oracle.time(10))
+    }
+
+    @Test("A superseded seek stops before decoding its GOP (flag set as the engine starts)")
+    func supersededBeforeDecoding() async throws {
+        let (h, oracle) = try await Harness.gop250()
+        // Frame 240 is 240 frames of decoding from keyframe 0. The newer seek is issued from
+        // the engine's queue once the older one has reached the FFmpeg engine.
+        let (older, newer) = try await h.seekSuperseding(240, by: 10, in: oracle, from: .engineQueue)
+        #expect(older.error == nil, "an interruption is not an error")
+        Self.expectSupersededBy10(older, newer, h, oracle)
         // What the FFmpeg engine really did for the older seek: it saw the flag before decoding.
         let first = try #require(h.probe.innerSeeks.first)
         guard case .threw(let error) = first else { Issue.record("the superseded seek landed: \(first)"); return }
@@ -176,34 +169,21 @@ struct PlayerBurstTests {
 
     @Test("A superseded seek stops decoding mid-GOP (flag set from another thread while it decodes)")
     func supersededWhileDecoding() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        let player = h.player
-        let box = OutcomeBox<SeekOutcome>()
+        let (h, oracle) = try await Harness.gop250()
         // As the older seek enters the FFmpeg engine, another thread issues the newer one; the
         // engine polls the flag between packets and must stop long before frame 240. The one
         // timing assumption in these tests: a new thread gets to run within the ~20 ms the
         // whole 240-frame decode takes (it typically sets the flag before frame 1). The
         // deterministic variant is `supersededBeforeDecoding`.
-        h.probe.setBeforeSeek { [weak player] number in
-            guard number == 1, let player else { return }
-            Thread.detachNewThread { player.seek(to: oracle.middle(10), precision: .exact) { box.put(1, $0) } }
-        }
-        defer { h.probe.setBeforeSeek(nil) }
-        player.seek(to: oracle.middle(240), precision: .exact) { box.put(0, $0) }
-        let outcomes = try await box.wait(forCount: 2)
-        let older = try #require(outcomes[0]), newer = try #require(outcomes[1])
-        #expect(older.interruption == .superseded)
-        #expect(older.framesDecoded < 240)
-        #expect(newer.finished && newer.frameIndex == 10)
-        #expect(player.currentTime == oracle.time(10))
+        let (older, newer) = try await h.seekSuperseding(240, by: 10, in: oracle, from: .newThread(after: .zero))
+        Self.expectSupersededBy10(older, newer, h, oracle)
         let first = try #require(h.probe.innerSeeks.first)
         switch first {
         case .threw(let error):
             #expect(error.reason == .interrupted)
             let decoded = try #require(error.framesBeforeInterruption, "\(error.detail)")
             #expect(decoded < 120, "the engine decoded \(decoded) frames of a superseded seek")
-        case .landed(_, let decoded):
+        case .landed(_, let decoded, _):
             Issue.record("the superseded seek decoded all \(decoded) frames to its target before noticing")
         }
     }

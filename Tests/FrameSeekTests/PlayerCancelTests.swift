@@ -14,8 +14,7 @@ import Testing
 struct PlayerCancelTests {
     @Test("cancelPendingSeeks() on a queued seek gives .cancelled and leaves the playhead")
     func cancelQueued() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let first = await h.player.seek(to: oracle.middle(100), precision: .exact)
         #expect(first.finished && first.frameIndex == 100)
         let box = OutcomeBox<SeekOutcome>()
@@ -40,9 +39,7 @@ struct PlayerCancelTests {
 
     @Test("cancelPendingSeeks() while the engine decodes gives .cancelled and stops the decode")
     func cancelInEngine() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(100), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
         let player = h.player
         h.probe.setBeforeSeek { [weak player] number in if number == 2 { player?.cancelPendingSeeks() } }
         defer { h.probe.setBeforeSeek(nil) }
@@ -61,9 +58,7 @@ struct PlayerCancelTests {
 
     @Test("Cancelling the awaiting task gives .cancelled and leaves the playhead")
     func cancelTask() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(100), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
         let player = h.player
         let mark = h.log.events.count
 
@@ -83,8 +78,7 @@ struct PlayerCancelTests {
 
     @Test("A seek issued from an already-cancelled task gives .cancelled")
     func alreadyCancelledTask() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let player = h.player
         h.suspendEngine()
         defer { h.resumeEngine() }
@@ -100,9 +94,7 @@ struct PlayerCancelTests {
 
     @Test("close() cancels the seek in flight; later seeks give .notReady")
     func close() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(100), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
         let player = h.player
         let box = OutcomeBox<SeekOutcome>()
         let closing = OutcomeBox<Bool>()
@@ -147,8 +139,7 @@ struct PlayerCancelTests {
     // `execute` are called apart here to make that interleaving deterministic.
     @Test("close() right after a completion-form seek gives .cancelled, not .notReady")
     func closeBeforeTheSeekRuns() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let player = h.player
         let ticket = player.register(oracle.middle(200), .exact)   // what seek(to:completion:) does first
         await player.close()

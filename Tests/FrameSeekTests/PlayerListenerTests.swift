@@ -12,8 +12,7 @@ import Testing
 struct PlayerWeakListenerTests {
     @Test("A released listener and delegate receive nothing and are not kept alive")
     func releasedListener() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let log = EventLog()
         var listener: Recorder? = Recorder(log)
         weak let weakListener = listener
@@ -36,8 +35,7 @@ struct PlayerWeakListenerTests {
 
     @Test("A listener released after an event was queued, before it was delivered, receives nothing")
     func releasedBeforeDelivery() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let log = EventLog()
         var listener: Recorder? = Recorder(log)
         weak let weakListener = listener
@@ -57,8 +55,7 @@ struct PlayerWeakListenerTests {
 
     @Test("A live listener receives onSeekAccuracy once for each seek, with that seek's outcome")
     func liveListener() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let log = EventLog()
         let listener = Recorder(log)
         h.player.addSeekPrecisionListener(listener)
@@ -92,8 +89,7 @@ struct PlayerWeakListenerTests {
 struct PlayerClampTests {
     @Test("Only targets that moved are clamped: -5 s and past the end, one onSeekClamped each")
     func clampEvents() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let last = oracle.lastIndex
         let minusFive = seconds(-5)
         let pastEnd = oracle.end(last) + seconds(5)
@@ -154,8 +150,7 @@ struct PlayerEventOrderTests {
 
     @Test("A seek's events: start, clamped (only when clamped), accuracy, end, time, then the completion")
     func seekEventOrder() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         #expect(h.player.callbackQueue === h.events.queue)
 
         #expect(try await kinds(of: oracle.middle(40), in: h) == ["start", "accuracy", "end", "time", "completion.seek"])
@@ -175,9 +170,7 @@ struct PlayerEventOrderTests {
 
     @Test("An interrupted seek ends where the playhead stayed and sends no time update")
     func interruptedEventOrder() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(60), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 60)
         await h.drainEvents()
         let mark = h.log.events.count
         let box = OutcomeBox<SeekOutcome>()
@@ -197,9 +190,7 @@ struct PlayerEventOrderTests {
 
     @Test("Step events run on the callback queue: onFrameStep, then the time update")
     func stepEventOrder() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(60), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 60)
         await h.drainEvents()
         let mark = h.log.events.count
         let result = await h.player.stepFrame(.forward)

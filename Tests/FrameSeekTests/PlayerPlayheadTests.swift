@@ -20,17 +20,15 @@ import Testing
 struct PlayerPlayheadTests {
     @Test("A seek cancelled after the engine landed leaves the playhead, and the next step starts from it")
     func cancelledAfterLanding() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
         let player = h.player
-        _ = await player.seek(to: oracle.middle(100), precision: .exact)
         h.probe.setAfterSeek { [weak player] number in if number == 2 { player?.cancelPendingSeeks() } }
         defer { h.probe.setAfterSeek(nil) }
 
         let outcome = try await withDeadline("the seek") { await player.seek(to: oracle.middle(200), precision: .exact) }
         #expect(outcome.interruption == .cancelled)
         #expect(player.currentTime == oracle.time(100), "a cancelled seek leaves the playhead where it was")
-        guard case .landed(200, _)? = h.probe.innerSeeks.last else {
+        guard case .landed(200, _, _)? = h.probe.innerSeeks.last else {
             Issue.record("the engine did not land on 200: \(h.probe.innerSeeks)")
             return
         }
@@ -42,10 +40,8 @@ struct PlayerPlayheadTests {
 
     @Test("A seek superseded after the engine landed, by a seek then cancelled, leaves the playhead")
     func supersededThenCancelled() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
         let player = h.player
-        _ = await player.seek(to: oracle.middle(100), precision: .exact)
         let box = OutcomeBox<SeekOutcome>()
         h.probe.setAfterSeek { [weak player] number in
             guard number == 2, let player else { return }

@@ -44,109 +44,6 @@ final class SerialTaskExecutor: TaskExecutor, @unchecked Sendable {
     func release() { gate.resume() }
 }
 
-/// What the race tests' engine saw: each inner seek with the MD5 of the picture it landed on,
-/// and hooks on the engine's queue before a seek or a step reaches the FFmpeg engine.
-final class RaceProbe: Sendable {
-    enum InnerSeek: Sendable, Equatable {
-        case landed(frameIndex: Int, framesDecoded: Int, md5: String?)
-        case threw(MediaError)
-    }
-
-    typealias Hook = @Sendable (_ number: Int) -> Void
-    private struct State {
-        var seeks = 0
-        var steps = 0
-        var inner: [InnerSeek] = []
-        var beforeSeek: Hook?
-        var beforeStep: Hook?
-    }
-
-    private let state = Locked(State())
-
-    var seekCount: Int { state.withLock { $0.seeks } }
-    var stepCount: Int { state.withLock { $0.steps } }
-    var innerSeeks: [InnerSeek] { state.withLock { $0.inner } }
-
-    func setBeforeSeek(_ hook: Hook?) { state.withLock { $0.beforeSeek = hook } }
-    func setBeforeStep(_ hook: Hook?) { state.withLock { $0.beforeStep = hook } }
-
-    fileprivate func nextSeek() -> (Int, Hook?) { state.withLock { s in s.seeks += 1; return (s.seeks, s.beforeSeek) } }
-    fileprivate func nextStep() -> (Int, Hook?) { state.withLock { s in s.steps += 1; return (s.steps, s.beforeStep) } }
-    fileprivate func record(_ seek: InnerSeek) { state.withLock { $0.inner.append(seek) } }
-}
-
-/// Forwards to a real `FFmpegEngine`, hashing each landed picture and running the probe's hooks.
-final class RaceEngine: PlaybackEngine {
-    let inner: FFmpegEngine
-    let probe: RaceProbe
-
-    init(_ inner: FFmpegEngine, probe: RaceProbe) {
-        self.inner = inner
-        self.probe = probe
-    }
-
-    var media: MediaDescription { inner.media }
-    var frameTable: FrameTable { inner.frameTable }
-    var currentFrameIndex: Int? { inner.currentFrameIndex }
-
-    func seek(to time: MediaTime, precision: SeekPrecision,
-              interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
-        let (number, hook) = probe.nextSeek()
-        hook?(number)
-        do {
-            let landing = try inner.seek(to: time, precision: precision, interruption: interruption)
-            probe.record(.landed(frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
-                                 md5: inner.landedPicture()?.md5))
-            return landing
-        } catch {
-            probe.record(.threw(error))
-            throw error
-        }
-    }
-
-    func step(_ direction: FrameStepDirection, count: Int) -> FrameStepReport {
-        let (number, hook) = probe.nextStep()
-        hook?(number)
-        return inner.step(direction, count: count)
-    }
-}
-
-/// A player over `RaceEngine`, with a recording listener and delegate on a queue of its own.
-struct RaceHarness {
-    let player: Player
-    let probe: RaceProbe
-    let events: TestQueue
-    let log: EventLog
-    let recorder: Recorder
-    let engineSuspension: Suspension
-
-    init(_ label: String = #function) {
-        let probe = RaceProbe()
-        let events = TestQueue("test.race-events.\(label)")
-        player = Player(engineFactory: { (url: URL) throws(MediaError) -> any PlaybackEngine in
-            RaceEngine(try FFmpegEngine(path: url.path), probe: probe)
-        }, callbackQueue: events.queue, clock: ManualPlayerClock())
-        self.probe = probe
-        self.events = events
-        engineSuspension = Suspension(player.host.queue)
-        log = EventLog(expectedQueue: events)
-        recorder = Recorder(log)
-        player.addSeekPrecisionListener(recorder)
-        player.seekDelegate = recorder
-    }
-
-    @discardableResult
-    func load(_ fixture: Fixture) async throws -> Oracle {
-        try await player.load(URL(fileURLWithPath: fixture.path))
-        return try Oracle(fixture)
-    }
-
-    func resumeEngine() { engineSuspension.resume() }
-    func drainEngine() async { _ = await player.host.perform { _ in 0 } }
-    func drainEvents() async { await events.drain() }
-    func events(since mark: Int) -> [PlayerEvent] { Array(log.events.dropFirst(mark)) }
-}
-
 extension PlayerEvent {
     var isTimeUpdate: Bool { if case .timeUpdate = self { true } else { false } }
     var accuracyOutcome: SeekOutcome? { if case .accuracy(let o) = self { o } else { nil } }
@@ -160,9 +57,7 @@ struct PlayerRaceTests {
     @Test("load(B) with a seek queued behind it: the seek lands on B and load() does not reset the playhead",
           arguments: [true, false])
     func seekQueuedBehindLoad(completionForm: Bool) async throws {
-        let h = Harness()
-        let a = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: a.middle(200), precision: .exact)
+        let (h, _) = try await Harness.gop250(seekingTo: 200)
         let fixtureB = try #require(FixtureCatalog.fixture("h264_vfr.s0"))
         let b = try Oracle(fixtureB)
         let target = 70
@@ -216,9 +111,7 @@ struct PlayerRaceTests {
 
     @Test("endScrubbing(completion:) then beginScrubbing at once: the new session keeps scrubbing, the old end seek is superseded")
     func beginRightAfterEnd() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(20), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 20)
         let player = h.player
         let scrub = player.scrubSession
         scrub.beginScrubbing(at: player.currentTime)
@@ -271,8 +164,7 @@ struct PlayerRaceTests {
     @Test("Back-to-back completion-form seeks: seek-start, accuracy and seek-end events follow the order the seeks were issued",
           arguments: [false, true])
     func eventOrder(engineSuspended: Bool) async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let player = h.player
         // Many rounds of many seeks: a reordering shows in most runs within a second.
         let total = 100, rounds = 40
@@ -329,11 +221,8 @@ struct PlayerRaceTests {
 
     @Test("close() while a step is queued on the engine: the playhead is zero and no time update comes after close returns")
     func closeWithStepQueued() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(100), precision: .exact)
-        await h.drainEngine()
-        await h.drainEvents()
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
+        await h.settle()
         let player = h.player
         let stepper = SerialTaskExecutor("test.stepper"), closer = SerialTaskExecutor("test.closer")
         defer { h.resumeEngine() }
@@ -365,11 +254,8 @@ struct PlayerRaceTests {
 
     @Test("close() while a step is inside the engine: the playhead is zero and no time update comes after close returns")
     func closeWithStepRunning() async throws {
-        let h = RaceHarness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(100), precision: .exact)
-        await h.drainEngine()
-        await h.drainEvents()
+        let (h, oracle) = try await Harness.gop250(seekingTo: 100)
+        await h.settle()
         let player = h.player
         let closer = SerialTaskExecutor("test.closer")
         let closing = Locked<Task<Void, Never>?>(nil)
@@ -388,8 +274,7 @@ struct PlayerRaceTests {
         let task = try #require(closing.withLock { $0 })
         try await withDeadline("close() to return") { await task.value }
         let mark = h.log.events.count
-        await h.drainEngine()
-        await h.drainEvents()
+        await h.settle()
         #expect(player.currentTime == .zero, "the step that finished after close() began did not move the playhead")
         let late = h.events(since: mark)
         #expect(late.filter(\.isTimeUpdate).isEmpty, "time updates after close() returned: \(late)")
@@ -406,8 +291,7 @@ struct PlayerRaceTests {
           arguments: interruptedPairs.map { [$0.0, $0.1] })
     func seekAfterInterruptedDecode(_ pair: [Int]) async throws {
         let (first, later) = (pair[0], pair[1])
-        let h = RaceHarness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250(hashingPictures: true)
         let player = h.player
         let md5s = try #require(oracle.md5s)
         let keyframe = try #require(oracle.keyframes.last { $0 <= later })
@@ -423,20 +307,7 @@ struct PlayerRaceTests {
             // A fresh engine for each attempt: an empty frame cache and a decoder at the start,
             // so the older seek decodes from keyframe 0.
             try await h.load(Fixtures.gop250)
-            let startSeek = h.probe.seekCount + 1
-            let box = OutcomeBox<SeekOutcome>()
-            h.probe.setBeforeSeek { [weak player] number in
-                guard number == startSeek, let player else { return }
-                Thread.detachNewThread {
-                    let until = ContinuousClock.now + delay
-                    while ContinuousClock.now < until {}
-                    player.seek(to: oracle.middle(later), precision: .exact) { box.put(1, $0) }
-                }
-            }
-            player.seek(to: oracle.middle(first), precision: .exact) { box.put(0, $0) }
-            let outcomes = try await box.wait(forCount: 2)
-            h.probe.setBeforeSeek(nil)
-            let older = try #require(outcomes[0]), newer = try #require(outcomes[1])
+            let (older, newer) = try await h.seekSuperseding(first, by: later, in: oracle, from: .newThread(after: delay))
             let context = "first \(first), later \(later), delay \(delay)"
             #expect(older.finished || older.interruption == .superseded, "\(context): older \(older.summary)")
             #expect(newer.finished, "\(context): newer \(newer.summary)")

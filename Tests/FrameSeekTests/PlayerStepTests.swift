@@ -12,8 +12,7 @@ import Testing
 struct PlayerStepTests {
     @Test("stepFrame after a seek lands on the neighbouring oracle frames, forward and backward")
     func stepsAfterSeek() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let player = h.player
         for i in [100, 249, 250, 251, 1] {
             let seek = await player.seek(to: oracle.middle(i), precision: .exact)
@@ -33,8 +32,7 @@ struct PlayerStepTests {
 
     @Test("Steps at the edges: typed reasons, and a long step goes as far as it can")
     func edges() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let player = h.player
         let last = oracle.lastIndex
         _ = await player.seek(to: seconds(-1), precision: .exact)
@@ -54,9 +52,7 @@ struct PlayerStepTests {
 
     @Test("onFrameStep is delivered for each step, on the callback queue")
     func stepEvents() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(10), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 10)
         var results: [FrameStepResult] = []
         results.append(await h.player.stepFrame(.forward))
         results.append(await h.player.stepFrame(.backward, count: 2))
@@ -72,8 +68,7 @@ struct PlayerStepTests {
 
     @Test("A step while a seek is landing is unavailable with .seekInProgress")
     func stepDuringSeek() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let box = OutcomeBox<SeekOutcome>()
         h.suspendEngine()
         defer { h.resumeEngine() }

@@ -226,8 +226,9 @@ struct Harness {
     let clock: ManualPlayerClock
     let engineSuspension: Suspension
 
-    init(_ label: String = #function) {
-        let probe = EngineProbe()
+    /// `hashingPictures`: the probe records the MD5 of each landed picture.
+    init(_ label: String = #function, hashingPictures: Bool = false) {
+        let probe = EngineProbe(hashesPictures: hashingPictures)
         let events = TestQueue("test.events.\(label)")
         let clock = ManualPlayerClock()
         player = Player(engineFactory: { (url: URL) throws(MediaError) -> any PlaybackEngine in
@@ -250,6 +251,15 @@ struct Harness {
         return try Oracle(fixture)
     }
 
+    /// A harness with gop250 loaded and, given `frame`, an exact seek to that frame's middle done.
+    static func gop250(seekingTo frame: Int? = nil, hashingPictures: Bool = false,
+                       _ label: String = #function) async throws -> (Harness, Oracle) {
+        let h = Harness(label, hashingPictures: hashingPictures)
+        let oracle = try await h.load(Fixtures.gop250)
+        if let frame { _ = await h.player.seek(to: oracle.middle(frame), precision: .exact) }
+        return (h, oracle)
+    }
+
     /// Stops the engine's queue: seeks issued now register but do not run. Pair it with
     /// `defer { h.resumeEngine() }`: resuming twice is harmless, and a queue left suspended
     /// when a failed test releases the player would crash the whole test process.
@@ -261,6 +271,12 @@ struct Harness {
 
     /// Returns once every event emitted so far has been delivered.
     func drainEvents() async { await events.drain() }
+
+    /// Returns once the engine's queue, then the callback queue, has run everything so far.
+    func settle() async {
+        await drainEngine()
+        await drainEvents()
+    }
 
     /// Events since `mark` (an earlier `log.events.count`).
     func events(since mark: Int) -> [PlayerEvent] { Array(log.events.dropFirst(mark)) }

@@ -35,6 +35,16 @@ struct ScrubPreviewTests {
         image.pixels.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
     }
 
+    /// A harness with gop250 loaded whose scrub session previews through the provider
+    /// `makeProvider` makes for the fixture's path.
+    static func previewing(_ label: String = #function, _ makeProvider: (String) throws -> ThumbnailPreviewProvider)
+        async throws -> (Harness, Oracle, ScrubSession) {
+        let (h, oracle) = try await Harness.gop250(label)
+        let scrub = h.player.scrubSession
+        scrub.previewProvider = try makeProvider(try Fixtures.gop250.path)
+        return (h, oracle, scrub)
+    }
+
     @Test("Previews during a scrub: nearest keyframes, the expected size, no seek, the playhead still")
     func previewsDuringScrub() async throws {
         let h = Harness()
@@ -80,11 +90,7 @@ struct ScrubPreviewTests {
 
     @Test("Previews landing on one keyframe come from the cache, and keep coming after thousands of requests")
     func cached() async throws {
-        let h = Harness()
-        let fixture = try Fixtures.gop250
-        let oracle = try await h.load(fixture)
-        let scrub = h.player.scrubSession
-        scrub.previewProvider = try ThumbnailPreviewProvider(path: fixture.path, cachedPreviews: 16)
+        let (h, oracle, scrub) = try await Self.previewing { try ThumbnailPreviewProvider(path: $0, cachedPreviews: 16) }
         scrub.beginScrubbing(at: .zero)
 
         // The first preview of each keyframe, then every proposed time again: the same bytes,
@@ -132,13 +138,11 @@ struct ScrubPreviewTests {
 
     @Test("An exact-precision provider shows the frame covering each proposed time, still without a seek")
     func exactPreviews() async throws {
-        let h = Harness()
         let fixture = try Fixtures.gop250
-        let oracle = try await h.load(fixture)
-        let scrub = h.player.scrubSession
         // A cache of one picture, so going backward decodes again rather than hitting the cache.
-        scrub.previewProvider = try ThumbnailPreviewProvider(path: fixture.path, maximumSize: (320, 240), precision: .exact,
-                                                             cachedPreviews: 1)
+        let (h, oracle, scrub) = try await Self.previewing {
+            try ThumbnailPreviewProvider(path: $0, maximumSize: (320, 240), precision: .exact, cachedPreviews: 1)
+        }
         scrub.beginScrubbing(at: .zero)
         // Every 7th frame's middle, forward then backward (the provider must seek back on its own).
         let frames = Array(stride(from: 0, to: oracle.count, by: 7))
@@ -158,11 +162,7 @@ struct ScrubPreviewTests {
 
     @Test("Previews keep coming while the player's engine is stopped mid-seek")
     func independentOfThePlayersEngine() async throws {
-        let h = Harness()
-        let fixture = try Fixtures.gop250
-        let oracle = try await h.load(fixture)
-        let scrub = h.player.scrubSession
-        scrub.previewProvider = try ThumbnailPreviewProvider(path: fixture.path)
+        let (h, oracle, scrub) = try await Self.previewing { try ThumbnailPreviewProvider(path: $0) }
         h.suspendEngine()
         defer { h.resumeEngine() }
         let player = h.player

@@ -16,9 +16,7 @@ struct ScrubSessionTests {
 
     @Test("1,000 updates issue no seek; endScrubbing issues exactly one, with sampleCount 1,000")
     func oneSeekPerScrub() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(20), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 20)
         let scrub = h.player.scrubSession
         #expect(h.probe.seekCount == 1)
 
@@ -46,9 +44,7 @@ struct ScrubSessionTests {
 
     @Test("cancelScrubbing issues no seek and leaves the playhead where it was")
     func cancelIssuesNothing() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(20), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 20)
         let scrub = h.player.scrubSession
         scrub.beginScrubbing(at: h.player.currentTime)
         for i in 0..<1_000 { scrub.updateScrubbing(to: Self.proposed(i * 3)) }
@@ -104,8 +100,7 @@ struct ScrubSessionTests {
 
     @Test("States go idle -> scrubbing -> seeking -> idle; isActive follows; events on the callback queue")
     func states() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
+        let (h, oracle) = try await Harness.gop250()
         let scrub = h.player.scrubSession
         let log = h.log
         let events = h.events
@@ -144,9 +139,7 @@ struct ScrubSessionTests {
 
     @Test("Beginning a new scrub while the end seek is in flight supersedes it")
     func newScrubSupersedesEndSeek() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(20), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 20)
         let scrub = h.player.scrubSession
         scrub.beginScrubbing(at: h.player.currentTime)
         for i in 0..<7 { scrub.updateScrubbing(to: oracle.middle(100 + i)) }
@@ -177,9 +170,7 @@ struct ScrubSessionTests {
 
     @Test("cancelScrubbing while the end seek is in flight cancels it; the playhead stays")
     func cancelDuringEndSeek() async throws {
-        let h = Harness()
-        let oracle = try await h.load(Fixtures.gop250)
-        _ = await h.player.seek(to: oracle.middle(20), precision: .exact)
+        let (h, oracle) = try await Harness.gop250(seekingTo: 20)
         let scrub = h.player.scrubSession
         scrub.beginScrubbing(at: h.player.currentTime)
         scrub.updateScrubbing(to: oracle.middle(300))
