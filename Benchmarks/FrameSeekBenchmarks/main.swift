@@ -15,18 +15,6 @@ import Foundation
 import Glibc
 #endif
 
-struct Samples {
-    var milliseconds: [Double] = []
-    mutating func add(_ d: Duration) {
-        let (s, a) = d.components
-        milliseconds.append(Double(s) * 1000 + Double(a) / 1e15)
-    }
-    var sorted: [Double] { milliseconds.sorted() }
-    var median: Double { let s = sorted; return s.isEmpty ? .nan : (s[(s.count - 1) / 2] + s[s.count / 2]) / 2 }
-    var p95: Double { let s = sorted; return s.isEmpty ? .nan : s[Int(Double(s.count - 1) * 0.95)] }
-    var mean: Double { milliseconds.isEmpty ? .nan : milliseconds.reduce(0, +) / Double(milliseconds.count) }
-}
-
 
 func fail(_ message: String) -> Never {
     let text = Array("frameseek-benchmarks: \(message)\n".utf8)
@@ -46,7 +34,7 @@ func stepsBenchmark(path: String, starts: Int, steps: Int, seed: UInt64) throws 
     let frames = stepping.frameTable.frames
     guard frames.count > steps + 1 else { fail("\(path): too few frames") }
     var generator = SeededGenerator(seed: seed)
-    var backward = Samples(), forward = Samples(), seekPrevious = Samples(), firstBackward = Samples()
+    var backward = LatencySamples(), forward = LatencySamples(), seekPrevious = LatencySamples(), firstBackward = LatencySamples()
     for _ in 0..<starts {
         let start = Int.random(in: (steps + 1)..<(frames.count - steps - 1), using: &generator)
         _ = try stepping.seek(to: middle(frames[start]), precision: .exact)
@@ -69,8 +57,8 @@ func stepsBenchmark(path: String, starts: Int, steps: Int, seed: UInt64) throws 
             seekPrevious.add(landing.latency)
         }
     }
-    func row(_ name: String, _ s: Samples) -> String {
-        "\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(fmt(s.median)) \(fmt(s.p95)) \(fmt(s.mean))  (n=\(s.milliseconds.count))"
+    func row(_ name: String, _ s: LatencySamples) -> String {
+        "\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(fmt(s.median)) \(fmt(s.p95)) \(fmt(s.mean))  (n=\(s.count))"
     }
     print("file: \(path)")
     print("frames \(frames.count), keyframes \(stepping.frameTable.statistics.keyframeCount), starts \(starts), steps per start \(steps), seed \(seed)")
@@ -109,7 +97,7 @@ func suite(files: [String], out: String?) throws {
         for workload in BenchWorkload.allCases {
             let result = try BenchRunner().run(workload, file: path, stream: nil, count: nil, seed: 1,
                                                targets: nil, precision: nil)
-            let line = BenchJSONLine.make(result)
+            let line = BenchJSON.object(result).serialized
             lines.append(line)
             print("\(path) \(workload.rawValue): median \(fmt(result.median)) ms, p95 \(fmt(result.p95)) ms, n \(result.samples.count)")
         }
@@ -139,7 +127,7 @@ func freshDirectory(_ name: String) -> String {
 
 /// A 160x90 PNG every 10 s, three ways, side by side; medians over `runs` runs.
 func thumbnailsBenchmark(path: String, runs: Int) throws {
-    var ours = Samples(), nokey = Samples(), full = Samples()
+    var ours = LatencySamples(), nokey = LatencySamples(), full = LatencySamples()
     var count = 0, sizeText = ""
     for _ in 0..<runs {
         let directory = freshDirectory("frameseek")

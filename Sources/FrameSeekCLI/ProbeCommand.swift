@@ -60,11 +60,3 @@ enum ProbeCommand: Subcommand {
         return .success
     }
 }
-
-extension Duration {
-    /// Milliseconds as a Double, for reports.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}

@@ -97,8 +97,9 @@ enum BenchCommand: Subcommand {
 }
 
 /// The JSON and text forms of a bench result.
-enum BenchJSON {
-    static func object(_ r: BenchResult) -> JSONValue {
+public enum BenchJSON {
+    /// The `frameseek bench --json` object of a result.
+    public static func object(_ r: BenchResult) -> JSONValue {
         let samples: [JSONValue] = r.samples.map { s in
             .object([("target", s.target.json), ("latency_ms", .number(s.latency.milliseconds)),
                      ("frame_index", .integer(Int64(s.frameIndex))), ("frames_decoded", .integer(Int64(s.framesDecoded))),
@@ -129,8 +130,3 @@ enum BenchJSON {
     }
 }
 
-/// A bench result as one line of JSON, for the benchmark suite's results file.
-public enum BenchJSONLine {
-    /// The `frameseek bench --json` object of `result`.
-    public static func make(_ result: BenchResult) -> String { BenchJSON.object(result).serialized }
-}

@@ -1,3 +1,4 @@
+import Foundation
 import FrameSeek
 
 /// The bench report: one self-contained HTML file, inline SVG, no scripts, nothing fetched.
@@ -108,5 +109,3 @@ enum BenchReport {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
-
-import Foundation

@@ -35,28 +35,22 @@ public struct BenchResult: Sendable {
     /// (sequential workload only, when the ffmpeg command is on PATH).
     public let ffmpegFramesPerSecond: Double?
 
+    /// The operations' latencies.
+    public var latencies: LatencySamples { LatencySamples(milliseconds: samples.map(\.latency.milliseconds)) }
     /// Latencies in milliseconds, sorted.
-    public var sortedMilliseconds: [Double] { samples.map(\.latency.milliseconds).sorted() }
+    public var sortedMilliseconds: [Double] { latencies.sorted }
     /// The median latency.
-    public var median: Double { percentile(0.5) }
+    public var median: Double { latencies.median }
     /// The 95th percentile latency.
-    public var p95: Double { percentile(0.95) }
+    public var p95: Double { latencies.p95 }
     /// The mean latency.
-    public var mean: Double { samples.isEmpty ? .nan : samples.map(\.latency.milliseconds).reduce(0, +) / Double(samples.count) }
+    public var mean: Double { latencies.mean }
     /// The worst latency.
-    public var max: Double { sortedMilliseconds.last ?? .nan }
+    public var max: Double { latencies.max }
     /// Frames per second over the whole run (meaningful for sequential).
     public var framesPerSecond: Double {
-        let total = samples.map(\.latency.milliseconds).reduce(0, +)
+        let total = latencies.total
         return total > 0 ? Double(samples.count) / (total / 1000) : .nan
-    }
-
-    private func percentile(_ p: Double) -> Double {
-        let sorted = sortedMilliseconds
-        guard !sorted.isEmpty else { return .nan }
-        let rank = p * Double(sorted.count - 1)
-        let low = Int(rank.rounded(.down)), high = Int(rank.rounded(.up))
-        return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
     }
 }
 

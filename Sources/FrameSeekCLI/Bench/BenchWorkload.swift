@@ -1,3 +1,4 @@
+import Foundation
 import FrameSeek
 
 /// The benchmark workloads: what a player does to an encode, each a list of operations.
@@ -90,5 +91,3 @@ extension BenchWorkload {
         self == .thumbnails ? .tolerance(before: .positiveInfinity, after: .positiveInfinity) : .exact
     }
 }
-
-import Foundation
