@@ -21,8 +21,10 @@ struct PlayerExample {
         let player = Player(callbackQueue: events)
         try await player.load(URL(fileURLWithPath: path))
         let outcome = await player.seek(to: 4.2, precision: .exact)
-        print(outcome.requestedTime, outcome.landedTime, outcome.accuracy.delta,
-              outcome.accuracy.withinRequestedTolerance, outcome.finished, outcome.latency)
+        // Seconds for display, as the SDK spells them; the …MediaTime members are exact.
+        print(outcome.requestedTime, outcome.landedTime, outcome.delta,
+              outcome.withinRequestedTolerance, outcome.finished, outcome.latency)
+        print("landed within 50 ms: \(abs(outcome.landedTime - 4.2) < 0.05), exactly at \(outcome.landedMediaTime)")
         if outcome.clamp.didClamp { print(outcome.clamp.explanation) }
 
         let listener = PrintingListener()
@@ -30,10 +32,10 @@ struct PlayerExample {
         let keyframe = await withCheckedContinuation { continuation in
             player.seek(to: 8.5, precision: .nearestKeyframe(tolerance: 0.5)) { outcome in continuation.resume(returning: outcome) }
         }
-        print("nearest keyframe within 0.5 s of 8.5 s: \(keyframe.landedTime.seconds) s (frame \(keyframe.frameIndex ?? -1))")
+        print("nearest keyframe within 0.5 s of 8.5 s: \(keyframe.landedTime) s (frame \(keyframe.frameIndex ?? -1))")
 
         let clamped = await player.seek(to: -5, precision: .exact)
-        if clamped.clamp.didClamp { print(clamped.clamp.explanation, "delta", clamped.accuracy.deltaMediaTime) }
+        if clamped.clamp.didClamp { print(clamped.clamp.explanation, "delta", clamped.deltaMediaTime) }
 
         let scrub = player.scrubSession
         scrub.positionThrottle = ScrubSession.defaultPositionThrottle   // 0.1 s

@@ -91,7 +91,7 @@ struct PlayerStepTests {
         let outcome = await h.player.seek(to: target, precision: .exact)
         #expect(outcome.finished)
         #expect(outcome.frameIndex == oracle.count / 2)
-        #expect(outcome.landedTime == oracle.time(oracle.count / 2))
+        #expect(outcome.landedMediaTime == oracle.time(oracle.count / 2))
         #expect(await h.player.stepFrame(.forward) == .unavailable(.audioOnly))
         #expect(await h.player.stepFrame(.backward, count: 3) == .unavailable(.audioOnly))
         #expect(h.player.currentTime == oracle.time(oracle.count / 2))

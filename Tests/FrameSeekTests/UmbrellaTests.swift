@@ -14,7 +14,7 @@ struct UmbrellaTests {
         let outcome = await player.seek(to: oracle.middle(125), precision: .exact)
         #expect(outcome.finished)
         #expect(outcome.frameIndex == 125)
-        #expect(outcome.landedTime == oracle.time(125))
-        #expect(outcome.accuracy.withinRequestedTolerance)
+        #expect(outcome.landedMediaTime == oracle.time(125))
+        #expect(outcome.withinRequestedTolerance)
     }
 }

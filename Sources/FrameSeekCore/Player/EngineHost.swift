@@ -51,7 +51,6 @@ final class EngineHost: Sendable {
 struct LoadedItem: Sendable {
     let media: MediaDescription
     let seekableRange: Range<MediaTime>?
-    let isVideo: Bool
     /// The first and last frames' times, for clamping without the engine.
     let firstFrame: MediaTime?
     let lastFrame: MediaTime?
@@ -59,7 +58,6 @@ struct LoadedItem: Sendable {
     init(_ engine: any PlaybackEngine) {
         media = engine.media
         seekableRange = engine.frameTable.seekableRange
-        isVideo = engine.media.selectedStream.mediaType == .video
         firstFrame = engine.frameTable.frames.first?.time
         lastFrame = engine.frameTable.frames.last?.time
     }

@@ -4,15 +4,16 @@ import Foundation
 /// The precision-seek API: load media, seek with an explicit precision, read back where the
 /// seek really landed; step frames; scrub.
 ///
-/// Every method may be called from any thread or task. The engine runs on a serial queue of
-/// its own (FFmpeg state is touched from that one place); listener and delegate events
-/// arrive on `callbackQueue` (main by default), in order.
+/// Every method may be called from any thread or task. The player's state is one value behind
+/// one lock (`PlayerState`, whose invariants are written at its top); each call is one
+/// transition on it. The engine runs on a serial queue of its own (FFmpeg state is touched
+/// from that one place); listener and delegate events arrive on `callbackQueue` (main by
+/// default), in the order the transitions happened.
 public final class Player: Sendable {
     let host = EngineHost()
-    let events: PlayerEvents
+    let machine: PlayerStateMachine
     let clock: any PlayerClock
     private let engineFactory: PlaybackEngineFactory
-    let state = Locked(PlayerState())
 
     /// The scrub session of this player: many position updates, one seek.
     public let scrubSession: ScrubSession
@@ -22,89 +23,72 @@ public final class Player: Sendable {
     public init(engineFactory: @escaping PlaybackEngineFactory, callbackQueue: DispatchQueue = .main,
                 clock: any PlayerClock = ContinuousPlayerClock()) {
         self.engineFactory = engineFactory
-        self.events = PlayerEvents(queue: callbackQueue)
+        self.machine = PlayerStateMachine(queue: callbackQueue)
         self.clock = clock
-        self.scrubSession = ScrubSession(events: events, clock: clock)
-        scrubSession.attach(to: self)
+        self.scrubSession = ScrubSession(machine: machine, host: host, clock: clock)
     }
 
     /// Opens `url` and makes it the current item; the playhead goes to the start.
     ///
-    /// Seeks still landing on the previous item are cancelled.
+    /// Seeks and steps of the previous item end at once (seeks as `cancelled`, steps as
+    /// `noCurrentItem`); nothing of that item is heard after this call begins. Seeks issued
+    /// while the file opens land on the new item. If opening fails, the previous item stays.
     public func load(_ url: URL) async throws(MediaError) {
-        cancelPendingSeeks()
-        try await host.load(url, with: engineFactory) { item in
-            self.state.withLock { s in
-                s.item = item
-                s.currentTime = item.seekableRange?.lowerBound ?? .zero
-                s.generation &+= 1
+        let generation = machine.apply { s, events in s.beginLoad(into: &events) }
+        let machine = self.machine
+        do {
+            try await host.load(url, with: engineFactory) { item in
+                machine.update { $0.install(item, generation: generation) }
             }
+        } catch {
+            machine.update { $0.loadFailed(generation: generation) }
+            throw error
         }
     }
 
-    /// Cancels seeks in flight and unloads the media; later seeks report `notReady`.
+    /// Ends every seek and step in flight and unloads the media; later seeks report `notReady`.
+    ///
+    /// Seeks in flight complete as `cancelled` and steps as `noCurrentItem` before this
+    /// returns; no event of the closed item is emitted after it.
     public func close() async {
-        cancelPendingSeeks()
-        state.withLock { s in
-            s.item = nil
-            s.currentTime = .zero
-            s.generation &+= 1
-        }
+        machine.apply { s, events in s.close(into: &events) }
         await host.unload()
     }
 
     /// Stops the seek in flight, which completes with `interruption == .cancelled`; the
     /// playhead stays where it was.
     public func cancelPendingSeeks() {
-        state.withLock { s in
-            s.activeSeek?.flag.interrupt(.cancelled)
-            s.activeSeek = nil
-        }
-        scrubSession.playerCancelledSeeks()
+        machine.apply { s, events in s.cancelSeeks(into: &events) }
     }
 
     /// The time of the frame the playhead is on.
-    public var currentTime: MediaTime { state.withLock { $0.currentTime } }
+    public var currentTime: MediaTime { machine.read(\.playhead) }
 
     /// The end of the last frame of the current item; `.indefinite` with nothing loaded.
-    public var duration: MediaTime { state.withLock { $0.item?.duration ?? .indefinite } }
+    public var duration: MediaTime { machine.read(\.duration) }
 
     /// `[first frame, end of the last frame)`, or nil while nothing is loaded.
-    public var seekableRange: Range<MediaTime>? { state.withLock { $0.item?.seekableRange } }
+    public var seekableRange: Range<MediaTime>? { machine.read { $0.item?.seekableRange } }
 
     /// The current item's description, or nil.
-    public var media: MediaDescription? { state.withLock { $0.item?.media } }
+    public var media: MediaDescription? { machine.read { $0.item?.media } }
 
     /// The queue events and completion handlers run on.
-    public var callbackQueue: DispatchQueue { events.queue }
+    public var callbackQueue: DispatchQueue { machine.queue }
 
     /// Starts delivering events to `listener`, held weakly.
-    public func addSeekPrecisionListener(_ listener: any SeekPrecisionListener) { events.add(listener) }
+    public func addSeekPrecisionListener(_ listener: any SeekPrecisionListener) {
+        machine.update { $0.listeners.add(listener) }
+    }
 
     /// Stops delivering events to `listener`.
-    public func removeSeekPrecisionListener(_ listener: any SeekPrecisionListener) { events.remove(listener) }
+    public func removeSeekPrecisionListener(_ listener: any SeekPrecisionListener) {
+        machine.update { $0.listeners.remove(listener) }
+    }
 
     /// The delegate that follows the playhead, held weakly.
     public var seekDelegate: (any SeekDelegate)? {
-        get { events.delegate }
-        set { events.delegate = newValue }
+        get { machine.read { $0.listeners.seekDelegate } }
+        set { machine.update { $0.listeners.seekDelegate = newValue } }
     }
-}
-
-/// What the player knows between calls, behind its lock.
-struct PlayerState {
-    var item: LoadedItem?
-    var currentTime: MediaTime = .zero
-    /// The seek that will move the playhead if it lands; older ones are superseded.
-    var activeSeek: SeekTicket?
-    /// Counts loads and closes, so work started on one item never moves the playhead of the next.
-    var generation: UInt64 = 0
-}
-
-/// A registered seek: its request and the flag that interrupts it.
-struct SeekTicket: Sendable {
-    let target: MediaTime
-    let precision: SeekPrecision
-    let flag: SeekInterruptionFlag
-    let start: ContinuousClock.Instant
 }

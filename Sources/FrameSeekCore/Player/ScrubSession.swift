@@ -1,4 +1,3 @@
-
 /// A scrub gesture coalesced into one seek.
 ///
 /// `updateScrubbing(to:)` issues no seek, ever: it records the proposed time and emits
@@ -6,64 +5,43 @@
 /// `endScrubbing(at:precision:)` issues the session's one seek; `cancelScrubbing()` issues
 /// none and leaves the playhead where it was. Beginning a new scrub while the end seek is in
 /// flight supersedes that seek.
+///
+/// The session's state is part of the player's one state value (`PlayerState.scrub`), so a
+/// scrub and a seek never race on two locks: the transition that ends the end seek (landing,
+/// supersession, cancel, close) is the one that returns the session to idle.
 public final class ScrubSession: Sendable {
     /// The default throttle for position events: 0.1 s.
     public static let defaultPositionThrottle: Duration = .milliseconds(100)
 
-    private struct State {
-        var scrub: ScrubState = .idle
-        var sampleCount = 0
-        var position: MediaTime = .zero
-        var lastPositionEvent: Duration?
-        var throttle = ScrubSession.defaultPositionThrottle
-        var endSeek: SeekInterruptionFlag?
-        /// Counts sessions, so an old session's end seek does not reset a newer session.
-        var generation = 0
-    }
-
-    private let state = Locked(State())
-    private let previews = Locked<(any ScrubPreviewProvider)?>(nil)
-    private let events: PlayerEvents
+    private let machine: PlayerStateMachine
+    private let host: EngineHost
     private let clock: any PlayerClock
-    private let owner = Locked(WeakPlayer())
 
-    private struct WeakPlayer: Sendable { weak var player: Player? }
-
-    init(events: PlayerEvents, clock: any PlayerClock) {
-        self.events = events
+    init(machine: PlayerStateMachine, host: EngineHost, clock: any PlayerClock) {
+        self.machine = machine
+        self.host = host
         self.clock = clock
     }
 
-    func attach(to player: Player) { owner.withLock { $0.player = player } }
-
     /// The minimum time between two position events.
     public var positionThrottle: Duration {
-        get { state.withLock { $0.throttle } }
-        set { state.withLock { $0.throttle = newValue } }
+        get { machine.read(\.scrub.throttle) }
+        set { machine.update { $0.scrub.throttle = newValue } }
     }
 
     /// Where the session stands.
-    public var scrubState: ScrubState { state.withLock { $0.scrub } }
+    public var scrubState: ScrubState { machine.read(\.scrub.state) }
 
     /// True while scrubbing or seeking.
     public var isActive: Bool { scrubState.isActive }
 
     /// Updates so far in this session.
-    public var sampleCount: Int { state.withLock { $0.sampleCount } }
+    public var sampleCount: Int { machine.read(\.scrub.sampleCount) }
 
     /// Starts a session at `time` (usually the player's current time). A seek still landing
     /// from the previous session is superseded.
     public func beginScrubbing(at time: MediaTime) {
-        state.withLock { s in
-            s.endSeek?.interrupt(.superseded)
-            s.endSeek = nil
-            s.generation += 1
-            s.scrub = .scrubbing
-            s.sampleCount = 0
-            s.position = time
-            s.lastPositionEvent = nil
-            events.toListeners { $0.onScrubStateChanged(.scrubbing) }
-        }
+        machine.apply { s, events in s.beginScrub(at: time, into: &events) }
     }
 
     /// `beginScrubbing(at:)` with `Double` seconds.
@@ -73,15 +51,7 @@ public final class ScrubSession: Sendable {
     /// `positionThrottle` has passed since the last one. Ignored outside a session.
     public func updateScrubbing(to time: MediaTime) {
         let now = clock.now()
-        state.withLock { s in
-            guard s.scrub == .scrubbing else { return }
-            s.sampleCount += 1
-            s.position = time
-            if let last = s.lastPositionEvent, now - last < s.throttle { return }
-            s.lastPositionEvent = now
-            let position = ScrubPosition(time: time, sampleCount: s.sampleCount)
-            events.toListeners { $0.onScrubPositionChanged(position) }
-        }
+        machine.apply { s, events in s.updateScrub(to: time, now: now, into: &events) }
     }
 
     /// `updateScrubbing(to:)` with `Double` seconds.
@@ -92,12 +62,13 @@ public final class ScrubSession: Sendable {
     /// session it issues no seek and completes with no outcome.
     public func endScrubbing(at time: MediaTime, precision: SeekPrecision = .exact,
                              completion: (@Sendable (ScrubSessionResult) -> Void)? = nil) {
-        // The seek is registered before this returns, so a begin right after it supersedes
-        // exactly this seek and never finds its session taken over later.
-        let started = startEnd(at: time, precision: precision)
-        Task { [self] in
-            let result = await finishEnd(started)
-            if let completion { events.deliver { completion(result) } }
+        let end = startEnd(at: time, precision: precision) { sampleCount in
+            .callback { outcome in completion?(ScrubSessionResult(outcome: outcome, sampleCount: sampleCount)) }
+        }
+        if case .noSession(let sampleCount) = end, let completion {
+            machine.apply { _, events in
+                events.append(.callback { completion(ScrubSessionResult(outcome: nil, sampleCount: sampleCount)) })
+            }
         }
     }
 
@@ -109,44 +80,21 @@ public final class ScrubSession: Sendable {
 
     /// Ends the session with its one seek and returns how it ended.
     public func endScrubbing(at time: MediaTime, precision: SeekPrecision = .exact) async -> ScrubSessionResult {
-        await finishEnd(startEnd(at: time, precision: precision))
-    }
-
-    /// An end seek registered, or why there is none.
-    private enum EndStart: Sendable {
-        case started(player: Player, ticket: SeekTicket?, sampleCount: Int, generation: Int)
-        case noSession(sampleCount: Int)
-    }
-
-    /// Moves the session to seeking and registers its seek, under the session's lock.
-    private func startEnd(at time: MediaTime, precision: SeekPrecision) -> EndStart {
-        let player = owner.withLock { $0.player }
-        return state.withLock { s in
-            guard s.scrub == .scrubbing, let player else { return .noSession(sampleCount: s.sampleCount) }
-            s.scrub = .seeking
-            s.position = time
-            let ticket = player.register(time, precision)
-            s.endSeek = ticket?.flag
-            events.toListeners { $0.onScrubStateChanged(.seeking) }
-            return .started(player: player, ticket: ticket, sampleCount: s.sampleCount, generation: s.generation)
+        var count = 0
+        var hadSession = true
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<SeekOutcome, Never>) in
+            let end = startEnd(at: time, precision: precision) { sampleCount in
+                count = sampleCount
+                return .resume(continuation)
+            }
+            if case .noSession(let sampleCount) = end {
+                (count, hadSession) = (sampleCount, false)
+                // No seek was issued; the value is only there to resume, and is dropped below.
+                continuation.resume(returning: SeekOutcome(requested: time, precision: precision, clamp: .seekableRangeUnknown,
+                                                           interruption: .cancelled, latency: .zero))
+            }
         }
-    }
-
-    /// Runs the registered end seek and returns the session to idle, unless a newer session began.
-    private func finishEnd(_ start: EndStart) async -> ScrubSessionResult {
-        let (player, ticket, count, generation): (Player, SeekTicket?, Int, Int)
-        switch start {
-        case .noSession(let sampleCount): return ScrubSessionResult(outcome: nil, sampleCount: sampleCount)
-        case .started(let p, let t, let c, let g): (player, ticket, count, generation) = (p, t, c, g)
-        }
-        let outcome = await player.execute(ticket)
-        state.withLock { s in
-            guard s.generation == generation, s.scrub == .seeking else { return }
-            s.scrub = .idle
-            s.endSeek = nil
-            events.toListeners { $0.onScrubStateChanged(.idle) }
-        }
-        return ScrubSessionResult(outcome: outcome, sampleCount: count)
+        return ScrubSessionResult(outcome: hadSession ? outcome : nil, sampleCount: count)
     }
 
     /// `endScrubbing(at:precision:) async` with `Double` seconds.
@@ -154,10 +102,22 @@ public final class ScrubSession: Sendable {
         await endScrubbing(at: MediaTime(decimalSeconds: seconds), precision: precision)
     }
 
+    /// Moves the session to seeking and registers its seek in one transition, then queues the
+    /// seek on the engine.
+    private func startEnd(at time: MediaTime, precision: SeekPrecision,
+                          reply: (Int) -> Reply<SeekOutcome>) -> PlayerState.ScrubEnd {
+        let started = ContinuousClock.now
+        let end = machine.apply { s, events in
+            s.endScrub(id: s.makeID(), at: time, precision: precision, start: started, reply: reply, into: &events)
+        }
+        if case .run(let seek) = end { Player.run(seek, on: host, machine: machine) }
+        return end
+    }
+
     /// Where previews come from; nil (the default) means no previews.
     public var previewProvider: (any ScrubPreviewProvider)? {
-        get { previews.withLock { $0 } }
-        set { previews.withLock { $0 = newValue } }
+        get { machine.read(\.previewProvider) }
+        set { machine.update { $0.previewProvider = newValue } }
     }
 
     /// The preview picture for a proposed time, from `previewProvider`: a decoder of its own,
@@ -170,21 +130,6 @@ public final class ScrubSession: Sendable {
     /// Ends the session without seeking; the playhead stays where it was. If the end seek is
     /// already in flight, it is cancelled.
     public func cancelScrubbing() {
-        state.withLock { s in
-            guard s.scrub != .idle else { return }
-            s.endSeek?.interrupt(.cancelled)
-            s.endSeek = nil
-            s.generation += 1
-            s.scrub = .idle
-            events.toListeners { $0.onScrubStateChanged(.idle) }
-        }
-    }
-
-    /// The player cancelled its seeks: an end seek in flight is over.
-    func playerCancelledSeeks() {
-        state.withLock { s in
-            guard s.scrub == .seeking else { return }
-            s.endSeek = nil
-        }
+        machine.apply { s, events in s.cancelScrub(into: &events) }
     }
 }

@@ -15,15 +15,20 @@ public enum SeekInterruption: String, Sendable, Hashable {
 }
 
 /// Where a seek asked for and where it really landed, as the player reports it.
+///
+/// Named as the precision-seek API it ports: `requestedTime`, `landedTime`, `delta` and
+/// `absoluteDelta` are `Double` seconds for display; the `…MediaTime` members are the exact
+/// values every comparison uses.
 public struct SeekOutcome: Sendable, Hashable {
-    /// The time the caller asked for, unclamped.
-    public let requestedTime: MediaTime
-    /// The presentation time of the frame landed on; `.invalid` when the seek did not finish.
-    public let landedTime: MediaTime
+    /// The time the caller asked for, unclamped: authoritative.
+    public let requestedMediaTime: MediaTime
+    /// The presentation time of the frame landed on; `.invalid` when the seek did not land.
+    public let landedMediaTime: MediaTime
     /// The precision asked for.
     public let precision: SeekPrecision
-    /// Requested versus landed, in rational time.
-    public let accuracy: SeekAccuracy
+    /// Requested versus landed, in rational time; nil when the seek did not land, since there
+    /// is no landing to measure.
+    public let accuracy: SeekAccuracy?
     /// Whether and where the target was clamped.
     public let clamp: SeekClamp
     /// Why the seek did not finish, or nil when it did.
@@ -40,10 +45,25 @@ public struct SeekOutcome: Sendable, Hashable {
     /// True when the seek landed.
     public var finished: Bool { interruption == nil }
 
+    /// `requestedMediaTime` in seconds, for display.
+    public var requestedTime: Double { requestedMediaTime.seconds }
+    /// `landedMediaTime` in seconds, for display; NaN when the seek did not land.
+    public var landedTime: Double { landedMediaTime.seconds }
+    /// `landedMediaTime - requestedMediaTime`, exact; `.invalid` when the seek did not land.
+    public var deltaMediaTime: MediaTime { accuracy?.deltaMediaTime ?? .invalid }
+    /// The size of `deltaMediaTime`; `.invalid` when the seek did not land.
+    public var absoluteDeltaMediaTime: MediaTime { accuracy?.absoluteDeltaMediaTime ?? .invalid }
+    /// `deltaMediaTime` in seconds, for display; NaN when the seek did not land.
+    public var delta: Double { deltaMediaTime.seconds }
+    /// `absoluteDeltaMediaTime` in seconds, for display; NaN when the seek did not land.
+    public var absoluteDelta: Double { absoluteDeltaMediaTime.seconds }
+    /// Whether the landed frame meets the precision's window; false when the seek did not land.
+    public var withinRequestedTolerance: Bool { accuracy?.withinRequestedTolerance ?? false }
+
     /// An outcome for a seek that landed.
     public init(landing: SeekLanding, latency: Duration) {
-        requestedTime = landing.plan.requested
-        landedTime = landing.frame.time
+        requestedMediaTime = landing.plan.requested
+        landedMediaTime = landing.frame.time
         precision = landing.plan.precision
         accuracy = landing.accuracy
         clamp = landing.plan.clamp
@@ -58,12 +78,10 @@ public struct SeekOutcome: Sendable, Hashable {
     public init(requested: MediaTime, precision: SeekPrecision, clamp: SeekClamp,
                 interruption: SeekInterruption, latency: Duration, framesDecoded: Int = 0,
                 error: MediaError? = nil) {
-        requestedTime = requested
-        landedTime = .invalid
+        requestedMediaTime = requested
+        landedMediaTime = .invalid
         self.precision = precision
-        let window = precision.window
-        accuracy = SeekAccuracy(requested: requested, landed: .invalid, landedDuration: .zero,
-                                toleranceBefore: window.before, toleranceAfter: window.after)
+        accuracy = nil
         self.clamp = clamp
         self.interruption = interruption
         self.latency = latency

@@ -37,6 +37,10 @@ public struct SeekAccuracy: Sendable, Hashable {
     public var deltaMediaTime: MediaTime { landedMediaTime - requestedMediaTime }
     /// The size of `deltaMediaTime`.
     public var absoluteDeltaMediaTime: MediaTime { deltaMediaTime.magnitude }
+    /// `requestedMediaTime` in seconds, for display.
+    public var requestedTime: Double { requestedMediaTime.seconds }
+    /// `landedMediaTime` in seconds, for display.
+    public var landedTime: Double { landedMediaTime.seconds }
     /// `deltaMediaTime` in seconds, for display.
     public var delta: Double { deltaMediaTime.seconds }
     /// `absoluteDeltaMediaTime` in seconds, for display.

@@ -1,0 +1,270 @@
+/// Everything the player knows between calls, as one value, and every transition on it.
+///
+/// The player keeps this value behind its one lock (`PlayerStateMachine`). Each public call
+/// is one transition: a mutating method here that returns the events to emit, which the
+/// machine queues on the callback queue while still holding the lock. So events reach the
+/// host in the order the transitions happened, and nothing here ever touches the engine.
+///
+/// Invariants (each transition keeps them; the race tests force every ordering of them):
+///
+/// 1. At most one seek is pending: `activeSeek`. Registering a seek ends the previous one at
+///    once as `superseded`, so its completion fires immediately and nothing it does later
+///    in the engine can be heard.
+/// 2. A seek is reported exactly once: one reply, and one `seekEnd` for each `seekStart`. It
+///    is reported by the transition that removes it from `activeSeek`, and only that one.
+/// 3. `onSeekAccuracy` is emitted only for a seek that landed.
+/// 4. The playhead moves only when the engine's result is committed for the seek or step
+///    that is still pending: a seek that is `activeSeek`, a step in `pendingSteps` with no
+///    seek pending.
+/// 5. `close()` and `load()` end every seek and step of the old item within their own
+///    transition (seeks as `cancelled`, steps as `noCurrentItem`), so no event of the old
+///    item is emitted after that transition, whatever the engine does later.
+/// 6. A seek that does not land reports the clamp of the item it was registered against
+///    (unknown while a load is in progress), never that of an item loaded later.
+/// 7. The scrub session is `seeking` exactly while its end seek is `activeSeek`; the
+///    transition that ends that seek returns the session to `idle`.
+struct PlayerState {
+    var item: LoadedItem?
+    /// True from `load()`'s start until its item is installed: new seeks do not know the range.
+    var loading = false
+    var playhead: MediaTime = .zero
+    /// The one seek that will move the playhead if it lands.
+    var activeSeek: PendingSeek?
+    /// Steps asked for and not yet reported, by id.
+    var pendingSteps: [UInt64: PendingStep] = [:]
+    /// Counts loads and closes: an item installed for an older load is ignored.
+    var generation: UInt64 = 0
+    var scrub = ScrubMachine()
+    var listeners = ListenerRegistry()
+    var previewProvider: (any ScrubPreviewProvider)?
+    private var lastID: UInt64 = 0
+
+    /// A fresh id for a seek or a step.
+    mutating func makeID() -> UInt64 {
+        lastID &+= 1
+        return lastID
+    }
+
+    var duration: MediaTime { item?.duration ?? .indefinite }
+}
+
+/// A registered seek.
+struct PendingSeek: Sendable {
+    let id: UInt64
+    let target: MediaTime
+    let precision: SeekPrecision
+    /// Polled by the engine while it decodes; set by the transition that ends the seek.
+    let flag: SeekInterruptionFlag
+    let start: ContinuousClock.Instant
+    /// What to report if the seek ends without landing (invariant 6).
+    let clampIfNotLanded: SeekClamp
+    let reply: Reply<SeekOutcome>
+
+    /// The outcome of this seek ending without a landing.
+    func notLanded(_ interruption: SeekInterruption, error: MediaError? = nil, clamp: SeekClamp? = nil) -> SeekOutcome {
+        SeekOutcome(requested: target, precision: precision, clamp: clamp ?? clampIfNotLanded,
+                    interruption: interruption, latency: ContinuousClock.now - start, error: error)
+    }
+}
+
+/// A step asked for.
+struct PendingStep: Sendable {
+    let direction: FrameStepDirection
+    let count: Int
+    let reply: Reply<FrameStepReport>
+
+    /// The report of this step ending without stepping.
+    func unavailable(_ reason: FrameStepUnavailableReason) -> FrameStepReport {
+        FrameStepReport(result: .unavailable(reason), direction: direction, requestedCount: count,
+                        framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
+    }
+}
+
+/// Where a result goes: a suspended `async` caller, or a completion handler that runs on the
+/// callback queue after the events emitted with it.
+enum Reply<Value: Sendable>: Sendable {
+    case resume(CheckedContinuation<Value, Never>)
+    case callback(@Sendable (Value) -> Void)
+}
+
+// MARK: - Seeks
+
+extension PlayerState {
+    /// What `registerSeek` decided.
+    enum Registration {
+        /// Queue the seek on the engine.
+        case run(PendingSeek)
+        /// Nothing is loaded: the seek was answered `notReady` already.
+        case answered
+    }
+
+    /// A seek is asked for: it supersedes the active one (invariant 1).
+    mutating func registerSeek(id: UInt64, to target: MediaTime, precision: SeekPrecision,
+                               start: ContinuousClock.Instant, reply: Reply<SeekOutcome>,
+                               into events: inout [PlayerEmission]) -> Registration {
+        let seek = PendingSeek(id: id, target: target, precision: precision, flag: SeekInterruptionFlag(),
+                               start: start,
+                               clampIfNotLanded: loading ? .seekableRangeUnknown : item?.clamp(for: target) ?? .seekableRangeUnknown,
+                               reply: reply)
+        guard item != nil else {
+            seek.flag.interrupt(.notReady)
+            events.append(.seekReply(reply, seek.notLanded(.notReady)))
+            return .answered
+        }
+        endActiveSeek(.superseded, into: &events)
+        activeSeek = seek
+        events.append(.seekStart(target))
+        return .run(seek)
+    }
+
+    /// Ends the active seek without a landing (superseded, cancelled, closed), if there is one.
+    mutating func endActiveSeek(_ interruption: SeekInterruption, into events: inout [PlayerEmission]) {
+        guard let seek = activeSeek else { return }
+        seek.flag.interrupt(interruption)
+        finish(seek, seek.notLanded(interruption), into: &events)
+    }
+
+    /// Ends the seek `id` as cancelled, if it is still pending (task cancellation).
+    mutating func cancelSeek(id: UInt64, into events: inout [PlayerEmission]) {
+        guard activeSeek?.id == id else { return }
+        endActiveSeek(.cancelled, into: &events)
+    }
+
+    /// The engine is about to run seek `id`: its flag, or nil when the seek already ended
+    /// (the engine then skips it without decoding).
+    func seekToRun(id: UInt64) -> SeekInterruptionFlag? {
+        activeSeek?.id == id ? activeSeek?.flag : nil
+    }
+
+    /// What the engine did for a seek.
+    enum EngineResult: Sendable {
+        case landed(SeekLanding)
+        case failed(MediaError)
+        /// The engine stopped because the flag was set (the seek is then already reported).
+        case interrupted
+        /// No engine was loaded.
+        case noEngine
+    }
+
+    /// The engine finished seek `id`. Commits it only if it is still the active seek
+    /// (invariants 2 and 4); otherwise it was reported when it ended, and this is dropped.
+    mutating func commitSeek(id: UInt64, _ result: EngineResult, into events: inout [PlayerEmission]) {
+        guard let seek = activeSeek, seek.id == id else { return }
+        switch result {
+        case .landed(let landing):
+            let outcome = SeekOutcome(landing: landing, latency: ContinuousClock.now - seek.start)
+            playhead = landing.frame.time
+            if outcome.clamp.didClamp { events.append(.seekClamped(outcome.clamp)) }
+            if let accuracy = outcome.accuracy { events.append(.seekAccuracy(accuracy, outcome)) }
+            finish(seek, outcome, into: &events)
+        case .failed(let error):
+            seek.flag.interrupt(.failed)
+            finish(seek, seek.notLanded(.failed, error: error), into: &events)
+        case .interrupted:
+            seek.flag.interrupt(.cancelled)
+            finish(seek, seek.notLanded(.cancelled), into: &events)
+        case .noEngine:
+            seek.flag.interrupt(.notReady)
+            finish(seek, seek.notLanded(.notReady, clamp: .seekableRangeUnknown), into: &events)
+        }
+    }
+
+    /// Reports the active seek and removes it: seek end (and the time update, if it landed),
+    /// the scrub's return to idle when it was the scrub's seek, then the reply.
+    private mutating func finish(_ seek: PendingSeek, _ outcome: SeekOutcome, into events: inout [PlayerEmission]) {
+        activeSeek = nil
+        events.append(.seekEnd(playhead))
+        if outcome.finished { events.append(.timeUpdate(playhead, duration: duration)) }
+        if scrub.endSeekID == seek.id { scrub.endSeekFinished(into: &events) }
+        events.append(.seekReply(seek.reply, outcome))
+    }
+}
+
+// MARK: - Steps
+
+extension PlayerState {
+    /// A step is asked for. Returns true when it should go to the engine; otherwise it was
+    /// answered already.
+    mutating func registerStep(id: UInt64, _ step: PendingStep, into events: inout [PlayerEmission]) -> Bool {
+        let blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
+        if let blocked {
+            let report = step.unavailable(blocked)
+            events.append(.frameStep(report.result))
+            events.append(.stepReply(step.reply, report))
+            return false
+        }
+        pendingSteps[id] = step
+        return true
+    }
+
+    /// The engine is about to run step `id`: the playhead to step from, or nil when the step
+    /// already ended.
+    func stepToRun(id: UInt64) -> MediaTime? {
+        pendingSteps[id] == nil ? nil : playhead
+    }
+
+    /// The engine finished step `id`: reported and committed only if still pending. The
+    /// playhead moves only when no seek was issued meanwhile, since that seek will move it.
+    mutating func commitStep(id: UInt64, _ report: FrameStepReport, into events: inout [PlayerEmission]) {
+        guard let step = pendingSteps.removeValue(forKey: id) else { return }
+        events.append(.frameStep(report.result))
+        if case .stepped(_, let landed) = report.result, activeSeek == nil {
+            playhead = landed
+            events.append(.timeUpdate(landed, duration: duration))
+        }
+        events.append(.stepReply(step.reply, report))
+    }
+
+    /// Ends every step still pending as `reason`.
+    private mutating func endPendingSteps(_ reason: FrameStepUnavailableReason, into events: inout [PlayerEmission]) {
+        for id in pendingSteps.keys.sorted() {
+            guard let step = pendingSteps.removeValue(forKey: id) else { continue }
+            let report = step.unavailable(reason)
+            events.append(.frameStep(report.result))
+            events.append(.stepReply(step.reply, report))
+        }
+    }
+}
+
+// MARK: - Items
+
+extension PlayerState {
+    /// `cancelPendingSeeks()`.
+    mutating func cancelSeeks(into events: inout [PlayerEmission]) {
+        endActiveSeek(.cancelled, into: &events)
+    }
+
+    /// `load()` starts: the old item's seeks and steps end now (invariant 5). The old item
+    /// stays current until the new one is installed, so a failed load leaves it playable.
+    mutating func beginLoad(into events: inout [PlayerEmission]) -> UInt64 {
+        endActiveSeek(.cancelled, into: &events)
+        endPendingSteps(.noCurrentItem, into: &events)
+        generation &+= 1
+        loading = true
+        return generation
+    }
+
+    /// The engine opened the item of load `generation`; ignored if a close or another load
+    /// came after it.
+    mutating func install(_ loaded: LoadedItem, generation loadGeneration: UInt64) {
+        guard loadGeneration == generation else { return }
+        item = loaded
+        loading = false
+        playhead = loaded.seekableRange?.lowerBound ?? .zero
+    }
+
+    /// The load of `generation` failed: the old item stays.
+    mutating func loadFailed(generation loadGeneration: UInt64) {
+        if loadGeneration == generation { loading = false }
+    }
+
+    /// `close()`: every seek and step ends now (invariant 5) and the item goes.
+    mutating func close(into events: inout [PlayerEmission]) {
+        endActiveSeek(.cancelled, into: &events)
+        endPendingSteps(.noCurrentItem, into: &events)
+        generation &+= 1
+        loading = false
+        item = nil
+        playhead = .zero
+    }
+}

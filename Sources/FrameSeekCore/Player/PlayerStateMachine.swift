@@ -1,0 +1,129 @@
+import Dispatch
+
+/// One event a transition emits, in the order it emits them.
+enum PlayerEmission: Sendable {
+    case seekStart(MediaTime)
+    case seekClamped(SeekClamp)
+    case seekAccuracy(SeekAccuracy, SeekOutcome)
+    case seekEnd(MediaTime)
+    case timeUpdate(MediaTime, duration: MediaTime)
+    case scrubState(ScrubState)
+    case scrubPosition(ScrubPosition)
+    case frameStep(FrameStepResult)
+    case seekReply(Reply<SeekOutcome>, SeekOutcome)
+    case stepReply(Reply<FrameStepReport>, FrameStepReport)
+    /// Work for the callback queue, after everything emitted before it.
+    case callback(@Sendable () -> Void)
+}
+
+/// The player's one lock: `PlayerState` behind it, and the callback queue its events go to.
+///
+/// `apply` runs a transition and queues the events it returned before releasing the lock, so
+/// two transitions on two threads emit in the order they took the lock, and a serial callback
+/// queue keeps that order. Nothing else in the player takes a lock, so there is no lock order
+/// to get wrong.
+final class PlayerStateMachine: Sendable {
+    private let state = Locked(PlayerState())
+    /// The queue events and completion handlers run on.
+    let queue: DispatchQueue
+
+    init(queue: DispatchQueue) { self.queue = queue }
+
+    /// Runs one transition and emits its events, in order, under the lock.
+    @discardableResult
+    func apply<T>(_ transition: (inout PlayerState, inout [PlayerEmission]) -> T) -> T {
+        state.withLock { s in
+            var events: [PlayerEmission] = []
+            let result = transition(&s, &events)
+            emit(events, to: s.listeners.snapshot)
+            return result
+        }
+    }
+
+    /// Reads the state; emits nothing.
+    func read<T>(_ body: (PlayerState) -> T) -> T {
+        state.withLock { body($0) }
+    }
+
+    /// Changes the state where no event can follow (listener registration, settings).
+    func update<T>(_ body: (inout PlayerState) -> T) -> T {
+        state.withLock { body(&$0) }
+    }
+
+    private func emit(_ events: [PlayerEmission], to listeners: ListenerSnapshot) {
+        guard !events.isEmpty else { return }
+        // Async callers resume at once; everything for the host goes out in one block, so it
+        // keeps its order relative to other transitions' blocks.
+        var forQueue: [PlayerEmission] = []
+        for event in events {
+            switch event {
+            case .seekReply(.resume(let continuation), let outcome): continuation.resume(returning: outcome)
+            case .stepReply(.resume(let continuation), let report): continuation.resume(returning: report)
+            default: forQueue.append(event)
+            }
+        }
+        guard !forQueue.isEmpty else { return }
+        let batch = forQueue
+        queue.async { for event in batch { listeners.deliver(event) } }
+    }
+}
+
+/// The listeners and the delegate, held weakly.
+struct ListenerRegistry {
+    private var listeners: [WeakListener] = []
+    private var delegate = WeakDelegate()
+
+    mutating func add(_ listener: any SeekPrecisionListener) {
+        listeners.removeAll { $0.value == nil || $0.value === listener }
+        listeners.append(WeakListener(value: listener))
+    }
+
+    mutating func remove(_ listener: any SeekPrecisionListener) {
+        listeners.removeAll { $0.value == nil || $0.value === listener }
+    }
+
+    var seekDelegate: (any SeekDelegate)? {
+        get { delegate.value }
+        set { delegate = WeakDelegate(value: newValue) }
+    }
+
+    /// The weak references as they stand; they are read only when an event is delivered, so a
+    /// listener released meanwhile gets nothing.
+    var snapshot: ListenerSnapshot { ListenerSnapshot(listeners: listeners, delegate: delegate) }
+}
+
+private struct WeakListener: Sendable {
+    weak var value: (any SeekPrecisionListener)?
+}
+
+private struct WeakDelegate: Sendable {
+    weak var value: (any SeekDelegate)?
+}
+
+/// The listeners one block of events goes to.
+struct ListenerSnapshot: Sendable {
+    fileprivate let listeners: [WeakListener]
+    fileprivate let delegate: WeakDelegate
+
+    /// Calls the event's method on whoever is still alive. On the callback queue.
+    func deliver(_ event: PlayerEmission) {
+        switch event {
+        case .seekStart(let target): delegate.value?.onSeekStart(target)
+        case .seekClamped(let clamp): each { $0.onSeekClamped(clamp) }
+        case .seekAccuracy(let accuracy, let outcome): each { $0.onSeekAccuracy(accuracy, outcome: outcome) }
+        case .seekEnd(let time): delegate.value?.onSeekEnd(at: time)
+        case .timeUpdate(let time, let duration): delegate.value?.onTimeUpdate(currentTime: time, duration: duration)
+        case .scrubState(let state): each { $0.onScrubStateChanged(state) }
+        case .scrubPosition(let position): each { $0.onScrubPositionChanged(position) }
+        case .frameStep(let result): each { $0.onFrameStep(result) }
+        case .seekReply(.callback(let completion), let outcome): completion(outcome)
+        case .stepReply(.callback(let completion), let report): completion(report)
+        case .callback(let work): work()
+        case .seekReply(.resume, _), .stepReply(.resume, _): break  // resumed when emitted
+        }
+    }
+
+    private func each(_ body: (any SeekPrecisionListener) -> Void) {
+        for box in listeners { if let listener = box.value { body(listener) } }
+    }
+}
