@@ -36,7 +36,7 @@ let package = Package(
                           path: "Examples/PlayerExample"),
 
         .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "CPNG"], path: "Tests/FrameSeekTestSupport"),
-        .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore"]),
+        .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekImagesTests", dependencies: ["FrameSeekImages", "FrameSeekFFmpeg", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeek", "FrameSeekTestSupport"]),
