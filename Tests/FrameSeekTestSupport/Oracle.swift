@@ -164,7 +164,7 @@ public struct OracleError: Error, CustomStringConvertible {
 extension SeededGenerator {
     /// Seeded from a string (FNV-1a), stable across processes unlike `Hasher`, so a test's
     /// "random" choices follow from its name.
-    public init(_ text: String) {
+    package init(_ text: String) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         self.init(seed: hash)
@@ -174,7 +174,7 @@ extension SeededGenerator {
 extension Oracle {
     /// Frames an exact-seek test visits: first, last, every keyframe and its neighbours, and
     /// seeded-random others up to `minimum` (every frame when there are fewer).
-    public func seekSample(minimum: Int = 24, using generator: inout SeededGenerator) -> [Int] {
+    package func seekSample(minimum: Int = 24, using generator: inout SeededGenerator) -> [Int] {
         if count <= minimum { return Array(frames.indices) }
         var chosen: Set<Int> = [0, lastIndex]
         for k in keyframes { chosen.formUnion([k - 1, k, k + 1].filter { frames.indices.contains($0) }) }

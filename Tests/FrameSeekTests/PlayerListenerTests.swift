@@ -181,6 +181,7 @@ struct PlayerEventOrderTests {
         h.player.cancelPendingSeeks()
         h.resumeEngine()
         let outcome = try #require(try await box.wait(forCount: 1)[0])
+        #expect(outcome.interruption == .cancelled && outcome.accuracy == nil && outcome.landedTime.isNaN)
         await h.drainEvents()
         let events = h.events(since: mark)
         #expect(events.map(\.kind) == ["start", "end", "completion.seek"], "no accuracy for a seek that did not land")

@@ -16,12 +16,12 @@ public struct ContinuousPlayerClock: PlayerClock {
 }
 
 /// A clock that moves only when told to: for tests.
-public final class ManualPlayerClock: PlayerClock {
+package final class ManualPlayerClock: PlayerClock {
     private let current = Locked<Duration>(.zero)
     /// A clock at zero.
-    public init() {}
+    package init() {}
     /// The time the clock was last set to.
-    public func now() -> Duration { current.withLock { $0 } }
+    package func now() -> Duration { current.withLock { $0 } }
     /// Moves the clock forward.
-    public func advance(by duration: Duration) { current.withLock { $0 += duration } }
+    package func advance(by duration: Duration) { current.withLock { $0 += duration } }
 }

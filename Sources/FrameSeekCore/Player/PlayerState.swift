@@ -23,7 +23,7 @@
 ///    (unknown while a load is in progress), never that of an item loaded later.
 /// 7. The scrub session is `seeking` exactly while its end seek is `activeSeek`; the
 ///    transition that ends that seek returns the session to `idle`.
-struct PlayerState {
+struct PlayerState: Sendable {
     var item: LoadedItem?
     /// True from `load()`'s start until its item is installed: new seeks do not know the range.
     var loading = false

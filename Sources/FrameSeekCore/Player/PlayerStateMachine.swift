@@ -69,7 +69,7 @@ final class PlayerStateMachine: Sendable {
 }
 
 /// The listeners and the delegate, held weakly.
-struct ListenerRegistry {
+struct ListenerRegistry: Sendable {
     private var listeners: [WeakListener] = []
     private var delegate = WeakDelegate()
 

@@ -1,5 +1,5 @@
 /// The scrub session's part of `PlayerState`, and its transitions.
-struct ScrubMachine {
+struct ScrubMachine: Sendable {
     var state: ScrubState = .idle
     var sampleCount = 0
     var position: MediaTime = .zero

@@ -1,6 +1,6 @@
 /// A JSON value with ordered object keys, so output reads in the order the contract lists
 /// the fields (the command line's JSON, storyboards).
-public enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     /// A string.
     case string(String)
     /// An integer, written without a fraction.
@@ -17,10 +17,10 @@ public enum JSONValue: Sendable {
     case object(KeyValuePairs)
 
     /// An object's members, in order.
-    public typealias KeyValuePairs = [(String, JSONValue)]
+    package typealias KeyValuePairs = [(String, JSONValue)]
 
     /// Compact serialization, one line.
-    public var serialized: String {
+    package var serialized: String {
         var out = ""
         write(to: &out)
         return out
@@ -82,7 +82,7 @@ public enum JSONValue: Sendable {
 
 extension JSONValue {
     /// An optional integer, null when absent.
-    public static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
+    package static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
     /// An optional string, null when absent.
-    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    package static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
 }

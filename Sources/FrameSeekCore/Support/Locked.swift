@@ -5,19 +5,22 @@ import Foundation
 /// Built on `NSLock` rather than `Synchronization.Mutex`: on Linux (Swift 6.3) ThreadSanitizer
 /// does not see `Mutex`'s lock and unlock and reports races on correct code, which would bury
 /// a real race under false ones.
-public final class Locked<Value>: @unchecked Sendable {
-    // Safe because `value` is read and written only inside `withLock`, while `lock` is held,
-    // so no two threads touch it at once and every access happens-after the previous one.
+package final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
     /// Wraps `value`.
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 }
+
+// Safe because `value` is read and written only inside `withLock`, while `lock` is held, so no
+// two threads touch it at once and every access happens-after the previous one. Only for a
+// Sendable value: a non-Sendable one could leave `withLock` and be shared unprotected.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -86,9 +86,13 @@ public struct Storyboard: Sendable {
         return text
     }
 
+    /// The JSON storyboard as text, one line:
+    /// `{url, tile_width, tile_height, duration, tiles: [{start, x, y, url}]}`.
+    public var jsonText: String { json.serialized }
+
     /// The JSON storyboard. `url` is the first image; each tile also names its own `url`,
     /// since a long video needs more than one sheet.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("url", .string(tiles.first?.file)),
             ("tile_width", .integer(Int64(tileWidth))), ("tile_height", .integer(Int64(tileHeight))),
