@@ -97,9 +97,9 @@ enum BenchCommand: Subcommand {
 }
 
 /// The JSON and text forms of a bench result.
-public enum BenchJSON {
+package enum BenchJSON {
     /// The `frameseek bench --json` object of a result.
-    public static func object(_ r: BenchResult) -> JSONValue {
+    package static func object(_ r: BenchResult) -> JSONValue {
         let samples: [JSONValue] = r.samples.map { s in
             .object([("target", s.target.json), ("latency_ms", .number(s.latency.milliseconds)),
                      ("frame_index", .integer(Int64(s.frameIndex))), ("frames_decoded", .integer(Int64(s.framesDecoded))),
