@@ -1,4 +1,3 @@
-import CFFmpeg
 import FrameSeekCore
 
 /// How `FFmpegEngine.land(_:mode:interruption:)` produces the planned frame.
@@ -91,19 +90,14 @@ extension FFmpegEngine {
     /// The table index of the frame in `landedFrame`, by the PTS the decoder gave it.
     ///
     /// Every packet-scanned landing carries its frame's PTS exactly. A decode-scanned (audio)
-    /// landing is the decoder's frame covering the target, and after a seek some decoders keep
-    /// the priming samples the scan saw trimmed (Opus in Matroska, MP3), so the frame starts
-    /// earlier than its table entry: it is the table frame it overlaps most, the one covering
-    /// its midpoint.
+    /// landing is the decoder's frame covering the target, and after a seek back to the start
+    /// some decoders keep the priming samples the scan saw trimmed (Opus in Matroska, MP3): the
+    /// frame comes out earlier than its table entry, by less than a frame, so it is the first
+    /// table frame starting after its PTS.
     private func decodedFrameIndex(planned: Int) -> Int {
         guard let pts = landedFrame.pts else { return planned }
         if let exact = frameTable.frameIndex(ofPTS: pts) { return exact }
-        let frame = landedFrame.pointer.pointee
-        var middle = pts
-        if frame.sample_rate > 0, frame.nb_samples > 0 {
-            let timeBase = AVRational(num: frameTable.timeBase.numerator, den: frameTable.timeBase.denominator)
-            middle = pts &+ av_rescale_q(Int64(frame.nb_samples), AVRational(num: 1, den: frame.sample_rate), timeBase) / 2
-        }
-        return frameTable.frameIndex(covering: frameTable.time(ofPTS: middle)) ?? 0
+        let covering = frameTable.frameIndex(covering: frameTable.time(ofPTS: pts))
+        return min((covering ?? -1) + 1, frameTable.frames.count - 1)
     }
 }
