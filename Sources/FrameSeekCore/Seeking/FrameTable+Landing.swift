@@ -1,6 +1,7 @@
 /// The landing rules: where a seek lands, decided on the frame table in exact media time.
 ///
-/// This is the one place a landing is decided. The engines only carry the plan out.
+/// This is the one place a landing is decided. The engines only carry the plan out
+/// (the FFmpeg engine in `FFmpegEngine.land(_:mode:interruption:)`, FFmpegEngine+Landing.swift).
 ///
 /// 1. Clamp: a target before the first frame moves to the first frame; a target at or past
 ///    the end of the last frame moves to the last frame. The requested time stays as given.
@@ -42,6 +43,20 @@ extension FrameTable {
         return LandingPlan(requested: requested, precision: precision, target: target, clamp: clamp,
                            frameIndex: landing, randomAccessPoint: startPoint,
                            landedOnKeyframeInWindow: onKeyframe)
+    }
+
+    /// Plans the landing on frame `index` itself: what a frame step asks for.
+    ///
+    /// A step moves by index, not by time, so the frame is given rather than found; the plan
+    /// is the exact landing at its presentation time, decoded from its random access point.
+    ///
+    /// - Throws: `LandingError.frameOutOfRange` when the table has no frame `index`.
+    public func planLanding(onFrame index: Int) throws(LandingError) -> LandingPlan {
+        guard frames.indices.contains(index) else { throw .frameOutOfRange(index) }
+        guard let startPoint = randomAccessPoint(forFrame: index) else { throw .noRandomAccessPoint }
+        let time = frames[index].time
+        return LandingPlan(requested: time, precision: .exact, target: time, clamp: .none, frameIndex: index,
+                           randomAccessPoint: startPoint, landedOnKeyframeInWindow: frames[index].isKeyframe)
     }
 
     /// The keyframe in `[windowStart, windowEnd]` nearest to `target`, ties to the earlier.
@@ -98,6 +113,8 @@ public enum LandingError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidTolerance(SeekPrecision)
     /// The stream has frames but no packet decoding could start from.
     case noRandomAccessPoint
+    /// A landing on a frame index the table does not have.
+    case frameOutOfRange(Int)
 
     /// One line for a person.
     public var description: String {
@@ -106,6 +123,7 @@ public enum LandingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidTarget(let t): return "not a seekable time: \(t)"
         case .invalidTolerance(let p): return "invalid tolerance in \(p)"
         case .noRandomAccessPoint: return "the stream has no keyframe to start decoding from"
+        case .frameOutOfRange(let index): return "no frame \(index) in the stream"
         }
     }
 }

@@ -24,26 +24,13 @@ extension FFmpegEngine {
 
     /// Seeks as the landing rules say and decodes the landed frame.
     ///
-    /// The landing is planned on the frame table (`FrameTable.planLanding`); this method only
-    /// produces the planned frame: decode forward when the decoder already sits before it in
-    /// the same GOP, else seek the demuxer to the random access point, flush, and decode
-    /// forward, checking that decoding really starts at or before the target.
+    /// The landing is planned once on the frame table (`FrameTable.planLanding`) and carried
+    /// out by `land(_:mode:interruption:)`: decode forward when the decoder already sits before
+    /// the frame in the same GOP, else seek the demuxer to the random access point, flush, and
+    /// decode forward, checking that decoding really starts at or before the target.
     public func seek(to time: MediaTime, precision: SeekPrecision,
                      interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
-        self.interruption = interruption
-        defer { self.interruption = nil }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let plan: LandingPlan
-        do {
-            plan = try frameTable.planLanding(at: time, precision: precision)
-        } catch {
-            throw MediaError(path: path, reason: .invalidRequest, detail: error.description)
-        }
-        let work = try produce(frame: plan.frameIndex, startingAt: plan.randomAccessPoint, refillingBackward: false)
-        return SeekLanding(plan: plan, frame: frameTable.frames[plan.frameIndex],
-                           keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
-                           demuxerSeeks: work.demuxerSeeks, latency: clock.now - start)
+        try land(plan(at: time, precision: precision), interruption: interruption)
     }
 
     /// The work one landing took.
@@ -64,34 +51,15 @@ extension FFmpegEngine {
         case interrupted
     }
 
-    /// Puts frame `index` in `landedFrame`: from the cache when it is there, else by decoding.
-    ///
-    /// With `refillingBackward`, every frame decoded on the way that the cache can hold is
-    /// kept, so the backward steps that follow find their frames without decoding again. A
-    /// seek backward inside the GOP the decoder stands in (a scrub dragging back) refills the
-    /// same way: the next samples of the drag land in what it cached.
-    func produce(frame index: Int, startingAt point: RandomAccessPoint,
-                 refillingBackward: Bool) throws(MediaError) -> DecodeWork {
-        if let cached = cache.frame(index) {
-            landedFrame.reference(cached)
-            landedFrameIndex = index
-            return DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
-        }
-        let draggingBack = landedFrameIndex.map { index < $0 } == true && position?.startPoint == point
-        var cachingFrom: Int?
-        if refillingBackward || draggingBack {
-            // Only the frames nearest the target survive the bound; inserting the others would
-            // only evict them again.
-            let fitting = cache.capacity(framesOf: max(1, landedFrame.byteCount))
-            cachingFrom = max(point.frameIndex ?? 0, index - fitting + 1)
-        }
-        let work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom)
-        cache.insert(landedFrame, as: index)
-        return work
-    }
-
     /// Decodes until frame `index` is in `landedFrame`, caching frames from `cachingFrom` on.
-    func decode(frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?) throws(MediaError) -> DecodeWork {
+    ///
+    /// With `keyframeOnly`, the frame must be a keyframe that is its own random access point:
+    /// the demuxer seeks to it and only its packet is decoded, then the decoder is drained. A
+    /// demuxer that lands late is sent further back as on the ordinary path (the packets before
+    /// the keyframe are passed over undecoded); when the packet alone does not give the frame,
+    /// decoding starts over as an ordinary landing.
+    func decode(frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?,
+                keyframeOnly: Bool) throws(MediaError) -> DecodeWork {
         let target = frameTable.frames[index]
         var decodeStart = point
         var seekPoint = point
@@ -102,7 +70,8 @@ extension FFmpegEngine {
         var skipTo: RandomAccessPoint?
         var cachingFrom = cachingFrom
         var continued = false
-        if canDecodeForward(to: target, startingAt: point) {
+        var keyframeOnly = keyframeOnly
+        if !keyframeOnly, canDecodeForward(to: target, startingAt: point) {
             continued = true
             skipTo = nil  // the decoder already sits before the target, close enough to go on
             decodeStart = position?.startPoint ?? point
@@ -119,16 +88,29 @@ extension FFmpegEngine {
 
         while true {
             let result = try run(toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
-                                 framesDecoded: &framesDecoded)
+                                 keyframeOnly: keyframeOnly, framesDecoded: &framesDecoded)
             switch result {
             case .landed:
-                landedFrameIndex = index
+                if keyframeOnly {
+                    // The decoder was told the stream ended after the keyframe: whatever it held
+                    // is gone, so the next landing repositions.
+                    decoder.flush()
+                    position = nil
+                }
                 return DecodeWork(startPoint: decodeStart, framesDecoded: framesDecoded, demuxerSeeks: seeks)
             case .interrupted:
                 throw MediaError(path: path, reason: .interrupted,
                                  detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(framesDecoded) frames")
             case .demuxerLandedLate:
                 seekPoint = frameTable.randomAccessPoint(before: seekPoint) ?? seekPoint
+            case .targetMissed where keyframeOnly:
+                // The keyframe's packet alone did not give the frame: decode it as any other
+                // landing, from the same place and with the same retries.
+                keyframeOnly = false
+                try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
+                seeks += 1
+                skipTo = decodeStart
+                continue
             case .targetMissed where continued:
                 // Going on from where the decoder stood did not produce the target: start over
                 // from the planned keyframe before suspecting the stream.
@@ -197,8 +179,10 @@ extension FFmpegEngine {
     /// With `skippingTo`, packets before that random access point are passed over without
     /// decoding (the demuxer landed early), and a packet after it means the demuxer landed
     /// late. Frames before the target are dropped as they come: nothing is converted or copied.
+    /// With `keyframeOnly`, the end of the stream is signalled right after the first packet
+    /// decoded (the start point's), so the decoder hands out that one frame.
     private func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
-                     framesDecoded: inout Int) throws(MediaError) -> RunResult {
+                     keyframeOnly: Bool, framesDecoded: inout Int) throws(MediaError) -> RunResult {
         var skipping = skippingTo
         let identifiesPackets = !decodeOrderByPTS.isEmpty
         if !identifiesPackets { skipping = nil }
@@ -266,6 +250,10 @@ extension FFmpegEngine {
                     try decoder.send(packet)
                 } catch where error.code == fs_averror_invaliddata() {
                     continue  // a damaged packet; the target check decides whether it mattered
+                }
+                if keyframeOnly {
+                    try decoder.sendEndOfStream()
+                    position?.endOfStreamSent = true
                 }
             }
         } catch {

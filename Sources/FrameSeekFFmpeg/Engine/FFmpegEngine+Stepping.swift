@@ -25,16 +25,12 @@ extension FFmpegEngine {
         case .failure(let reason): return report(.unavailable(reason), moved: 0, decoded: 0)
         case .success(let found): destination = found
         }
-        guard let point = frameTable.randomAccessPoint(forFrame: destination.index) else {
-            return report(.unavailable(.decodeFailed), moved: 0, decoded: 0)
-        }
         do {
-            let work = try produce(frame: destination.index, startingAt: point,
-                                   refillingBackward: direction == .backward)
-            // The landed time is read from the decoded frame itself.
-            let landedTime = landedFrame.pts.map { frameTable.time(ofPTS: $0) } ?? frameTable.frames[destination.index].time
-            return report(.stepped(direction, landedMediaTime: landedTime), moved: destination.moved,
-                          decoded: work.framesDecoded)
+            // A step is a landing planned on its destination frame, carried out as seeks are.
+            let plan = try frameTable.planLanding(onFrame: destination.index)
+            let landing = try land(plan, mode: direction == .backward ? .refillingBackward : .decode)
+            return report(.stepped(direction, landedMediaTime: landing.frame.time), moved: destination.moved,
+                          decoded: landing.framesDecoded)
         } catch {
             return report(.unavailable(.decodeFailed), moved: 0, decoded: 0)
         }

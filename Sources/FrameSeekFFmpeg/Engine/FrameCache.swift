@@ -19,8 +19,6 @@ final class FrameCache {
 
     init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
-    var count: Int { entries.count }
-
     /// The cached frame `index`, marked as just used.
     func frame(_ index: Int) -> Frame? {
         guard let entry = entries[index] else { return nil }

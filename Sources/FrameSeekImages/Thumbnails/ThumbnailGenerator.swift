@@ -28,7 +28,7 @@ public struct Thumbnail: Sendable, Hashable {
 /// Not Sendable: it owns an FFmpeg engine. Keep it on one executor.
 public final class ThumbnailGenerator {
     /// The engine that decodes for the generator alone.
-    public let engine: FFmpegEngine
+    package let engine: FFmpegEngine
     /// The largest picture to return; the display aspect is kept inside this box.
     public var maximumSize: (width: Int, height: Int) = (160, 90)
     /// How far before the requested time the frame may be.
@@ -70,17 +70,7 @@ public final class ThumbnailGenerator {
 
     /// The thumbnail for `time`.
     public func thumbnail(at time: MediaTime) throws(MediaError) -> Thumbnail {
-        let plan: LandingPlan
-        do { plan = try engine.frameTable.planLanding(at: time, precision: precision) } catch {
-            throw MediaError(path: engine.media.path, reason: .invalidRequest, detail: error.description)
-        }
-        if plan.landedOnKeyframeInWindow {
-            try engine.decodeKeyframe(plan.frameIndex)
-        } else {
-            try engine.decodeFrame(plan.frameIndex)
-        }
-        return Thumbnail(requestedTime: time, actualTime: engine.frameTable.frames[plan.frameIndex].time,
-                         frameIndex: plan.frameIndex, fromKeyframeOnly: plan.landedOnKeyframeInWindow, image: picture())
+        try thumbnail(for: plan(at: time))
     }
 
     /// Thumbnails for many times in one pass in time order (the demuxer only ever seeks
@@ -89,23 +79,37 @@ public final class ThumbnailGenerator {
     public func thumbnails(at times: [MediaTime], progress: ((Int, Int) -> Void)? = nil) throws(MediaError) -> [Thumbnail] {
         let order = times.indices.sorted { times[$0] < times[$1] }
         var results = [Thumbnail?](repeating: nil, count: times.count)
-        var previous: Thumbnail?
+        var previous: (plan: LandingPlan, thumbnail: Thumbnail)?
         for (done, position) in order.enumerated() {
             let time = times[position]
-            let plan: LandingPlan
-            do { plan = try engine.frameTable.planLanding(at: time, precision: precision) } catch {
-                throw MediaError(path: engine.media.path, reason: .invalidRequest, detail: error.description)
-            }
-            if let previous, previous.frameIndex == plan.frameIndex {
-                results[position] = Thumbnail(requestedTime: time, actualTime: previous.actualTime, frameIndex: previous.frameIndex,
-                                              fromKeyframeOnly: previous.fromKeyframeOnly, image: previous.image)
+            let plan = try plan(at: time)
+            if let previous, previous.plan.frameIndex == plan.frameIndex {
+                let shown = previous.thumbnail
+                results[position] = Thumbnail(requestedTime: time, actualTime: shown.actualTime, frameIndex: shown.frameIndex,
+                                              fromKeyframeOnly: shown.fromKeyframeOnly, image: shown.image)
             } else {
-                results[position] = try thumbnail(at: time)
+                let made = try thumbnail(for: plan)
+                results[position] = made
+                previous = (plan, made)
             }
-            previous = results[position]
             progress?(done + 1, times.count)
         }
         return results.compactMap { $0 }
+    }
+
+    /// The landing plan for `time` at the generator's precision: made once per thumbnail, and
+    /// passed on to `thumbnail(for:)`.
+    func plan(at time: MediaTime) throws(MediaError) -> LandingPlan {
+        try engine.plan(at: time, precision: precision)
+    }
+
+    /// The thumbnail `plan` lands on. A keyframe inside the window is decoded from its own
+    /// packet alone; any other frame is decoded as an exact seek decodes it.
+    func thumbnail(for plan: LandingPlan) throws(MediaError) -> Thumbnail {
+        let keyframeOnly = plan.landedOnKeyframeInWindow
+        let landing = try engine.land(plan, mode: keyframeOnly ? .keyframeOnly : .decode)
+        return Thumbnail(requestedTime: plan.requested, actualTime: landing.frame.time, frameIndex: landing.frame.index,
+                         fromKeyframeOnly: keyframeOnly, image: picture())
     }
 
     /// The landed frame scaled to the thumbnail size in one swscale call, then turned upright.

@@ -25,15 +25,17 @@ public final class ThumbnailPreviewProvider: ScrubPreviewProvider {
         let cache = self.cache
         let capacity = self.capacity
         return await generator.perform { generator -> ScrubPreview? in
-            guard let plan = try? generator.engine.frameTable.planLanding(at: time, precision: generator.precision) else { return nil }
+            // One plan per preview: the cache is looked up by the frame it names, and the same
+            // plan is what the generator carries out on a miss.
+            guard let plan = try? generator.plan(at: time) else { return nil }
             if let hit = cache.withLock({ $0[plan.frameIndex] }) {
                 return ScrubPreview(requestedTime: time, actualTime: hit.actualTime, image: hit.image)
             }
-            guard let thumbnail = try? generator.thumbnail(at: time) else { return nil }
+            guard let thumbnail = try? generator.thumbnail(for: plan) else { return nil }
             let preview = ScrubPreview(requestedTime: time, actualTime: thumbnail.actualTime, image: thumbnail.image)
             cache.withLock { entries in
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-                entries[thumbnail.frameIndex] = preview
+                entries[plan.frameIndex] = preview
             }
             return preview
         }
