@@ -16,8 +16,7 @@ extension FFmpegEngine {
             return
         }
         if let cached = cache.frame(index) {
-            landedFrame.reference(cached)
-            landedFrameIndex = index
+            try landFromCache(cached, as: index)
             return
         }
         // The decoder is drained below, so whatever it held is gone: the next seek repositions.
@@ -74,8 +73,9 @@ extension FFmpegEngine {
 
     /// The landed frame as 8-bit RGB scaled to `width` x `height` (coded orientation), in one
     /// swscale call straight from the decoder's pixel format.
-    public func landedImage(width: Int, height: Int) -> RGBImage? {
-        guard landedFrameIndex != nil, media.selectedStream.mediaType == .video else { return nil }
-        return converter.rgb(landedFrame, width: width, height: height)
+    ///
+    /// - Throws: `MediaError` (`.conversionFailed`) when swscale cannot convert to that size.
+    public func landedImage(width: Int, height: Int) throws(MediaError) -> RGBImage? {
+        try landedRGB(width: width, height: height)
     }
 }

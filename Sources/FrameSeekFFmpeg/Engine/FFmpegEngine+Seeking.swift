@@ -73,8 +73,7 @@ extension FFmpegEngine {
     func produce(frame index: Int, startingAt point: RandomAccessPoint,
                  refillingBackward: Bool) throws(MediaError) -> DecodeWork {
         if let cached = cache.frame(index) {
-            landedFrame.reference(cached)
-            landedFrameIndex = index
+            try landFromCache(cached, as: index)
             return DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
         }
         let draggingBack = landedFrameIndex.map { index < $0 } == true && position?.startPoint == point
@@ -184,7 +183,7 @@ extension FFmpegEngine {
             }
         }
         do {
-            let reopened = try Demuxer(path: path)
+            let reopened = try Demuxer(path: path, log: log)
             reopened.selectOnly(streamIndex: frameTable.streamIndex)
             demuxer = reopened
         } catch {

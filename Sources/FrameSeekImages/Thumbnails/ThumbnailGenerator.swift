@@ -80,7 +80,7 @@ public final class ThumbnailGenerator {
             try engine.decodeFrame(plan.frameIndex)
         }
         return Thumbnail(requestedTime: time, actualTime: engine.frameTable.frames[plan.frameIndex].time,
-                         frameIndex: plan.frameIndex, fromKeyframeOnly: plan.landedOnKeyframeInWindow, image: picture())
+                         frameIndex: plan.frameIndex, fromKeyframeOnly: plan.landedOnKeyframeInWindow, image: try picture())
     }
 
     /// Thumbnails for many times in one pass in time order (the demuxer only ever seeks
@@ -109,12 +109,13 @@ public final class ThumbnailGenerator {
     }
 
     /// The landed frame scaled to the thumbnail size in one swscale call, then turned upright.
-    private func picture() -> RGBImage {
+    private func picture() throws(MediaError) -> RGBImage {
         let size = thumbnailSize
         let orientation = engine.media.selectedStream.orientation
         let coded = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
-        let image = engine.landedImage(width: coded.0, height: coded.1) ?? RGBImage(width: coded.0, height: coded.1,
-                                                                                     pixels: [UInt8](repeating: 0, count: coded.0 * coded.1 * 3))
+        guard let image = try engine.landedImage(width: coded.0, height: coded.1) else {
+            throw MediaError(path: engine.media.path, reason: .decodeFailed, detail: "no frame landed to make a thumbnail of")
+        }
         return image.oriented(orientation)
     }
 }
