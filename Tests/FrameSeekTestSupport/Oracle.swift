@@ -13,6 +13,8 @@ public struct OracleFrame: Sendable {
     public let pts: Int64
     public let isKey: Bool
     public let packetDuration: Int64?
+    /// The byte offset of the frame's packet, nil where ffprobe printed none.
+    public let packetPosition: Int64?
     public let width: Int?
     public let height: Int?
 }
@@ -54,6 +56,7 @@ public struct Oracle: Sendable {
             guard let pts = JSON.int64(f["pts"]) else { return nil }
             return OracleFrame(pts: pts, isKey: JSON.int(f["key_frame"]) == 1,
                                packetDuration: JSON.int64(f["pkt_duration"]),
+                               packetPosition: JSON.int64(f["pkt_pos"]),
                                width: JSON.int(f["width"]), height: JSON.int(f["height"]))
         }.sorted { $0.pts < $1.pts }
         guard frames.count == list.count, !frames.isEmpty else {

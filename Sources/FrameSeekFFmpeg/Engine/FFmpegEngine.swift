@@ -77,6 +77,10 @@ public final class FFmpegEngine: PlaybackEngine {
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
+    /// The first engine opened in a process installs FrameSeek's FFmpeg log callback, which
+    /// is process-wide (`av_log_set_callback`), and sets FFmpeg's log level to errors, unless
+    /// `FFmpegEngine.logPolicy` is `.leaveCallbackAlone` by then; see `FFmpegLogPolicy`.
+    ///
     /// - Throws: `MediaError` naming the file and the cause: missing, empty, not media, no
     ///   playable stream, truncated, undecodable.
     public init(path: String, options: Options = Options()) throws(MediaError) {
