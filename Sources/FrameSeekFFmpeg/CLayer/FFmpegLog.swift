@@ -105,7 +105,7 @@ enum FFmpegLog {
                 av_log_set_level(AV_LOG_ERROR)
                 av_log_set_callback { context, level, format, arguments in
                     guard level <= AV_LOG_ERROR, let format, let arguments,
-                          let sink = FFmpegLog.sink(for: context) else { return }
+                          let sink = FFmpegLog.sink(for: context) ?? FFmpegLog.threadSink() else { return }
                     var buffer = [CChar](repeating: 0, count: 512)
                     guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return }
                     let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -129,6 +129,30 @@ enum FFmpegLog {
         case "debug": return .printToStandardError(level: AV_LOG_DEBUG)
         default: return .captureErrors
         }
+    }
+
+    /// The sink `attributing(to:_:)` set for the calling thread.
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// Runs `body` with the messages this thread logs from contexts no engine owns (swscale's
+    /// `SwsContext`, or no context at all, as `av_image_check_size` logs) going to `sink`.
+    /// Conversions run on the engine's own thread, so this is how their messages find it.
+    static func attributing<Result, Failure: Error>(to sink: FFmpegLogSink,
+                                                    _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let previous = pthread_getspecific(threadKey)
+        pthread_setspecific(threadKey, sink.token)
+        defer { pthread_setspecific(threadKey, previous) }
+        return try body()
+    }
+
+    /// The calling thread's sink, alive because `attributing(to:_:)` holds it until it resets
+    /// the value.
+    fileprivate static func threadSink() -> FFmpegLogSink? {
+        pthread_getspecific(threadKey).map { Unmanaged<FFmpegLogSink>.fromOpaque($0).takeUnretainedValue() }
     }
 
     fileprivate static func register(_ sink: FFmpegLogSink) {

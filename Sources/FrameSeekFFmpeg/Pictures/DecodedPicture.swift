@@ -102,9 +102,11 @@ extension FFmpegEngine {
                 try check(av_image_fill_arrays(&planes, &strides, buffer.baseAddress, picture.pixelFormatID,
                                                Int32(clamping: picture.width), Int32(clamping: picture.height), 1),
                           "av_image_fill_arrays")
-                return try converter.rgb(planes: planes.map { UnsafePointer($0) }, strides: strides,
-                                         format: picture.pixelFormatID, width: picture.width,
-                                         height: picture.height, color: picture.color)
+                return try FFmpegLog.attributing(to: log) { () throws(FFmpegError) -> RGBImage in
+                    try converter.rgb(planes: planes.map { UnsafePointer($0) }, strides: strides,
+                                      format: picture.pixelFormatID, width: picture.width,
+                                      height: picture.height, color: picture.color)
+                }
             }
         } catch {
             throw conversionError(error, of: "the picture at pts \(picture.pts)", width: nil, height: nil)

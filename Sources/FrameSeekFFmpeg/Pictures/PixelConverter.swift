@@ -117,7 +117,9 @@ extension FFmpegEngine {
     func landedRGB(width: Int?, height: Int?) throws(MediaError) -> RGBImage? {
         guard let index = landedFrameIndex, media.selectedStream.mediaType == .video else { return nil }
         do {
-            return try converter.rgb(landedFrame, width: width, height: height)
+            return try FFmpegLog.attributing(to: log) { () throws(FFmpegError) -> RGBImage in
+                try converter.rgb(landedFrame, width: width, height: height)
+            }
         } catch {
             throw conversionError(error, of: "frame \(index)", width: width, height: height)
         }
