@@ -75,18 +75,46 @@ static inline int fs_frame_is_keyframe(const AVFrame *frame) {
 #endif
 }
 
+// The byte position of the packet a frame was decoded from.
+//
+// AVFrame.pkt_pos is deprecated during libavutil 58 (libavutil/frame.h: "@deprecated use
+// AV_CODEC_FLAG_COPY_OPAQUE to pass through arbitrary user data from packets to frames", under
+// FF_API_FRAME_PKT, which libavutil/version.h defines from that version on; APIchanges has no
+// line for it) and is gone with lavu 60 (FFmpeg 8). There, the decoder is opened with
+// AV_CODEC_FLAG_COPY_OPAQUE, which APIchanges dates "2023-01-29 - a1a80f2e64 - lavc 59.59.100 -
+// avcodec.h  Add AV_CODEC_FLAG_COPY_OPAQUE and AV_CODEC_FLAG_FRAME_DURATION." and
+// "2023-02-04 - d02340b9e3 - lavc 59.63.100  Allow AV_CODEC_FLAG_COPY_OPAQUE to be used with
+// decoders." (FFmpeg 6.0), and each packet carries its position + 1 in AVPacket.opaque, which
+// the decoder copies to the frames it produces (0: unknown). Where pointers are narrower than
+// 64 bits the position cannot ride along, and frames report -1, "unknown".
+#if defined(FF_API_FRAME_PKT) && LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(59, 63, 100) && INTPTR_MAX >= INT64_MAX
+#define FS_FRAME_POSITION_VIA_OPAQUE 1
+#endif
+
+/// Sets a decoder context up, before avcodec_open2, to carry packet positions to frames.
+static inline void fs_codec_context_carry_packet_positions(AVCodecContext *context) {
+#if defined(FS_FRAME_POSITION_VIA_OPAQUE)
+    context->flags |= AV_CODEC_FLAG_COPY_OPAQUE;
+#else
+    (void)context;
+#endif
+}
+
+/// Marks a packet, before it is sent to a decoder, with its position for the frames it makes.
+static inline void fs_packet_carry_position(AVPacket *packet) {
+#if defined(FS_FRAME_POSITION_VIA_OPAQUE)
+    packet->opaque = packet->pos < 0 ? NULL : (void *)(intptr_t)(packet->pos + 1);
+#else
+    (void)packet;
+#endif
+}
+
 /// The byte position in the file of the packet the frame was decoded from, or -1 when
 /// unknown.
-///
-/// AVFrame.pkt_pos is deprecated during libavutil 58 (libavutil/frame.h: "@deprecated use
-/// AV_CODEC_FLAG_COPY_OPAQUE to pass through arbitrary user data from packets to frames",
-/// under FF_API_FRAME_PKT, which libavutil/version.h defines from that version on; APIchanges
-/// has no line for it) and is gone with lavu 60 (FFmpeg 8). Where it is deprecated this
-/// returns -1, "unknown": the position is informational (FrameEntry.packetPosition), and only
-/// decode-scanned tables (audio, video without timestamps) read it from frames; packet-scanned
-/// tables take it from AVPacket.pos, which is not deprecated.
 static inline int64_t fs_frame_packet_position(const AVFrame *frame) {
-#if defined(FF_API_FRAME_PKT)
+#if defined(FS_FRAME_POSITION_VIA_OPAQUE)
+    return (int64_t)(intptr_t)frame->opaque - 1;
+#elif defined(FF_API_FRAME_PKT)
     (void)frame;
     return -1;
 #else

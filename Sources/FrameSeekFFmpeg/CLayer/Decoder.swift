@@ -40,6 +40,7 @@ final class Decoder {
             try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
             allocated.pointee.pkt_timebase = stream.pointee.time_base
             allocated.pointee.thread_count = Int32(clamping: min(max(threads, 0), 64))
+            fs_codec_context_carry_packet_positions(allocated)
             try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
         } catch {
             var toFree: UnsafeMutablePointer<AVCodecContext>? = allocated
@@ -58,6 +59,7 @@ final class Decoder {
     ///
     /// - Throws: `FFmpegError` from `avcodec_send_packet`.
     func send(_ packet: Packet) throws(FFmpegError) {
+        fs_packet_carry_position(packet.pointer)
         try check(avcodec_send_packet(context, packet.pointer), "avcodec_send_packet")
     }
 

@@ -61,8 +61,9 @@ final class Frame {
     /// The frame's duration in its time base, as the packet gave it; 0 when unknown.
     var duration: Int64 { fs_frame_duration(pointer) }
 
-    /// The byte position of the packet the frame came from, nil when unknown (always on
-    /// FFmpeg versions that deprecate it; see `fs_frame_packet_position`).
+    /// The byte position of the packet the frame came from, nil when unknown. Where FFmpeg
+    /// deprecates `AVFrame.pkt_pos`, `Decoder` carries it through `AVPacket.opaque` instead;
+    /// see `fs_frame_packet_position`.
     var packetPosition: Int64? {
         let position = fs_frame_packet_position(pointer)
         return position < 0 ? nil : position
