@@ -62,7 +62,7 @@ final class Frame {
     var duration: Int64 { fs_frame_duration(pointer) }
 
     /// The byte position of the packet the frame came from, nil when unknown. Where FFmpeg
-    /// deprecates `AVFrame.pkt_pos`, `Decoder` carries it through `AVPacket.opaque` instead;
+    /// deprecates the frame's own packet position, `Decoder` carries it through `AVPacket.opaque`;
     /// see `fs_frame_packet_position`.
     var packetPosition: Int64? {
         let position = fs_frame_packet_position(pointer)
