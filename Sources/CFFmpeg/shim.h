@@ -1,18 +1,34 @@
-// The FFmpeg headers FrameSeek uses, and the macros Swift cannot import, as inline functions.
+// The FFmpeg headers FrameSeek uses, the macros Swift cannot import as inline functions, and
+// accessors for every field and function FFmpeg 6 and 7 deprecated or removed.
+//
+// FrameSeek supports FFmpeg 5.1 (Debian 12) to 7.x. Swift code never touches a field whose
+// spelling depends on the version: it calls an fs_ accessor below, which picks the newest API
+// the headers offer, so the build shows no deprecation warning on any supported version.
+// The version numbers are those of FFmpeg's doc/APIchanges, quoted above each accessor.
+// scripts/check-ffmpeg7.sh compiles this header and the Swift module against FFmpeg 7.1.
 #ifndef FRAMESEEK_CFFMPEG_SHIM_H
 #define FRAMESEEK_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#include <stdint.h>
+#include <string.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/log.h>
 #include <libavutil/md5.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+
+// FFmpeg 5.1 is lavu 57.28.100, lavc 59.37.100, lavf 59.27.100. Older releases lack
+// AVCodecParameters.ch_layout and AVFrame.time_base, which the Swift code reads.
+#if LIBAVUTIL_VERSION_INT < AV_VERSION_INT(57, 28, 100) || LIBAVCODEC_VERSION_INT < AV_VERSION_INT(59, 37, 100)
+#error "FrameSeek needs FFmpeg 5.1 or later (libavutil 57.28, libavcodec 59.37)"
+#endif
 
 /// AVERROR(e): FFmpeg's negative error code for a POSIX errno value.
 static inline int fs_averror(int errnum) { return AVERROR(errnum); }
@@ -22,11 +38,147 @@ static inline int fs_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int fs_averror_eof(void) { return AVERROR_EOF; }
 /// AVERROR_INVALIDDATA: the input is not what the demuxer or decoder expects.
 static inline int fs_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// AVERROR_EXTERNAL: a library below FFmpeg (here: swscale) failed without an errno.
+static inline int fs_averror_external(void) { return AVERROR_EXTERNAL; }
 /// AV_NOPTS_VALUE: "no timestamp".
 static inline int64_t fs_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// AV_TIME_BASE: the microsecond unit of AVFormatContext.start_time and duration.
 static inline int fs_time_base(void) { return AV_TIME_BASE; }
 /// AV_TIME_BASE_Q as a value (the macro is a compound literal).
 static inline AVRational fs_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
+
+// ---- AVFrame ----
+
+/// The frame's duration in its time base, 0 when unknown.
+///
+/// APIchanges: "2022-07-19 - 4397f9a5a0 - lavu 57.30.100 - frame.h
+///   Add AVFrame.duration, deprecate AVFrame.pkt_duration." (FFmpeg 6.0; removed in lavu 59.)
+static inline int64_t fs_frame_duration(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)
+    return frame->duration;
+#else
+    return frame->pkt_duration;
+#endif
+}
+
+/// 1 when the decoder marked the frame a keyframe, else 0.
+///
+/// APIchanges: "2023-05-04 - 0fc9c1f6828 - lavu 58.7.100 - frame.h
+///   Deprecate AVFrame.interlaced_frame, AVFrame.top_field_first, and AVFrame.key_frame.
+///   Add AV_FRAME_FLAG_INTERLACED, AV_FRAME_FLAG_TOP_FIELD_FIRST, and AV_FRAME_FLAG_KEY
+///   flags as replacement." (FFmpeg 6.1)
+static inline int fs_frame_is_keyframe(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 7, 100)
+    return (frame->flags & AV_FRAME_FLAG_KEY) != 0;
+#else
+    return frame->key_frame != 0;
+#endif
+}
+
+// The byte position of the packet a frame was decoded from.
+//
+// AVFrame.pkt_pos is deprecated during libavutil 58 (libavutil/frame.h: "@deprecated use
+// AV_CODEC_FLAG_COPY_OPAQUE to pass through arbitrary user data from packets to frames", under
+// FF_API_FRAME_PKT, which libavutil/version.h defines from that version on; APIchanges has no
+// line for it) and is gone with lavu 60 (FFmpeg 8). There, the decoder is opened with
+// AV_CODEC_FLAG_COPY_OPAQUE, which APIchanges dates "2023-01-29 - a1a80f2e64 - lavc 59.59.100 -
+// avcodec.h  Add AV_CODEC_FLAG_COPY_OPAQUE and AV_CODEC_FLAG_FRAME_DURATION." and
+// "2023-02-04 - d02340b9e3 - lavc 59.63.100  Allow AV_CODEC_FLAG_COPY_OPAQUE to be used with
+// decoders." (FFmpeg 6.0), and each packet carries its position + 1 in AVPacket.opaque, which
+// the decoder copies to the frames it produces (0: unknown). Where pointers are narrower than
+// 64 bits the position cannot ride along, and frames report -1, "unknown".
+#if defined(FF_API_FRAME_PKT) && LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(59, 63, 100) && INTPTR_MAX >= INT64_MAX
+#define FS_FRAME_POSITION_VIA_OPAQUE 1
+#endif
+
+/// Sets a decoder context up, before avcodec_open2, to carry packet positions to frames.
+static inline void fs_codec_context_carry_packet_positions(AVCodecContext *context) {
+#if defined(FS_FRAME_POSITION_VIA_OPAQUE)
+    context->flags |= AV_CODEC_FLAG_COPY_OPAQUE;
+#else
+    (void)context;
+#endif
+}
+
+/// Marks a packet, before it is sent to a decoder, with its position for the frames it makes.
+static inline void fs_packet_carry_position(AVPacket *packet) {
+#if defined(FS_FRAME_POSITION_VIA_OPAQUE)
+    packet->opaque = packet->pos < 0 ? NULL : (void *)(intptr_t)(packet->pos + 1);
+#else
+    (void)packet;
+#endif
+}
+
+/// The byte position in the file of the packet the frame was decoded from, or -1 when
+/// unknown.
+static inline int64_t fs_frame_packet_position(const AVFrame *frame) {
+#if defined(FS_FRAME_POSITION_VIA_OPAQUE)
+    return (int64_t)(intptr_t)frame->opaque - 1;
+#elif defined(FF_API_FRAME_PKT)
+    (void)frame;
+    return -1;
+#else
+    return frame->pkt_pos;
+#endif
+}
+
+// ---- AVStream / AVCodecParameters ----
+
+/// The stream's display matrix (nine int32_t, libavutil/display.h), or NULL when it has none.
+///
+/// APIchanges: "2023-10-06 - 5432d2aacad - lavc 60.15.100 - avformat.h
+///   Deprecate AVFormatContext.{nb_,}side_data, av_stream_add_side_data(),
+///   av_stream_new_side_data(), and av_stream_get_side_data(). Side data fields
+///   from AVFormatContext.codecpar should be used from now on." (the entry says lavc, but the
+///   bump is libavformat's: lavf 60.15.100, FFmpeg 6.1; av_stream_get_side_data is removed in
+///   lavf 61, FFmpeg 7.0), with
+///   "2023-10-06 - 21d7cc6fa9a - lavc 60.30.100 - codec_par.h
+///   Added {nb_,}coded_side_data to AVCodecParameters." and
+///   "2023-10-06 - 74279227dd2 - lavc 60.29.100 - packet.h
+///   Added av_packet_side_data_new(), av_packet_side_data_add(),
+///   av_packet_side_data_get(), av_packet_side_data_remove, and av_packet_side_data_free()."
+static inline const int32_t *fs_stream_display_matrix(const AVStream *stream) {
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100) && LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 30, 100)
+    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data,
+                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    if (side == NULL || side->size < 9 * sizeof(int32_t)) return NULL;
+    return (const int32_t *)side->data;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (data == NULL || size < 9 * sizeof(int32_t)) return NULL;
+    return (const int32_t *)data;
+#endif
+}
+
+/// The number of audio channels, 0 when unknown.
+///
+/// APIchanges: "2022-03-15 - cdba98bb80 - lavc 59.24.100 - avcodec.h codec_par.h
+///   Update AVCodecParameters for the new channel layout API: add ch_layout,
+///   deprecate channels/channel_layout." Every supported release has ch_layout; the
+///   accessor keeps the one place to change should that move again.
+static inline int fs_codecpar_channels(const AVCodecParameters *parameters) {
+    return parameters->ch_layout.nb_channels;
+}
+
+// ---- Logging ----
+
+/// The AVClass of a logging context (its first member), or NULL.
+///
+/// av_log's `avcl` argument points at a struct whose first member is a `const AVClass *`.
+static inline const AVClass *fs_log_context_class(void *avcl) {
+    return avcl == NULL ? NULL : *(const AVClass **)avcl;
+}
+
+/// The context a logging context logs on behalf of (`AVClass.parent_log_context_offset`), or
+/// NULL when its class names none.
+static inline void *fs_log_parent_context(void *avcl) {
+    const AVClass *class = fs_log_context_class(avcl);
+    if (class == NULL || class->parent_log_context_offset == 0) return NULL;
+    void *parent = NULL;
+    memcpy(&parent, (const uint8_t *)avcl + class->parent_log_context_offset, sizeof(parent));
+    return parent;
+}
 
 #endif

@@ -53,11 +53,11 @@ enum SeekCommand: Subcommand {
             let landing = try engine.seek(to: target, precision: precision)
             var md5: String?
             var pngPath: String?
-            if arguments.has("--md5") || pngPattern != nil, let picture = engine.landedPicture() {
+            if arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
                 if arguments.has("--md5") { md5 = picture.md5 }
                 if let pngPattern {
                     let path = targets.count > 1 ? PathPattern.expand(pngPattern, number: ordinal + 1) : pngPattern
-                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"))
+                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: engine)
                     pngPath = path
                 }
             }

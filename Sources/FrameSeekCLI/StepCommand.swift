@@ -58,11 +58,11 @@ enum StepCommand: Subcommand {
             let report = engine.step(direction, count: count)
             var md5: String?
             var png: String?
-            if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = engine.landedPicture() {
+            if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
                 if arguments.has("--md5") { md5 = picture.md5 }
                 if let pngPattern {
                     let path = repeats > 1 ? PathPattern.expand(pngPattern, number: ordinal) : pngPattern
-                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"))
+                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: engine)
                     png = path
                 }
             }

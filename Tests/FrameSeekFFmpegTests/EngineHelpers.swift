@@ -30,7 +30,7 @@ func readBarcode(_ picture: DecodedPicture) -> Int {
 /// its framemd5 MD5, its size, and (synthetic fixtures) the barcode it carries.
 func verifyLandedPicture(engine: FFmpegEngine, oracle: Oracle, expected: Int, context: String) {
     let fixture = oracle.fixture
-    guard let picture = engine.landedPicture() else {
+    guard let picture = landedPicture(engine, context) else {
         Issue.record("\(context): no landed picture")
         return
     }
@@ -45,6 +45,14 @@ func verifyLandedPicture(engine: FFmpegEngine, oracle: Oracle, expected: Int, co
         let barcode = readBarcode(picture)
         #expect(barcode == expected + fixture.barcodeOffset,
                 "\(context): barcode reads \(barcode), expected frame \(expected) + offset \(fixture.barcodeOffset)")
+    }
+}
+
+/// The engine's landed picture, or nil with an issue recorded when copying it out failed.
+func landedPicture(_ engine: FFmpegEngine, _ context: String) -> DecodedPicture? {
+    do { return try engine.landedPicture() } catch {
+        Issue.record("\(context): \(error)")
+        return nil
     }
 }
 

@@ -21,7 +21,7 @@ func verifyExactLanding(_ landing: SeekLanding, engine: FFmpegEngine, oracle: Or
             "\(context): withinRequestedTolerance is false, but frame \(expected) covers [\(oracle.time(expected)), \(oracle.end(expected))) which contains \(target)")
     #expect(landing.plan.clamp == SeekClamp.none, "\(context): clamp \(landing.plan.clamp.name)")
     guard fixture.isVideo else {
-        #expect(engine.landedPicture() == nil, "\(context): an audio landing has no picture")
+        #expect(landedPicture(engine, context) == nil, "\(context): an audio landing has no picture")
         return
     }
     verifyLandedPicture(engine: engine, oracle: oracle, expected: expected, context: context)

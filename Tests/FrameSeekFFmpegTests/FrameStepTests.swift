@@ -38,7 +38,7 @@ func verifyUnavailable(_ report: FrameStepReport, engine: FFmpegEngine, oracle: 
     #expect(report.framesStepped == 0, "\(context): framesStepped \(report.framesStepped)")
     #expect(report.frame?.index == current, "\(context): current frame \(report.frame.map { String($0.index) } ?? "nil"), expected \(current.map(String.init) ?? "nil")")
     if let current, oracle.fixture.isVideo, let md5s = oracle.md5s {
-        #expect(engine.landedPicture()?.md5 == md5s[current], "\(context): the picture of frame \(current) is still the landed one")
+        #expect(landedPicture(engine, context)?.md5 == md5s[current], "\(context): the picture of frame \(current) is still the landed one")
     }
 }
 
@@ -46,7 +46,7 @@ func verifyUnavailable(_ report: FrameStepReport, engine: FFmpegEngine, oracle: 
 func land(_ engine: FFmpegEngine, on index: Int, oracle: Oracle, context: String) throws {
     let landing = try engine.seek(to: oracle.time(index), precision: .exact)
     try #require(landing.frame.index == index, "\(context): the seek to frame \(index) landed on \(landing.frame.index)")
-    #expect(engine.landedPicture()?.md5 == oracle.md5s?[index], "\(context): MD5 of the landing on frame \(index)")
+    #expect(try engine.landedPicture()?.md5 == oracle.md5s?[index], "\(context): MD5 of the landing on frame \(index)")
 }
 
 /// Steps one frame at a time onto each of `indices` in turn, checking every landing, and
@@ -177,7 +177,7 @@ struct FrameStepTests {
                 #expect(report.result == .unavailable(.audioOnly), "\(fixture.id) \(direction) \(count): \(report.result)")
                 #expect(report.result.unavailableReason == .audioOnly && !report.result.didStep)
                 #expect(report.framesStepped == 0 && report.framesDecoded == 0)
-                #expect(engine.landedPicture() == nil)
+                #expect(try engine.landedPicture() == nil)
             }
         }
         // After a landing too, and the landing stays current.

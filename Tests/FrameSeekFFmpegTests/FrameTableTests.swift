@@ -19,7 +19,7 @@ struct FrameTableTests {
         }
     }
 
-    @Test("Same frames, PTS, keyframe flags, durations and time base as ffprobe",
+    @Test("Same frames, PTS, keyframe flags, durations, packet positions and time base as ffprobe",
           arguments: FixtureCatalog.all)
     func tableMatchesFFprobe(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
@@ -43,7 +43,12 @@ struct FrameTableTests {
             if frame.pts != expected.pts { problems.append("pts \(frame.pts) != \(expected.pts)") }
             if frame.isKeyframe != expected.isKey { problems.append("key \(frame.isKeyframe) != \(expected.isKey)") }
             if let duration = expected.packetDuration, frame.durationTicks != duration {
-                problems.append("duration \(frame.durationTicks) != pkt_duration \(duration)")
+                problems.append("duration \(frame.durationTicks) != ffprobe's \(duration)")
+            }
+            // Decode-scanned tables know no positions on FFmpeg versions that deprecate the
+            // frame's packet position (nil); a position that is known must be ffprobe's.
+            if let position = frame.packetPosition, position != expected.packetPosition {
+                problems.append("packet position \(position) != ffprobe's \(expected.packetPosition.map(String.init) ?? "none")")
             }
             if frame.time != oracle.time(i) { problems.append("time \(frame.time) != \(oracle.time(i))") }
             if !problems.isEmpty { mismatches.append("frame \(i): " + problems.joined(separator: ", ")) }

@@ -62,7 +62,7 @@ struct LandedFrameTests {
             let precision = precisions[step % precisions.count]
             let context = "\(fixture.id) \(precision) seek to \(target)"
             let landing = try engine.seek(to: target, precision: precision)
-            let picture = try #require(engine.landedPicture(), "\(context): no picture")
+            let picture = try #require(try engine.landedPicture(), "\(context): no picture")
             let shown = try #require(oracle.frames.firstIndex { $0.pts == picture.pts }, "\(context): decoded pts \(picture.pts) not in ffprobe's table")
             #expect(landing.frame.index == shown && landing.frame.pts == picture.pts,
                     "\(context): reported frame \(landing.frame.index), the decoder output ffprobe frame \(shown)")

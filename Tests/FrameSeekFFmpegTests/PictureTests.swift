@@ -37,13 +37,13 @@ struct PictureTests {
         let index = oracle.count / 2
         let landing = try engine.seek(to: oracle.middle(index), precision: .exact)
         #expect(landing.frame.index == index)
-        let picture = try #require(engine.landedPicture())
+        let picture = try #require(try engine.landedPicture())
         #expect(picture.width == clip.codedWidth && picture.height == clip.codedHeight)
         #expect(picture.md5 == oracle.md5s?[index], "MD5 is of the coded (unrotated) picture, as framemd5's")
 
-        let upright = picture.displayImage()
+        let upright = try picture.displayImage(using: engine)
         #expect(upright.width == clip.codedHeight && upright.height == clip.codedWidth, "upright \(upright.width)x\(upright.height)")
-        let coded = picture.displayImage(autorotate: false)
+        let coded = try picture.displayImage(autorotate: false, using: engine)
         #expect(coded.width == clip.codedWidth && coded.height == clip.codedHeight, "coded \(coded.width)x\(coded.height)")
         // Rotation -90 is a quarter turn clockwise (ffmpeg's transpose=clock): the displayed
         // pixel (x, y) is the coded pixel (y, codedHeight - 1 - x).
@@ -59,8 +59,8 @@ struct PictureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let uprightPNG = directory.appendingPathComponent("upright.png").path
         let codedPNG = directory.appendingPathComponent("coded.png").path
-        try picture.writePNG(to: uprightPNG)
-        try picture.writePNG(to: codedPNG, autorotate: false)
+        try picture.writePNG(to: uprightPNG, using: engine)
+        try picture.writePNG(to: codedPNG, autorotate: false, using: engine)
         let uprightSize = try pngDimensions(uprightPNG)
         let codedSize = try pngDimensions(codedPNG)
         #expect(uprightSize.width == clip.codedHeight && uprightSize.height == clip.codedWidth)
@@ -76,13 +76,13 @@ struct PictureTests {
         for index in [63, 85, 42, 7, 30, 89] where oracle.frames.indices.contains(index) {
             let landing = try engine.seek(to: oracle.middle(index), precision: .exact)
             #expect(landing.frame.index == index)
-            let picture = try #require(engine.landedPicture())
+            let picture = try #require(try engine.landedPicture())
             #expect(picture.bitsPerComponent == 10)
             #expect(picture.pixelFormat == "yuv420p10le")
             #expect(picture.md5 == md5s[index], "frame \(index)")
             #expect(readBarcode(picture) == index, "frame \(index): barcode in the 10-bit luma")
 
-            let image = picture.displayImage()
+            let image = try picture.displayImage(using: engine)
             #expect(image.width == 320 && image.height == 240)
             #expect(image.pixels.contains { $0 != 0 }, "frame \(index): the RGB image is not all black")
             for bit in 0..<16 {
@@ -103,8 +103,8 @@ struct PictureTests {
         let engine = try openEngine(fixture)
         let index = min(oracle.lastIndex, 85)
         _ = try engine.seek(to: oracle.middle(index), precision: .exact)
-        let picture = try #require(engine.landedPicture())
-        let image = picture.displayImage()
+        let picture = try #require(try engine.landedPicture())
+        let image = try picture.displayImage(using: engine)
         let number = index + fixture.barcodeOffset
         for bit in 0..<16 {
             let offset = (10 * image.width + 20 * bit + 10) * 3

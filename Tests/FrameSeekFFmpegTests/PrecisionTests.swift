@@ -24,7 +24,7 @@ struct ClampTests {
         #expect(landing.accuracy.deltaMediaTime == oracle.time(0) + MediaTime(value: 5, timescale: 1),
                 "delta \(landing.accuracy.deltaMediaTime)")
         #expect(!landing.accuracy.withinRequestedTolerance, "frame 0 does not meet the window [-5 s, -5 s]")
-        if let md5s = oracle.md5s { #expect(engine.landedPicture()?.md5 == md5s[0]) }
+        if let md5s = oracle.md5s { #expect(try engine.landedPicture()?.md5 == md5s[0]) }
     }
 
     @Test("10 s past the end lands on the last frame, clamped to end", arguments: FixtureCatalog.all)
@@ -40,7 +40,7 @@ struct ClampTests {
         #expect(landing.plan.clamp.name == "end")
         #expect(landing.accuracy.requestedMediaTime == target)
         #expect(landing.accuracy.deltaMediaTime == oracle.time(last) - target)
-        if let md5s = oracle.md5s { #expect(engine.landedPicture()?.md5 == md5s[last]) }
+        if let md5s = oracle.md5s { #expect(try engine.landedPicture()?.md5 == md5s[last]) }
         // Back inside the range after a clamp: no clamp, the right frame.
         let back = try engine.seek(to: oracle.middle(0), precision: .exact)
         #expect(back.frame.index == 0)
@@ -113,10 +113,10 @@ struct KeyframePrecisionTests {
         let within = oracle.intersects(expected, requested: target, before: c.before, after: c.after)
         #expect(landing.accuracy.withinRequestedTolerance == within, "\(context): withinRequestedTolerance")
         guard oracle.fixture.isVideo else {
-            #expect(engine.landedPicture() == nil, "\(context)")
+            #expect(try engine.landedPicture() == nil, "\(context)")
             return
         }
-        let picture = try #require(engine.landedPicture(), "\(context): no picture")
+        let picture = try #require(try engine.landedPicture(), "\(context): no picture")
         if let md5s = oracle.md5s, landing.frame.index == expected {
             #expect(picture.md5 == md5s[expected], "\(context): MD5 differs from framemd5 line \(expected)")
         }

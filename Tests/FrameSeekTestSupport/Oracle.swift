@@ -13,8 +13,24 @@ public struct OracleFrame: Sendable {
     public let pts: Int64
     public let isKey: Bool
     public let packetDuration: Int64?
+    /// The byte offset of the frame's packet, nil where ffprobe printed none.
+    public let packetPosition: Int64?
     public let width: Int?
     public let height: Int?
+}
+
+/// The fields of `ffprobe -show_frames -of json` the oracle reads, keys converted from
+/// snake_case. ffprobe prints the packet position as a string.
+private struct ProbedFrames: Decodable {
+    struct ProbedFrame: Decodable {
+        let pts: Int64?
+        let keyFrame: Int?
+        let pktDuration: Int64?
+        let pktPos: String?
+        let width: Int?
+        let height: Int?
+    }
+    let frames: [ProbedFrame]
 }
 
 /// ffprobe's view of one (file, stream): time base, time zero, frames in presentation order,
@@ -49,12 +65,16 @@ public struct Oracle: Sendable {
         let micros = Oracle.microseconds(format["start_time"] as? String ?? "0")
         originPTS = Oracle.rescaleMicroseconds(micros, numerator: parts[0], denominator: parts[1])
 
-        let list = try JSON.file(fixture.frames)["frames"] as? [[String: Any]] ?? []
+        let decoder = JSONDecoder()
+        // ffprobe's snake_case fields become the camelCase names of ProbedFrame.
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let list = try decoder.decode(ProbedFrames.self,
+                                      from: Repository.stableContents(of: Repository.fixture(fixture.frames))).frames
         frames = list.compactMap { f -> OracleFrame? in
-            guard let pts = JSON.int64(f["pts"]) else { return nil }
-            return OracleFrame(pts: pts, isKey: JSON.int(f["key_frame"]) == 1,
-                               packetDuration: JSON.int64(f["pkt_duration"]),
-                               width: JSON.int(f["width"]), height: JSON.int(f["height"]))
+            guard let pts = f.pts else { return nil }
+            return OracleFrame(pts: pts, isKey: f.keyFrame == 1, packetDuration: f.pktDuration,
+                               packetPosition: f.pktPos.flatMap { Int64($0) },
+                               width: f.width, height: f.height)
         }.sorted { $0.pts < $1.pts }
         guard frames.count == list.count, !frames.isEmpty else {
             throw OracleError("\(fixture.frames): \(list.count) frames, \(frames.count) with a pts")

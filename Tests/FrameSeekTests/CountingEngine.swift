@@ -73,7 +73,7 @@ final class CountingEngine: PlaybackEngine {
         do {
             let landing = try inner.seek(to: time, precision: precision, interruption: interruption)
             probe.record(.landed(frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
-                                 md5: probe.hashesPictures ? inner.landedPicture()?.md5 : nil))
+                                 md5: probe.hashesPictures ? try inner.landedPicture()?.md5 : nil))
             probe.afterSeek?(number)
             return landing
         } catch {

@@ -101,7 +101,7 @@ public struct BenchRunner {
             switch operation {
             case .seek(let target):
                 let landing = try engine.seek(to: target, precision: seekPrecision)
-                convert(engine)
+                try convert(engine)
                 sample = BenchSample(target: target, latency: clock.now - start, frameIndex: landing.frame.index,
                                      framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
             case .thumbnail where !isVideo:
@@ -126,7 +126,7 @@ public struct BenchRunner {
             case .stepBackward, .stepForward:
                 let report = engine.step(operation.isBackward ? .backward : .forward, count: 1)
                 guard report.result.didStep, let frame = report.frame else { sample = nil; break }
-                convert(engine)
+                try convert(engine)
                 sample = BenchSample(target: frame.time, latency: clock.now - start, frameIndex: frame.index,
                                      framesDecoded: report.framesDecoded,
                                      keyFrameIndex: table.randomAccessPoint(forFrame: frame.index)?.frameIndex)
@@ -141,8 +141,8 @@ public struct BenchRunner {
                            ffmpegFramesPerSecond: ffmpeg)
     }
 
-    private func convert(_ engine: FFmpegEngine) {
-        if convertsToRGB { _ = engine.landedImage() }
+    private func convert(_ engine: FFmpegEngine) throws(MediaError) {
+        if convertsToRGB { _ = try engine.landedImage() }
     }
 
     /// `VmHWM` from /proc/self/status.

@@ -17,6 +17,9 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case truncated
         /// The decoder failed, or did not produce a frame the index promised.
         case decodeFailed
+        /// A decoded picture could not be converted to RGB (swscale refused its format or size,
+        /// or failed while converting); never answered with a black picture instead.
+        case conversionFailed
         /// Reading failed below the demuxer.
         case readFailed
         /// A seek asked for something no landing can satisfy (an invalid time).

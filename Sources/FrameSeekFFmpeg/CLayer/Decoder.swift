@@ -15,9 +15,16 @@ final class Decoder {
         case endOfStream
     }
 
+    /// Where FFmpeg's messages about this decoder go; kept alive as long as the context.
+    let log: FFmpegLogSink
+
     /// Opens the decoder FFmpeg chooses for `stream`'s codec, with `threads` threads
-    /// (0 lets FFmpeg choose).
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
+    /// (0 lets FFmpeg choose). FFmpeg's error messages from it, its threads included, go to
+    /// `log`.
+    ///
+    /// - Throws: `FFmpegError` from `avcodec_find_decoder`, `avcodec_alloc_context3`,
+    ///   `avcodec_parameters_to_context` or `avcodec_open2`.
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(function: "avcodec_find_decoder", code: fs_averror(ENOSYS))
@@ -26,10 +33,14 @@ final class Decoder {
             throw FFmpegError(function: "avcodec_alloc_context3", code: fs_averror(ENOMEM))
         }
         context = allocated
+        self.log = log
+        // Frame threads copy opaque from this context, so their messages are attributed too.
+        allocated.pointee.opaque = log.token
         do {
             try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
             allocated.pointee.pkt_timebase = stream.pointee.time_base
             allocated.pointee.thread_count = Int32(clamping: min(max(threads, 0), 64))
+            fs_codec_context_carry_packet_positions(allocated)
             try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
         } catch {
             var toFree: UnsafeMutablePointer<AVCodecContext>? = allocated
@@ -43,21 +54,27 @@ final class Decoder {
         avcodec_free_context(&toFree)
     }
 
-    var codecName: String { String(cString: context.pointee.codec.pointee.name) }
-
     /// Sends one packet. Invalid data is reported to the caller, who decides whether a
     /// damaged packet matters.
+    ///
+    /// - Throws: `FFmpegError` from `avcodec_send_packet`.
     func send(_ packet: Packet) throws(FFmpegError) {
+        fs_packet_carry_position(packet.pointer)
         try check(avcodec_send_packet(context, packet.pointer), "avcodec_send_packet")
     }
 
     /// Tells the decoder no more packets come, so it releases the frames it holds back.
+    ///
+    /// - Throws: `FFmpegError` from `avcodec_send_packet`.
     func sendEndOfStream() throws(FFmpegError) {
         let code = avcodec_send_packet(context, nil)
         if code == fs_averror_eof() { return }
         try check(code, "avcodec_send_packet")
     }
 
+    /// Takes the next decoded frame, if the decoder has one.
+    ///
+    /// - Throws: `FFmpegError` from `avcodec_receive_frame`.
     func receive(into frame: Frame) throws(FFmpegError) -> Output {
         let code = avcodec_receive_frame(context, frame.pointer)
         if code == fs_averror_eagain() { return .needsInput }

@@ -8,14 +8,28 @@ import FrameSeekCore
 final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     let path: String
+    /// Where FFmpeg's messages about this file go; kept alive as long as the context.
+    let log: FFmpegLogSink
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
-    init(path: String) throws(FFmpegError) {
-        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+    /// FFmpeg's error messages while opening and reading go to `log`.
+    ///
+    /// - Throws: `FFmpegError` from `avformat_alloc_context`, `avformat_open_input` or
+    ///   `avformat_find_stream_info`.
+    init(path: String, log: FFmpegLogSink) throws(FFmpegError) {
+        // Allocated here rather than by avformat_open_input, so that the messages it logs
+        // while probing already carry the sink's token.
+        var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        guard let allocated = context else {
+            throw FFmpegError(function: "avformat_alloc_context", code: fs_averror(ENOMEM))
+        }
+        allocated.pointee.opaque = log.token
+        // On failure avformat_open_input frees the context and sets it to NULL.
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
         guard let opened = context else { throw FFmpegError(function: "avformat_open_input", code: fs_averror_invaliddata()) }
         self.context = opened
         self.path = path
+        self.log = log
         do {
             try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
         } catch {
@@ -62,6 +76,8 @@ final class Demuxer {
     }
 
     /// Reads the next packet. Returns false at the end of the file.
+    ///
+    /// - Throws: `FFmpegError` from `av_read_frame`.
     func read(into packet: Packet) throws(FFmpegError) -> Bool {
         let code = av_read_frame(context, packet.pointer)
         if code == fs_averror_eof() { return false }
@@ -70,6 +86,8 @@ final class Demuxer {
     }
 
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).
+    ///
+    /// - Throws: `FFmpegError` from `av_seek_frame`.
     func seek(streamIndex: Int, to timestamp: Int64) throws(FFmpegError) {
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
     }

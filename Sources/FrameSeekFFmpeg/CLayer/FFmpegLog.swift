@@ -2,51 +2,185 @@ import CFFmpeg
 import Foundation
 import FrameSeekCore
 
-/// FFmpeg's own log, kept off stderr and remembered for error messages.
+/// What FrameSeek does with FFmpeg's log callback, which is one per process
+/// (`av_log_set_callback`).
+///
+/// Set it through `FFmpegEngine.logPolicy` before the first engine opens: the policy is read
+/// once, when the first `FFmpegEngine` opens, and later changes have no effect.
+public enum FFmpegLogPolicy: Sendable, Hashable {
+    /// The default. At the first engine open FrameSeek sets FFmpeg's log level to errors and
+    /// installs its own callback for the whole process: FFmpeg's messages stay off stderr, so
+    /// every failure is the one line FrameSeek promises, and each error-level message is kept
+    /// by the engine whose demuxer or decoder logged it, to be quoted in that engine's
+    /// `MediaError` ("moov atom not found"). Messages FrameSeek cannot attribute to one of its
+    /// engines, including those of FFmpeg contexts the application opens itself, are dropped.
+    case captureErrors
+    /// FrameSeek never calls `av_log_set_callback` or `av_log_set_level`, so an application
+    /// keeps the callback and level it set. `MediaError` details then lack FFmpeg's own
+    /// message and name only the failing function and its error code.
+    case leaveCallbackAlone
+}
+
+extension FFmpegEngine {
+    /// Whether FrameSeek installs its process-wide FFmpeg log callback; see `FFmpegLogPolicy`.
+    /// Read once, when the first engine opens. `FRAMESEEK_FFMPEG_LOG` (`quiet`, `error`,
+    /// `warning`, `info`, `debug`) instead keeps FFmpeg's own callback printing to stderr at
+    /// that level, unless the policy is `.leaveCallbackAlone`.
+    public static var logPolicy: FFmpegLogPolicy {
+        get { FFmpegLog.policy.withLock { $0 } }
+        set { FFmpegLog.policy.withLock { $0 = newValue } }
+    }
+}
+
+/// The error messages FFmpeg logged on behalf of one engine's contexts.
+///
+/// Its `token` is stored in the `opaque` field of every `AVFormatContext` and `AVCodecContext`
+/// the engine opens; FFmpeg copies `AVCodecContext.opaque` into the contexts of its decoder
+/// threads, so messages logged there find their way back too. The token is only ever looked
+/// up in `FFmpegLog`'s registry, never dereferenced, so a message that races with a sink's
+/// end finds nothing rather than a freed object.
+final class FFmpegLogSink: Sendable {
+    private let lastError = Locked<String?>(nil)
+
+    init() { FFmpegLog.register(self) }
+
+    deinit { FFmpegLog.unregister(key) }
+
+    /// What the engine's contexts carry in `opaque`.
+    var token: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    fileprivate var key: UInt { UInt(bitPattern: token) }
+
+    fileprivate func record(_ text: String) { lastError.withLock { $0 = text } }
+
+    /// Takes the last error FFmpeg logged for this sink's contexts since the previous call.
+    func takeLastError() -> String? { lastError.withLock { value in defer { value = nil }; return value } }
+
+    /// `av_strerror`'s text for `error`, followed by what FFmpeg logged about it, if anything:
+    /// "Invalid data found when processing input (moov atom not found)".
+    func message(for error: FFmpegError) -> String {
+        guard let logged = takeLastError(), logged != error.message else { return error.message }
+        return "\(error.message) (\(logged))"
+    }
+}
+
+/// FrameSeek's FFmpeg log callback and the registry it routes messages by.
 ///
 /// FrameSeek promises one line per error; FFmpeg would print its own diagnostics around it.
-/// Instead, the callback keeps the last error-level message (such as "moov atom not found"),
-/// which `MediaError` details quote, and passes everything through to stderr only when
-/// `FRAMESEEK_FFMPEG_LOG` names a level (`error`, `warning`, `info`, `debug`).
+/// Instead, the callback keeps each error-level message (such as "moov atom not found") in the
+/// `FFmpegLogSink` of the engine whose context logged it, found from the `avcl` argument:
+/// an `AVFormatContext` or `AVCodecContext` by the sink token in its `opaque`, any other
+/// context through its class's `parent_log_context_offset`. The callback runs on whatever
+/// thread logs, FFmpeg's decoder threads included, so the registry is behind a lock.
 enum FFmpegLog {
-    private static let lastError = Locked<String?>(nil)
-    private static let installed = Locked(false)
+    /// How the callback is set up, decided once per process.
+    enum Installation: Equatable {
+        /// FrameSeek's callback, keeping error-level messages per engine.
+        case captureErrors
+        /// FFmpeg's own callback, printing to stderr from `level` down.
+        case printToStandardError(level: Int32)
+        /// Nothing is touched.
+        case untouched
+    }
 
-    /// Installs the callback once per process.
-    static func install() {
-        installed.withLock { done in
-            guard !done else { return }
-            done = true
-            if let level = environmentLevel() {
+    static let policy = Locked(FFmpegLogPolicy.captureErrors)
+    private static let installation = Locked<Installation?>(nil)
+    private struct WeakSink { weak var sink: FFmpegLogSink? }
+    private static let sinks = Locked<[UInt: WeakSink]>([:])
+
+    /// Sets up FFmpeg's logging the first time an engine opens, by the policy and the
+    /// environment of that moment; later calls do nothing.
+    static func installOnce() {
+        installation.withLock { done in
+            guard done == nil else { return }
+            let chosen = choose(policy: policy.withLock { $0 },
+                                environment: getenv("FRAMESEEK_FFMPEG_LOG").map { String(cString: $0) })
+            done = chosen
+            switch chosen {
+            case .untouched:
+                break
+            case .printToStandardError(let level):
                 av_log_set_level(level)
-                return  // the default callback prints at that level
-            }
-            av_log_set_level(AV_LOG_ERROR)
-            av_log_set_callback { _, level, format, arguments in
-                guard level <= AV_LOG_ERROR, let format, let arguments else { return }
-                var buffer = [CChar](repeating: 0, count: 512)
-                _ = vsnprintf(&buffer, buffer.count, format, arguments)
-                let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-                if !text.isEmpty { FFmpegLog.record(text) }
+            case .captureErrors:
+                av_log_set_level(AV_LOG_ERROR)
+                av_log_set_callback { context, level, format, arguments in
+                    guard level <= AV_LOG_ERROR, let format, let arguments,
+                          let sink = FFmpegLog.sink(for: context) ?? FFmpegLog.threadSink() else { return }
+                    var buffer = [CChar](repeating: 0, count: 512)
+                    guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return }
+                    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !text.isEmpty { sink.record(text) }
+                }
             }
         }
     }
 
-    fileprivate static func record(_ text: String) { lastError.withLock { $0 = text } }
-
-    /// Takes the last error FFmpeg logged since the previous call.
-    static func takeLastError() -> String? { lastError.withLock { value in defer { value = nil }; return value } }
-
-    private static func environmentLevel() -> Int32? {
-        guard let raw = getenv("FRAMESEEK_FFMPEG_LOG") else { return nil }
-        switch String(cString: raw) {
-        case "quiet": return AV_LOG_QUIET
-        case "error": return AV_LOG_ERROR
-        case "warning": return AV_LOG_WARNING
-        case "info": return AV_LOG_INFO
-        case "debug": return AV_LOG_DEBUG
-        default: return nil
+    /// The installation a policy and a `FRAMESEEK_FFMPEG_LOG` value call for. An application's
+    /// `.leaveCallbackAlone` wins over the variable, which is a debugging aid for FrameSeek's
+    /// own tools.
+    static func choose(policy: FFmpegLogPolicy, environment: String?) -> Installation {
+        if policy == .leaveCallbackAlone { return .untouched }
+        switch environment {
+        case "quiet": return .printToStandardError(level: AV_LOG_QUIET)
+        case "error": return .printToStandardError(level: AV_LOG_ERROR)
+        case "warning": return .printToStandardError(level: AV_LOG_WARNING)
+        case "info": return .printToStandardError(level: AV_LOG_INFO)
+        case "debug": return .printToStandardError(level: AV_LOG_DEBUG)
+        default: return .captureErrors
         }
+    }
+
+    /// The sink `attributing(to:_:)` set for the calling thread.
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// Runs `body` with the messages this thread logs from contexts no engine owns (swscale's
+    /// `SwsContext`, or no context at all, as `av_image_check_size` logs) going to `sink`.
+    /// Conversions run on the engine's own thread, so this is how their messages find it.
+    static func attributing<Result, Failure: Error>(to sink: FFmpegLogSink,
+                                                    _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let previous = pthread_getspecific(threadKey)
+        pthread_setspecific(threadKey, sink.token)
+        defer { pthread_setspecific(threadKey, previous) }
+        return try body()
+    }
+
+    /// The calling thread's sink, alive because `attributing(to:_:)` holds it until it resets
+    /// the value.
+    fileprivate static func threadSink() -> FFmpegLogSink? {
+        pthread_getspecific(threadKey).map { Unmanaged<FFmpegLogSink>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    fileprivate static func register(_ sink: FFmpegLogSink) {
+        let key = sink.key
+        sinks.withLock { $0[key] = WeakSink(sink: sink) }
+    }
+
+    fileprivate static func unregister(_ key: UInt) {
+        _ = sinks.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// The sink of the engine that owns `context`, or of the context it logs for; nil for
+    /// contexts FrameSeek did not open.
+    static func sink(for context: UnsafeMutableRawPointer?) -> FFmpegLogSink? {
+        var current = context
+        // A few levels cover an I/O or codec-private context under its owner; the bound keeps a
+        // cycle of parent pointers from looping.
+        for _ in 0..<4 {
+            guard let context = current, let logClass = fs_log_context_class(context) else { return nil }
+            var token: UnsafeMutableRawPointer?
+            if logClass == avformat_get_class() {
+                token = context.assumingMemoryBound(to: AVFormatContext.self).pointee.opaque
+            } else if logClass == avcodec_get_class() {
+                token = context.assumingMemoryBound(to: AVCodecContext.self).pointee.opaque
+            }
+            if let token, let sink = sinks.withLock({ $0[UInt(bitPattern: token)]?.sink }) { return sink }
+            current = fs_log_parent_context(context)
+        }
+        return nil
     }
 }

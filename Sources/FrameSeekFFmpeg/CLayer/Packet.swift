@@ -55,13 +55,25 @@ final class Frame {
         return nil
     }
 
-    var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+    /// Whether the decoder marked the frame a keyframe.
+    var isKeyframe: Bool { fs_frame_is_keyframe(pointer) != 0 }
+
+    /// The frame's duration in its time base, as the packet gave it; 0 when unknown.
+    var duration: Int64 { fs_frame_duration(pointer) }
+
+    /// The byte position of the packet the frame came from, nil when unknown. Where FFmpeg
+    /// deprecates the frame's own packet position, `Decoder` carries it through `AVPacket.opaque`;
+    /// see `fs_frame_packet_position`.
+    var packetPosition: Int64? {
+        let position = fs_frame_packet_position(pointer)
+        return position < 0 ? nil : position
+    }
 
     /// Whether `[pts, pts + duration)` contains `target`; the duration is the packet's, else
     /// the audio samples' in the packet time base.
     func covers(_ target: Int64) -> Bool {
         guard let pts, pts <= target else { return false }
-        var duration = pointer.pointee.pkt_duration
+        var duration = self.duration
         let f = pointer.pointee
         if duration <= 0 && f.sample_rate > 0 && f.nb_samples > 0 {
             duration = av_rescale_q(Int64(f.nb_samples), AVRational(num: 1, den: f.sample_rate), f.time_base)
@@ -72,9 +84,11 @@ final class Frame {
     func unref() { av_frame_unref(pointer) }
 
     /// Makes this frame another reference to `other`'s buffers (no pixels are copied).
-    func reference(_ other: Frame) {
+    ///
+    /// - Throws: `FFmpegError` from `av_frame_ref` (out of memory); the frame is then empty.
+    func reference(_ other: Frame) throws(FFmpegError) {
         av_frame_unref(pointer)
-        _ = av_frame_ref(pointer, other.pointer)
+        try check(av_frame_ref(pointer, other.pointer), "av_frame_ref")
     }
 
     /// Bytes held by the frame's buffers: what keeping it in a cache costs.

@@ -47,8 +47,7 @@ extension FFmpegEngine {
         let point = plan.randomAccessPoint
         let work: DecodeWork
         if let cached = cache.frame(index) {
-            landedFrame.reference(cached)
-            landedFrameIndex = index
+            try landFromCache(cached, as: index)
             work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
         } else {
             var cachingFrom: Int?
@@ -75,9 +74,10 @@ extension FFmpegEngine {
 
     /// The landed frame as 8-bit RGB scaled to `width` x `height` (coded orientation), in one
     /// swscale call straight from the decoder's pixel format: what a thumbnail needs.
-    package func landedImage(width: Int, height: Int) -> RGBImage? {
-        guard landedFrameIndex != nil, media.selectedStream.mediaType == .video else { return nil }
-        return converter.rgb(landedFrame, width: width, height: height)
+    ///
+    /// - Throws: `MediaError` (`.conversionFailed`) when swscale cannot convert to that size.
+    package func landedImage(width: Int, height: Int) throws(MediaError) -> RGBImage? {
+        try landedRGB(width: width, height: height)
     }
 
     /// Whether frame `index` decodes from its own packet alone: a keyframe that is its own

@@ -166,7 +166,7 @@ extension FFmpegEngine {
             }
         }
         do {
-            let reopened = try Demuxer(path: path)
+            let reopened = try Demuxer(path: path, log: log)
             reopened.selectOnly(streamIndex: frameTable.streamIndex)
             demuxer = reopened
         } catch {

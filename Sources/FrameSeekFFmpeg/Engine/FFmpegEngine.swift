@@ -69,10 +69,17 @@ public final class FFmpegEngine: PlaybackEngine {
     let cache: FrameCache
     /// The flag of the seek in progress, polled between packets.
     var interruption: SeekInterruptionFlag?
-    /// Converts landed frames to RGB, its swscale context kept between calls.
+    /// Converts landed frames and pictures to RGB: the engine's one swscale context, kept
+    /// between calls.
     let converter = PixelConverter()
+    /// The error messages FFmpeg logs for this engine's demuxer and decoders, and no other's.
+    let log: FFmpegLogSink
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
+    ///
+    /// The first engine opened in a process installs FrameSeek's FFmpeg log callback, which
+    /// is process-wide (`av_log_set_callback`), and sets FFmpeg's log level to errors, unless
+    /// `FFmpegEngine.logPolicy` is `.leaveCallbackAlone` by then; see `FFmpegLogPolicy`.
     ///
     /// - Throws: `MediaError` naming the file and the cause: missing, empty, not media, no
     ///   playable stream, truncated, undecodable.
@@ -83,28 +90,29 @@ public final class FFmpegEngine: PlaybackEngine {
         self.options = options
         self.cache = FrameCache(capacityBytes: options.cacheBytes)
         try Self.checkLocalFile(path)
-        FFmpegLog.install()
-        _ = FFmpegLog.takeLastError()
+        FFmpegLog.installOnce()
+        let log = FFmpegLogSink()
+        self.log = log
         do {
-            demuxer = try Demuxer(path: path)
+            demuxer = try Demuxer(path: path, log: log)
         } catch {
-            throw Self.openError(error, path: path)
+            throw Self.openError(error, path: path, log: log)
         }
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         demuxer.selectOnly(streamIndex: streamIndex)
         let stream = demuxer.stream(streamIndex)
         do {
-            decoder = try Decoder(stream: stream, threads: options.threads)
+            decoder = try Decoder(stream: stream, threads: options.threads, log: log)
         } catch {
             throw MediaError(path: path, reason: .streamUnavailable,
-                             detail: "stream \(streamIndex) cannot be decoded: \(error.message)")
+                             detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
         }
         let originPTS = Self.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
         let threads = options.threads
         let built = try FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
             .build { () throws(FFmpegError) -> Decoder in
-                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads)
+                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
             }
         guard !built.table.frames.isEmpty else {
             throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
@@ -113,6 +121,19 @@ public final class FFmpegEngine: PlaybackEngine {
         decodeOrderByPTS = built.decodeOrderByPTS
         media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex)
         openLatency = clock.now - start
+    }
+
+    /// Makes the cached frame `index` the landed frame, sharing its buffers.
+    ///
+    /// - Throws: `MediaError` when `av_frame_ref` fails (out of memory); nothing is landed then.
+    func landFromCache(_ cached: Frame, as index: Int) throws(MediaError) {
+        do {
+            try landedFrame.reference(cached)
+        } catch {
+            landedFrameIndex = nil
+            throw MediaError(path: path, reason: .decodeFailed, detail: "cannot reference cached frame \(index): \(error.description)")
+        }
+        landedFrameIndex = index
     }
 
     /// Local paths get their own checks first, so a missing or empty file is named as such
@@ -132,9 +153,9 @@ public final class FFmpegEngine: PlaybackEngine {
         }
     }
 
-    private static func openError(_ error: FFmpegError, path: String) -> MediaError {
+    private static func openError(_ error: FFmpegError, path: String, log: FFmpegLogSink) -> MediaError {
         if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
-        let cause = FFmpegLog.takeLastError() ?? "\(error.function): \(error.message)"
+        let cause = log.takeLastError() ?? "\(error.function): \(error.message)"
         if error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" {
             return MediaError(path: path, reason: .notMedia, detail: "not a media file FFmpeg can read (\(cause))")
         }

@@ -28,14 +28,16 @@ final class FrameCache {
     }
 
     /// Caches a reference to `frame` as frame `index`, evicting the least recently used
-    /// frames until the bound holds. A frame larger than the whole bound is not cached.
+    /// frames until the bound holds. A frame larger than the whole bound is not cached, nor
+    /// one `av_frame_ref` cannot reference (out of memory): the cache only saves decoding, so
+    /// a frame missing from it is decoded again when asked for.
     func insert(_ frame: Frame, as index: Int) {
         let bytes = frame.byteCount
         guard bytes <= capacityBytes else { return }
         remove(index)
         while usedBytes + bytes > capacityBytes, let victim = leastRecentlyUsed() { remove(victim) }
         let copy = Frame()
-        copy.reference(frame)
+        do { try copy.reference(frame) } catch { return }
         clock += 1
         entries[index] = (copy, bytes, clock)
         usedBytes += bytes

@@ -37,7 +37,7 @@ enum MediaProbe {
             width: isVideo ? Int(parameters.width) : nil, height: isVideo ? Int(parameters.height) : nil,
             pixelFormat: pixelFormat,
             sampleRate: isAudio ? Int(parameters.sample_rate) : nil,
-            channels: isAudio ? Int(parameters.ch_layout.nb_channels) : nil,
+            channels: isAudio ? Int(fs_codecpar_channels(stream.pointee.codecpar)) : nil,
             orientation: isVideo ? orientation(of: stream) : .identity,
             sampleAspectRatio: sar.num > 0 && sar.den > 0 && sar.num != sar.den ? sar.timeBase : nil)
     }
@@ -45,9 +45,11 @@ enum MediaProbe {
     /// The display matrix read the way the ffmpeg command line reads it for autorotation, so
     /// FrameSeek's upright picture is the one `ffmpeg -i` shows.
     static func orientation(of stream: UnsafeMutablePointer<AVStream>) -> DisplayOrientation {
-        guard let raw = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return .identity }
-        let matrix = UnsafeRawPointer(raw).assumingMemoryBound(to: Int32.self)
-        var theta = -av_display_rotation_get(matrix).rounded()
+        guard let matrix = fs_stream_display_matrix(stream) else { return .identity }
+        let rotation = av_display_rotation_get(matrix)
+        // NaN for a degenerate matrix (a zero scale): no rotation FFmpeg would apply either.
+        guard rotation.isFinite else { return .identity }
+        var theta = -rotation.rounded()
         theta -= 360 * (theta / 360 + 0.9 / 360).rounded(.down)
         if abs(theta - 90) < 1 { return matrix[3] > 0 ? .transpose : .rotate90Clockwise }
         if abs(theta - 180) < 1 {

@@ -49,8 +49,8 @@ struct FrameTableBuilder {
         }
         // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
         let fresh: Demuxer
-        do { fresh = try Demuxer(path: demuxer.path) } catch {
-            throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(error.message)")
+        do { fresh = try Demuxer(path: demuxer.path, log: demuxer.log) } catch {
+            throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
         }
         fresh.selectOnly(streamIndex: streamIndex)
         return try tableFromDecoding(fresh, makeDecoder)
@@ -65,7 +65,7 @@ struct FrameTableBuilder {
             let more: Bool
             do { more = try demuxer.read(into: packet) } catch {
                 throw MediaError(path: demuxer.path, reason: packets.isEmpty ? .readFailed : .truncated,
-                                 detail: "reading packets failed after \(packets.count) packets: \(error.message)")
+                                 detail: "reading packets failed after \(packets.count) packets: \(demuxer.log.message(for: error))")
             }
             guard more else { break }
             defer { packet.unref() }
@@ -113,7 +113,7 @@ struct FrameTableBuilder {
         do {
             decoder = try makeDecoder()
         } catch {
-            throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(error.message)")
+            throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(demuxer.log.message(for: error))")
         }
         struct Decoded { let pts: Int64; let duration: Int64; let key: Bool; let position: Int64? }
         var decoded: [Decoded] = []
@@ -129,14 +129,13 @@ struct FrameTableBuilder {
                 case .frame:
                     defer { frame.unref() }
                     guard let pts = frame.pts else { decodedWithoutTimestamps += 1; continue }
-                    var duration = frame.pointer.pointee.pkt_duration
+                    var duration = frame.duration
                     if duration <= 0 && sampleRate > 0 {
                         duration = av_rescale_q(Int64(frame.pointer.pointee.nb_samples),
                                                 AVRational(num: 1, den: sampleRate), stream.time_base)
                     }
-                    let position = frame.pointer.pointee.pkt_pos
                     decoded.append(Decoded(pts: pts, duration: duration, key: frame.isKeyframe,
-                                           position: position < 0 ? nil : position))
+                                           position: frame.packetPosition))
                 }
             }
         }
@@ -152,7 +151,7 @@ struct FrameTableBuilder {
             _ = try collect()
         } catch {
             throw MediaError(path: demuxer.path, reason: .decodeFailed,
-                             detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(error.message)")
+                             detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(demuxer.log.message(for: error))")
         }
         if decoded.isEmpty && decodedWithoutTimestamps > 0 {
             throw MediaError(path: demuxer.path, reason: .unsupported,

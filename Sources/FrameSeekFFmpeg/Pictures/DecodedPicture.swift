@@ -25,20 +25,24 @@ public struct DecodedPicture: Sendable, Hashable {
 
 extension DecodedPicture {
     /// Copies `frame`'s planes, packed, with `av_image_copy_to_buffer`.
-    init(frame: Frame, orientation: DisplayOrientation) {
+    ///
+    /// - Throws: `FFmpegError` from `av_image_get_buffer_size` (a format with no planes in
+    ///   memory, such as a hardware surface, or an invalid size) or `av_image_copy_to_buffer`.
+    init(frame: Frame, orientation: DisplayOrientation) throws(FFmpegError) {
         let f = frame.pointer.pointee
         let format = AVPixelFormat(rawValue: f.format)
-        let size = av_image_get_buffer_size(format, f.width, f.height, 1)
-        var bytes = [UInt8](repeating: 0, count: Int(max(size, 0)))
-        withUnsafePointer(to: frame.pointer.pointee.data) { data in
+        let size = try check(av_image_get_buffer_size(format, f.width, f.height, 1), "av_image_get_buffer_size")
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        let copied = withUnsafePointer(to: frame.pointer.pointee.data) { data in
             withUnsafePointer(to: frame.pointer.pointee.linesize) { linesize in
                 data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
                     linesize.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        _ = av_image_copy_to_buffer(&bytes, size, planes, strides, format, f.width, f.height, 1)
+                        av_image_copy_to_buffer(&bytes, size, planes, strides, format, f.width, f.height, 1)
                     }
                 }
             }
         }
+        try check(copied, "av_image_copy_to_buffer")
         let descriptor = av_pix_fmt_desc_get(format)
         self.init(width: Int(f.width), height: Int(f.height),
                   pixelFormat: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
@@ -60,26 +64,52 @@ extension DecodedPicture {
         }.joined()
     }
 
-    /// The picture as 8-bit RGB in coded orientation, converted by swscale.
+    /// The picture as 8-bit RGB in coded orientation, converted by `engine`'s swscale context,
+    /// which it keeps between calls. Call it where the engine lives.
     ///
     /// 10-bit and full-range sources are converted by swscale's own rules.
-    public func rgbImage() -> RGBImage {
-        var source = bytes
-        return source.withUnsafeMutableBufferPointer { buffer in
-            var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
-            var strides: [Int32] = Array(repeating: 0, count: 4)
-            _ = av_image_fill_arrays(&planes, &strides, buffer.baseAddress, pixelFormatID, Int32(width), Int32(height), 1)
-            return PixelConverter().rgb(planes: planes.map { UnsafePointer($0) }, strides: strides,
-                                        format: pixelFormatID, width: width, height: height, color: color)
-        }
+    ///
+    /// - Throws: `MediaError` (`.conversionFailed`, naming the engine's file) when swscale
+    ///   cannot convert the picture; never a black picture instead.
+    public func rgbImage(using engine: FFmpegEngine) throws(MediaError) -> RGBImage {
+        try engine.rgbImage(of: self)
     }
 }
 
 extension FFmpegEngine {
     /// The frame the last seek landed on, copied out of the decoder (only when asked: seeks
     /// themselves convert and copy nothing). Nil for audio streams or before any landing.
-    public func landedPicture() -> DecodedPicture? {
-        guard landedFrameIndex != nil, media.selectedStream.mediaType == .video else { return nil }
-        return DecodedPicture(frame: landedFrame, orientation: media.selectedStream.orientation)
+    ///
+    /// - Throws: `MediaError` (`.conversionFailed`, naming the file) when FFmpeg cannot copy
+    ///   the frame's planes out, as for a format with no planes in memory.
+    public func landedPicture() throws(MediaError) -> DecodedPicture? {
+        guard let index = landedFrameIndex, media.selectedStream.mediaType == .video else { return nil }
+        do {
+            return try DecodedPicture(frame: landedFrame, orientation: media.selectedStream.orientation)
+        } catch {
+            throw MediaError(path: path, reason: .conversionFailed,
+                             detail: "cannot copy frame \(index) out of the decoder: \(error.description)")
+        }
+    }
+
+    /// Converts `picture` with this engine's converter.
+    func rgbImage(of picture: DecodedPicture) throws(MediaError) -> RGBImage {
+        var source = picture.bytes
+        do {
+            return try source.withUnsafeMutableBufferPointer { (buffer) throws(FFmpegError) -> RGBImage in
+                var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
+                var strides: [Int32] = Array(repeating: 0, count: 4)
+                try check(av_image_fill_arrays(&planes, &strides, buffer.baseAddress, picture.pixelFormatID,
+                                               Int32(clamping: picture.width), Int32(clamping: picture.height), 1),
+                          "av_image_fill_arrays")
+                return try FFmpegLog.attributing(to: log) { () throws(FFmpegError) -> RGBImage in
+                    try converter.rgb(planes: planes.map { UnsafePointer($0) }, strides: strides,
+                                      format: picture.pixelFormatID, width: picture.width,
+                                      height: picture.height, color: picture.color)
+                }
+            }
+        } catch {
+            throw conversionError(error, of: "the picture at pts \(picture.pts)", width: nil, height: nil)
+        }
     }
 }

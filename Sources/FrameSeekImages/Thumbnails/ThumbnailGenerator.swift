@@ -109,16 +109,17 @@ public final class ThumbnailGenerator {
         let keyframeOnly = plan.landedOnKeyframeInWindow
         let landing = try engine.land(plan, mode: keyframeOnly ? .keyframeOnly : .decode)
         return Thumbnail(requestedTime: plan.requested, actualTime: landing.frame.time, frameIndex: landing.frame.index,
-                         fromKeyframeOnly: keyframeOnly, image: picture())
+                         fromKeyframeOnly: keyframeOnly, image: try picture())
     }
 
     /// The landed frame scaled to the thumbnail size in one swscale call, then turned upright.
-    private func picture() -> RGBImage {
+    private func picture() throws(MediaError) -> RGBImage {
         let size = thumbnailSize
         let orientation = engine.media.selectedStream.orientation
         let coded = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
-        let image = engine.landedImage(width: coded.0, height: coded.1) ?? RGBImage(width: coded.0, height: coded.1,
-                                                                                     pixels: [UInt8](repeating: 0, count: coded.0 * coded.1 * 3))
+        guard let image = try engine.landedImage(width: coded.0, height: coded.1) else {
+            throw MediaError(path: engine.media.path, reason: .decodeFailed, detail: "no frame landed to make a thumbnail of")
+        }
         return image.oriented(orientation)
     }
 }
