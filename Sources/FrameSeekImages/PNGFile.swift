@@ -1,4 +1,4 @@
-import CPNG
+internal import CPNG
 import FrameSeekCore
 
 /// A PNG file could not be written. Comes from libpng's simplified API

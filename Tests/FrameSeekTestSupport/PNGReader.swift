@@ -1,7 +1,7 @@
 // Reading PNG files back with libpng's simplified read API: files FrameSeek wrote are checked
 // by the reference implementation, not by FrameSeek.
 
-import CPNG
+internal import CPNG
 import FrameSeekCore
 
 /// Reads a PNG file back into 8-bit RGB pixels with libpng, whatever format it was stored in.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// An open `AVCodecContext` for one stream: the one place FrameSeek decodes.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// An open `AVFormatContext`: the one place FrameSeek reads containers.

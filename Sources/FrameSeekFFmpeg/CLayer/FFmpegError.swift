@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// A failure reported by an FFmpeg C function: its name and the negative code it returned.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// An owned `AVPacket`, freed with `av_packet_free`.

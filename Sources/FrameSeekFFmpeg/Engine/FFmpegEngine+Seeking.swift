@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// Where the decoder stands between calls.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// Decoded frames by presentation index, bounded in bytes, least recently used evicted first.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// Turns an open `AVFormatContext` into FrameSeek's `MediaDescription`.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// Builds the frame table of one stream in a single pass over the file.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// A decoded video frame in the decoder's own pixel format, planes packed one after another

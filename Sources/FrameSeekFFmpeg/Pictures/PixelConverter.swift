@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FrameSeekCore
 
 /// Converts decoded planes to 8-bit RGB with swscale, keeping its context between calls
