@@ -277,6 +277,11 @@ write_oracles() {
       (cd "$MEDIA" && ffmpeg -nostdin -v error -noautorotate -i "$name" -map "0:$n" \
          -fps_mode passthrough -enc_time_base:v -1 -fflags +bitexact -f framemd5 -) \
         > "$ORACLE/$name.s$n.framemd5"
+    else
+      # Audio: framemd5 hashes each decoded frame in ffmpeg's default audio encoding for it,
+      # pcm_s16le interleaved at the frame's own rate and layout: what seek --md5 prints.
+      (cd "$MEDIA" && ffmpeg -nostdin -v error -i "$name" -map "0:$n" -fflags +bitexact -f framemd5 -) \
+        > "$ORACLE/$name.s$n.framemd5"
     fi
   done < <(oracle_streams "$name")
 }

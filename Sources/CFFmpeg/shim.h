@@ -23,6 +23,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
 
 // FFmpeg 5.1 is lavu 57.28.100, lavc 59.37.100, lavf 59.27.100. Older releases lack
 // AVCodecParameters.ch_layout and AVFrame.time_base, which the Swift code reads.

@@ -53,16 +53,7 @@ extension DecodedPicture {
 
     /// The MD5 of the packed planes in lowercase hex, computed with libavutil's `av_md5_sum`:
     /// the value `ffmpeg -f framemd5` prints for this frame.
-    public var md5: String {
-        var digest = [UInt8](repeating: 0, count: 16)
-        bytes.withUnsafeBufferPointer { buffer in
-            av_md5_sum(&digest, buffer.baseAddress, Int(buffer.count))
-        }
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
+    public var md5: String { MD5Digest.hex(of: bytes) }
 
     /// The picture as 8-bit RGB in coded orientation, converted by `engine`'s swscale context,
     /// which it keeps between calls. Call it where the engine lives.
