@@ -19,9 +19,19 @@ enum ThumbnailsCommand: Subcommand {
     only keyframe packets are read and decoded. --precision exact gives the exact frames;
     nearest-keyframe:S or tolerance:B,A bound how far the picture may be from its time.
 
-    Writes into DIR: thumb-0001.png ... (or sheet-001.png ... of C x R tiles with --columns
-    and --rows), thumbnails.vtt (cues "FILE#xywh=x,y,w,h") and storyboard.json
+    SECONDS is seconds (10, 0.5 or 10s), a rational (1001/30000) or a clock time (00:00:10).
+
+    Writes into DIR: thumb-0001.png ... (or sheet-001.png ... of up to C x R tiles with
+    --columns and --rows, each sheet only as large as the tiles it holds), thumbnails.vtt
+    (cues "FILE#xywh=x,y,w,h") and storyboard.json
     ({url, tile_width, tile_height, duration, tiles: [{start, x, y, url}]}).
+    The set is written under temporary names and renamed into place when complete; files
+    of an earlier set in DIR (thumb-NNNN.png, sheet-NNN.png, thumbnails.vtt,
+    storyboard.json) that the new set does not replace are removed. No other file in DIR
+    is touched. DIR is checked before anything is decoded.
+
+    Limits, checked before decoding: at most 100000 thumbnails (--count, or the times
+    --every gives), --size at most 8192x8192, sheets at most 16384 px on a side.
     --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
     Progress goes to stderr when it is a terminal.
 
@@ -43,7 +53,12 @@ enum ThumbnailsCommand: Subcommand {
             do { every = try MediaTime(parsing: text) } catch { throw UsageError(message: "--every: \(error)") }
             guard every > .zero else { throw UsageError(message: "--every must be more than 0") }
         }
-        let count = try arguments.integer("--count", minimum: 1)
+        let count = try arguments.integer("--count", minimum: 1, maximum: Storyboard.maximumCount)
+        // The folder is checked before the media is opened: a run must not decode for minutes
+        // and then find it cannot save.
+        if let problem = outputFolderProblem(directory) {
+            throw UsageError(message: "\(directory): cannot write the output folder (\(problem))")
+        }
         let generator = try ThumbnailGenerator(path: file, options: .init(streamIndex: try arguments.integer("--stream", minimum: 0),
                                                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1))
         generator.maximumSize = size
@@ -64,11 +79,19 @@ enum ThumbnailsCommand: Subcommand {
         if count == nil && every < millisecond {
             throw UsageError(message: "--every must be at least 0.001 (WebVTT times are in milliseconds)")
         }
-        var times = count.map { evenlySpaced($0, over: range) } ?? spaced(every, over: range)
+        guard var times = count.map({ evenlySpaced($0, over: range) }) ?? spaced(every, over: range, limit: Storyboard.maximumCount) else {
+            throw UsageError(message: "--every \(arguments.value("--every") ?? "") gives more than \(Storyboard.maximumCount) thumbnails, the most one run makes")
+        }
         // A last time within the final millisecond would end where it starts.
         let endTick = TimeBase(numerator: 1, denominator: 1000).ticks(in: range.upperBound)
         while times.count > 1, let last = times.last, TimeBase(numerator: 1, denominator: 1000).ticks(in: last) == endTick {
             times.removeLast()
+        }
+        let tile = generator.thumbnailSize
+        do {
+            try Storyboard.checkLimits(count: times.count, tileWidth: tile.width, tileHeight: tile.height, columns: columns, rows: rows)
+        } catch {
+            throw UsageError(message: "\(error)")
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -79,14 +102,9 @@ enum ThumbnailsCommand: Subcommand {
             errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
         } : nil
         let thumbnails = try generator.thumbnails(at: times, progress: progress)
-        let storyboard = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory, columns: columns, rows: rows)
-        let vttPath = directory + "/thumbnails.vtt", storyboardPath = directory + "/storyboard.json"
-        do {
-            try storyboard.webVTT.write(toFile: vttPath, atomically: true, encoding: .utf8)
-            try (storyboard.json.serialized + "\n").write(toFile: storyboardPath, atomically: true, encoding: .utf8)
-        } catch {
-            throw UsageError(message: "\(directory): cannot write (\(error.localizedDescription))")
-        }
+        let storyboard = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory, columns: columns, rows: rows,
+                                              withTrack: true)
+        let vttPath = directory + "/" + Storyboard.trackFileName, storyboardPath = directory + "/" + Storyboard.storyboardFileName
         if arguments.has("--json") {
             let items: [JSONValue] = storyboard.tiles.map { tile in
                 .object([("requested", tile.requested.json), ("actual", tile.actual.json), ("file", .string(tile.file)),
@@ -103,35 +121,57 @@ enum ThumbnailsCommand: Subcommand {
         return .success
     }
 
+    /// Why thumbnails cannot be written into `directory`, or nil: an existing folder must be
+    /// writable, and a missing one must be creatable (see `blockingCause`).
+    static func outputFolderProblem(_ directory: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { return "\(directory) is a file" }
+            return OutputFile.directoryProblem(of: directory + "/" + Storyboard.trackFileName)
+        }
+        let cause = blockingCause(directory)
+        return cause.hasPrefix("cannot write in ") ? nil : cause
+    }
+
     /// Why a folder cannot be made: the nearest existing ancestor is a file, or not writable.
     static func blockingCause(_ directory: String) -> String {
-        var path = (directory as NSString).standardizingPath
-        while !path.isEmpty && path != "/" {
+        // Absolute first: NSString's path functions trap on the empty parent of "out".
+        var url = URL(fileURLWithPath: directory).standardizedFileURL
+        while url.path != "/" && !url.path.isEmpty {
+            let path = url.path
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
                 if !isDirectory.boolValue { return "\(path) is a file" }
                 return FileManager.default.isWritableFile(atPath: path) ? "cannot write in \(path)" : "\(path) is not writable"
             }
-            path = (path as NSString).deletingLastPathComponent
+            url.deleteLastPathComponent()
         }
         return "no folder on the path can be written"
     }
 
+    /// The largest thumbnail side: a picture is a preview, and 8192 already holds 8K video.
+    static let maximumSide = 8192
+
     static func parseSize(_ text: String) throws(UsageError) -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 8192, h <= 8192 else {
-            throw UsageError(message: "--size takes WxH, such as 160x90, not \"\(text)\"")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= maximumSide, h <= maximumSide else {
+            throw UsageError(message: "--size takes WxH from 1x1 to at most \(maximumSide)x\(maximumSide), such as 160x90, not \"\(text)\"")
         }
         return (w, h)
     }
 
-    /// `first, first + every, ...` while before the end.
-    static func spaced(_ every: MediaTime, over range: Range<MediaTime>) -> [MediaTime] {
+    /// `first, first + every, ...` while before the end; nil when that is more than `limit`
+    /// times (never silently cut short).
+    static func spaced(_ every: MediaTime, over range: Range<MediaTime>, limit: Int) -> [MediaTime]? {
         var times: [MediaTime] = []
         var t = range.lowerBound
-        while t < range.upperBound && times.count < 100_000 {
+        while t < range.upperBound {
+            guard times.count < limit else { return nil }
             times.append(t)
-            t = t + every
+            let next = t + every
+            // A sum that does not move forward (saturated, or not numeric) ends the list.
+            guard next.isNumeric, next > t else { break }
+            t = next
         }
         return times
     }

@@ -1,4 +1,7 @@
 internal import CPNG
+#if canImport(Glibc)
+import Glibc
+#endif
 import FrameSeekCore
 
 /// A PNG file could not be written. Comes from libpng's simplified API
@@ -14,8 +17,18 @@ public struct PNGWriteError: Error, Sendable, CustomStringConvertible {
 
 /// Writes 8-bit RGB PNG files through libpng.
 public enum PNGFile {
-    /// Writes `image` to `path` as an 8-bit RGB PNG.
+    /// Writes `image` to `path` as an 8-bit RGB PNG, atomically: under a temporary name in
+    /// the same directory, renamed into place when complete (see `OutputFile`).
     public static func write(_ image: RGBImage, to path: String) throws(PNGWriteError) {
+        let temporary = OutputFile.temporaryPath(for: path)
+        try writeInPlace(image, to: temporary, naming: path)
+        do { try OutputFile.commit(temporary, to: path) } catch {
+            throw PNGWriteError(path: path, message: error.cause)
+        }
+    }
+
+    /// Writes `image` to `path` as it goes; errors name `shownPath`.
+    static func writeInPlace(_ image: RGBImage, to path: String, naming shownPath: String) throws(PNGWriteError) {
         var png = png_image()
         png.version = fs_png_image_version()
         png.width = UInt32(image.width)
@@ -28,6 +41,9 @@ public enum PNGFile {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         png_image_free(&png)
-        if ok == 0 { throw PNGWriteError(path: path, message: message.isEmpty ? "libpng failed" : message) }
+        if ok == 0 {
+            unlink(path)
+            throw PNGWriteError(path: shownPath, message: message.isEmpty ? "libpng failed" : message)
+        }
     }
 }

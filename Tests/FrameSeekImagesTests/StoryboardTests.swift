@@ -21,7 +21,8 @@ struct StoryboardTests {
         try #require(thumbnails.count == 10)
         let size = generator.thumbnailSize
 
-        for (columns, rows) in [(3, 2), (4, 3), (1, 1)] as [(Int, Int)] {
+        // (100, 100): ten tiles on a grid of ten thousand make a sheet ten tiles wide, one high.
+        for (columns, rows) in [(3, 2), (4, 3), (1, 1), (100, 100), (4, 100)] as [(Int, Int)] {
             let directory = try temporaryDirectory("sheets-\(fixture.id)")
             defer { try? FileManager.default.removeItem(at: directory) }
             let storyboard = try Storyboard.write(thumbnails, duration: duration, to: directory.path, columns: columns, rows: rows)
@@ -38,7 +39,11 @@ struct StoryboardTests {
                 #expect(tile.requested == times[i] && tile.actual == thumbnail.actualTime)
                 #expect(tile.end == (i + 1 < times.count ? times[i + 1] : duration), "\(context): tile \(i) ends at \(tile.end)")
                 let sheet = try #require(sheets[tile.file], "\(context): tile \(i) names \(tile.file), not written")
-                #expect(sheet.width == columns * size.width && sheet.height == rows * size.height)
+                // Sized to the tiles it holds: as many columns as it fills, as many rows as begun.
+                let sheetNumber = i / perSheet
+                let held = min(perSheet, 10 - sheetNumber * perSheet)
+                #expect(sheet.width == min(columns, held) * size.width && sheet.height == ((held + columns - 1) / columns) * size.height,
+                        "\(context): \(tile.file) is \(sheet.width)x\(sheet.height) for \(held) tiles")
                 #expect(tile.x % size.width == 0 && tile.y % size.height == 0)
                 #expect(tile.x + size.width <= sheet.width && tile.y + size.height <= sheet.height)
                 // Filled in reading order: slot i % perSheet of sheet i / perSheet.
@@ -51,8 +56,8 @@ struct StoryboardTests {
             }
             // Slots past the last thumbnail are black.
             for (file, sheet) in sheets {
-                for row in 0..<rows {
-                    for column in 0..<columns where !(used[file]?.contains([column * size.width, row * size.height]) ?? false) {
+                for row in 0..<(sheet.height / size.height) {
+                    for column in 0..<(sheet.width / size.width) where !(used[file]?.contains([column * size.width, row * size.height]) ?? false) {
                         let empty = sheet.crop(x: column * size.width, y: row * size.height, width: size.width, height: size.height)
                         #expect(empty.pixels.allSatisfy { $0 == 0 }, "\(context): empty slot (\(column), \(row)) of \(file) is not black")
                     }
@@ -95,7 +100,7 @@ struct StoryboardTests {
         do {
             _ = try Storyboard.write(thumbnails, duration: seconds(12), to: missing)
         } catch {
-            #expect(error.description.contains(missing), "\(error.description)")
+            #expect("\(error)".contains(missing), "\(error)")
         }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import FrameSeekCore
 
@@ -28,39 +31,141 @@ public struct Storyboard: Sendable {
     /// The tiles in time order.
     public let tiles: [Tile]
 
+    /// Most thumbnails one storyboard holds: beyond it a run is refused before decoding,
+    /// rather than filling a disk with pictures 1 ms apart.
+    public static let maximumCount = 100_000
+    /// The longest side of a sprite sheet, in pixels (a 16384x16384 RGB sheet is 768 MiB
+    /// in memory while it is assembled).
+    public static let maximumSheetSide = 16_384
+    /// The WebVTT track's file name in the output folder.
+    public static let trackFileName = "thumbnails.vtt"
+    /// The JSON storyboard's file name in the output folder.
+    public static let storyboardFileName = "storyboard.json"
+
+    /// The size of a sheet holding `tiles` tiles of `tileWidth` x `tileHeight` in rows of
+    /// `columns`: only as many columns and rows as the tiles fill, so 3 tiles on a 100x100
+    /// grid make a sheet 3 tiles wide and 1 high. Nil when the size overflows `Int`.
+    public static func sheetSize(tiles: Int, columns: Int, tileWidth: Int, tileHeight: Int) -> (width: Int, height: Int)? {
+        guard tiles > 0, columns > 0, tileWidth > 0, tileHeight > 0 else { return (0, 0) }
+        let usedColumns = min(columns, tiles)
+        let usedRows = tiles / columns + (tiles % columns == 0 ? 0 : 1)
+        let (width, wide) = usedColumns.multipliedReportingOverflow(by: tileWidth)
+        let (height, tall) = usedRows.multipliedReportingOverflow(by: tileHeight)
+        return wide || tall ? nil : (width, height)
+    }
+
+    /// Checks a storyboard of `count` tiles of `tileWidth` x `tileHeight` against the limits
+    /// (`maximumCount`, `maximumSheetSide`) before anything is decoded. Every product is
+    /// overflow-checked, so no argument can trap.
+    ///
+    /// - Throws: `StoryboardLimitError` saying which limit and by how much.
+    public static func checkLimits(count: Int, tileWidth: Int, tileHeight: Int, columns: Int?, rows: Int?) throws(StoryboardLimitError) {
+        guard count <= maximumCount else {
+            throw StoryboardLimitError(message: "\(count) thumbnails; at most \(maximumCount) are made in one run")
+        }
+        guard let columns, let rows else { return }
+        guard columns > 0, rows > 0 else { throw StoryboardLimitError(message: "a sheet needs at least 1 column and 1 row") }
+        let (perSheet, overflow) = columns.multipliedReportingOverflow(by: rows)
+        let tiles = overflow ? count : min(count, perSheet)
+        guard let size = sheetSize(tiles: tiles, columns: columns, tileWidth: tileWidth, tileHeight: tileHeight),
+              size.width <= maximumSheetSide, size.height <= maximumSheetSide else {
+            throw StoryboardLimitError(message: "\(tiles) tiles of \(tileWidth)x\(tileHeight) in rows of \(columns) make a sheet larger than "
+                                       + "\(maximumSheetSide) px on a side; use fewer --columns or --rows, or a smaller --size")
+        }
+    }
+
     /// Lays out `thumbnails` (in time order, all the same size) as single files when
-    /// `columns` and `rows` are nil, else as sheets of `columns` x `rows` tiles, and writes
-    /// the images into `directory`.
+    /// `columns` and `rows` are nil, else as sheets of at most `columns` x `rows` tiles,
+    /// each sized to the tiles it holds, and writes the images into `directory`; with
+    /// `withTrack`, also `thumbnails.vtt` and `storyboard.json`.
+    ///
+    /// The set is written as a whole: every file under a temporary name first, then each
+    /// renamed into place, then the files of an earlier set that the new one does not
+    /// replace (`thumb-NNNN.png`, `sheet-NNN.png`, the track, the storyboard, temporary files
+    /// an interrupted run left) are removed. No other file in `directory` is touched. An
+    /// interrupted run leaves the previous set as it was, and at most hidden temporary files.
+    ///
+    /// - Throws: `StoryboardLimitError` beyond the limits (see `checkLimits`), `PNGWriteError`
+    ///   or `OutputFileError` naming the file that could not be written.
     public static func write(_ thumbnails: [Thumbnail], duration: MediaTime, to directory: String,
-                             columns: Int? = nil, rows: Int? = nil) throws(PNGWriteError) -> Storyboard {
-        guard let first = thumbnails.first else {
-            return Storyboard(tileWidth: 0, tileHeight: 0, duration: duration, tiles: [])
-        }
-        let (w, h) = (first.image.width, first.image.height)
+                             columns: Int? = nil, rows: Int? = nil, withTrack: Bool = false) throws -> Storyboard {
+        let (w, h) = thumbnails.first.map { ($0.image.width, $0.image.height) } ?? (0, 0)
+        try checkLimits(count: thumbnails.count, tileWidth: max(1, w), tileHeight: max(1, h), columns: columns, rows: rows)
         var tiles: [Tile] = []
-        func end(_ i: Int) -> MediaTime { i + 1 < thumbnails.count ? thumbnails[i + 1].requestedTime : max(duration, thumbnails[i].requestedTime) }
-        if let columns, let rows {
-            let perSheet = columns * rows
-            for sheetStart in stride(from: 0, to: thumbnails.count, by: perSheet) {
-                let name = String(format: "sheet-%03d.png", sheetStart / perSheet + 1)
-                var sheet = [UInt8](repeating: 0, count: columns * w * rows * h * 3)
-                for i in sheetStart..<min(sheetStart + perSheet, thumbnails.count) {
-                    let slot = i - sheetStart
-                    let (x, y) = ((slot % columns) * w, (slot / columns) * h)
-                    blit(thumbnails[i].image, into: &sheet, sheetWidth: columns * w, x: x, y: y)
-                    tiles.append(Tile(requested: thumbnails[i].requestedTime, end: end(i), actual: thumbnails[i].actualTime,
-                                      file: name, x: x, y: y))
-                }
-                try PNGFile.write(RGBImage(width: columns * w, height: rows * h, pixels: sheet), to: directory + "/" + name)
-            }
-        } else {
-            for (i, thumbnail) in thumbnails.enumerated() {
-                let name = String(format: "thumb-%04d.png", i + 1)
-                try PNGFile.write(thumbnail.image, to: directory + "/" + name)
-                tiles.append(Tile(requested: thumbnail.requestedTime, end: end(i), actual: thumbnail.actualTime, file: name, x: 0, y: 0))
-            }
+        var staged: [(temporary: String, final: String)] = []
+        func stage(_ image: RGBImage, as name: String) throws(PNGWriteError) {
+            let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
+            staged.append((temporary, final))
+            try PNGFile.writeInPlace(image, to: temporary, naming: final)
         }
-        return Storyboard(tileWidth: w, tileHeight: h, duration: duration, tiles: tiles)
+        do {
+            func end(_ i: Int) -> MediaTime { i + 1 < thumbnails.count ? thumbnails[i + 1].requestedTime : max(duration, thumbnails[i].requestedTime) }
+            if let columns, let rows {
+                let perSheet = min(columns.multipliedReportingOverflow(by: rows).overflow ? Int.max : columns * rows, maximumCount)
+                for sheetStart in stride(from: 0, to: thumbnails.count, by: perSheet) {
+                    let name = String(format: "sheet-%03d.png", sheetStart / perSheet + 1)
+                    let held = min(perSheet, thumbnails.count - sheetStart)
+                    // checkLimits has bounded every sheet's sides, so these products fit.
+                    let size = sheetSize(tiles: held, columns: columns, tileWidth: w, tileHeight: h)!
+                    var sheet = [UInt8](repeating: 0, count: size.width * size.height * 3)
+                    for i in sheetStart..<(sheetStart + held) {
+                        let slot = i - sheetStart
+                        let (x, y) = ((slot % columns) * w, (slot / columns) * h)
+                        blit(thumbnails[i].image, into: &sheet, sheetWidth: size.width, x: x, y: y)
+                        tiles.append(Tile(requested: thumbnails[i].requestedTime, end: end(i), actual: thumbnails[i].actualTime,
+                                          file: name, x: x, y: y))
+                    }
+                    try stage(RGBImage(width: size.width, height: size.height, pixels: sheet), as: name)
+                }
+            } else {
+                for (i, thumbnail) in thumbnails.enumerated() {
+                    let name = String(format: "thumb-%04d.png", i + 1)
+                    try stage(thumbnail.image, as: name)
+                    tiles.append(Tile(requested: thumbnail.requestedTime, end: end(i), actual: thumbnail.actualTime, file: name, x: 0, y: 0))
+                }
+            }
+            let storyboard = Storyboard(tileWidth: w, tileHeight: h, duration: duration, tiles: tiles)
+            if withTrack {
+                for (name, text) in [(trackFileName, storyboard.webVTT), (storyboardFileName, storyboard.json.serialized + "\n")] {
+                    let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
+                    staged.append((temporary, final))
+                    try OutputFile.writeInPlace(text, to: temporary, naming: final)
+                }
+            }
+            // Pictures first, the track and storyboard that point at them last.
+            for file in staged { try OutputFile.commit(file.temporary, to: file.final) }
+            removeStaleFiles(in: directory, keeping: Set(tiles.map(\.file)).union(withTrack ? [trackFileName, storyboardFileName] : []))
+            return storyboard
+        } catch {
+            for file in staged { unlink(file.temporary) }
+            throw error
+        }
+    }
+
+    /// Removes what an earlier run wrote into `directory` and this one did not: pictures named
+    /// as this type names them, the track, the storyboard and leftover temporary files.
+    /// Nothing else is touched.
+    private static func removeStaleFiles(in directory: String, keeping kept: Set<String>) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where !kept.contains(name) && isOwnFile(name) {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// `thumb-` and four or more digits, `sheet-` and three or more, `.png`; the track; the
+    /// storyboard; and temporary files whose final name is one of those.
+    static func isOwnFile(_ name: String) -> Bool {
+        if name == trackFileName || name == storyboardFileName { return true }
+        if name.hasPrefix(OutputFile.temporaryPrefix) {
+            // .frameseek-tmp-PID-RANDOM-NAME
+            let parts = name.dropFirst(OutputFile.temporaryPrefix.count).split(separator: "-", maxSplits: 2)
+            return parts.count == 3 && isOwnFile(String(parts[2]))
+        }
+        for (prefix, digits) in [("thumb-", 4), ("sheet-", 3)] where name.hasPrefix(prefix) && name.hasSuffix(".png") {
+            let number = name.dropFirst(prefix.count).dropLast(4)
+            return number.count >= digits && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
+        }
+        return false
     }
 
     private static func blit(_ image: RGBImage, into sheet: inout [UInt8], sheetWidth: Int, x: Int, y: Int) {
@@ -111,4 +216,13 @@ public struct Storyboard: Sendable {
         let (m, rest2) = (rest / 60_000, rest % 60_000)
         return String(format: "%02lld:%02lld:%02lld.%03lld", h, m, rest2 / 1000, rest2 % 1000)
     }
+}
+
+/// A storyboard beyond the documented limits (`Storyboard.maximumCount`,
+/// `Storyboard.maximumSheetSide`), found before anything is decoded.
+public struct StoryboardLimitError: Error, Sendable, CustomStringConvertible {
+    /// Which limit, and what was asked.
+    public let message: String
+    /// The message.
+    public var description: String { message }
 }

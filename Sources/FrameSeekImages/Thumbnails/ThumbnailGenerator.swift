@@ -57,15 +57,21 @@ public final class ThumbnailGenerator {
     /// display matrix applied) fitted in `maximumSize`.
     public var thumbnailSize: (width: Int, height: Int) {
         let stream = engine.media.selectedStream
-        let coded = (width: Double(stream.width ?? 1), height: Double(stream.height ?? 1))
+        // A hostile header's zero or negative size, or zero aspect ratio, must not make the
+        // scale infinite or NaN: Int(_:) traps on either.
+        let coded = (width: Double(max(1, stream.width ?? 1)), height: Double(max(1, stream.height ?? 1)))
         var displayWidth = coded.width
-        if let sar = stream.sampleAspectRatio, sar.denominator > 0 {
+        if let sar = stream.sampleAspectRatio, sar.numerator > 0, sar.denominator > 0 {
             displayWidth = coded.width * Double(sar.numerator) / Double(sar.denominator)
         }
         var display = (width: displayWidth, height: coded.height)
         if stream.orientation.swapsDimensions { display = (display.height, display.width) }
         let scale = min(Double(maximumSize.width) / display.width, Double(maximumSize.height) / display.height)
-        return (max(1, Int((display.width * scale).rounded())), max(1, Int((display.height * scale).rounded())))
+        func fitted(_ side: Double, _ limit: Int) -> Int {
+            let scaled = (side * scale).rounded()
+            return scaled.isFinite ? max(1, min(limit, Int(scaled))) : limit
+        }
+        return (fitted(display.width, maximumSize.width), fitted(display.height, maximumSize.height))
     }
 
     /// The thumbnail for `time`.
