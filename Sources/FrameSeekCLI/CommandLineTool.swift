@@ -38,6 +38,11 @@ public enum CommandLineTool {
         }
         do {
             let parsed = try Arguments(rest, flags: command.flags.union(["--json"]), options: command.options)
+            // A word nobody reads is a mistake (a second file, a time given to a command that
+            // takes none), not something to ignore.
+            if parsed.positionals.count > command.maximumPositionals {
+                throw UsageError(message: "unexpected argument \"\(parsed.positionals[command.maximumPositionals])\"")
+            }
             return try command.run(parsed, output: output, errors: errors)
         } catch let error as UsageError {
             errors.line("frameseek \(name): \(error.message) (see frameseek \(name) --help)")
@@ -74,14 +79,24 @@ protocol Subcommand: Sendable {
     static var help: String { get }
     static var flags: Set<String> { get }
     static var options: Set<String> { get }
+    /// How many positional words the command reads (FILE, and TIMEs for `seek`).
+    static var maximumPositionals: Int { get }
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode
 }
 
 extension Subcommand {
+    /// FILE alone.
+    static var maximumPositionals: Int { 1 }
+
     /// The single FILE positional every media command takes.
     static func singleFile(_ arguments: Arguments) throws(UsageError) -> String {
         guard let file = arguments.positionals.first else { throw UsageError(message: "missing FILE") }
         return file
+    }
+
+    /// Refuses an output path that cannot be written, before any decoding.
+    static func checkOutputPath(_ path: String) throws(UsageError) {
+        do { try OutputFile.checkWritable(path) } catch { throw UsageError(message: error.description) }
     }
 
     /// Opens FILE with `--stream` and `--threads`.

@@ -7,19 +7,26 @@ enum SeekCommand: Subcommand {
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate"]
     static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png"]
+    /// FILE and any number of TIMEs.
+    static let maximumPositionals = Int.max
     static let help = """
     usage: frameseek seek FILE [TIME ...] [--targets FILE] [--precision P] [--stream N]
                           [--threads N] [--md5] [--png PATH] [--no-autorotate] [--json]
 
     Runs every target, in the order given, through one engine in one process.
     TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
-    zero-based timeline. --targets FILE reads one time per line (# starts a comment).
+    zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
+    per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
+    time in it is an error.
 
     --precision   exact (default), previous-keyframe, next-keyframe,
                   nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
-    --md5         the MD5 of the landed frame's planes, as ffmpeg -f framemd5 prints it
-    --png PATH    write the landed frame as PNG, upright (display matrix applied);
-                  with several targets PATH is a pattern such as out-%03d.png, numbered from 1
+    --md5         the MD5 of the landed frame, as ffmpeg -f framemd5 prints it: over the
+                  video planes, or for audio over the frame as 16-bit PCM (pcm_s16le)
+    --png PATH    write the landed frame as PNG, upright (display matrix applied), written
+                  under a temporary name and renamed into place; PATH may be a pattern
+                  such as out-%03d.png, numbered from 1 (needed with several targets).
+                  Video streams only.
     --no-autorotate  write the PNG in coded orientation
     --threads N   decoder threads (default 1; 0 lets FFmpeg choose)
 
@@ -47,16 +54,22 @@ enum SeekCommand: Subcommand {
         if let pngPattern, targets.count > 1, !PathPattern.hasNumber(pngPattern) {
             throw UsageError(message: "--png needs a pattern such as out-%03d.png with several targets")
         }
+        if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
         let engine = try openEngine(file, arguments)
+        let stream = engine.media.selectedStream
+        if pngPattern != nil, stream.mediaType != .video {
+            throw UsageError(message: "\(file): --png needs a video stream; stream \(stream.index) is \(stream.mediaType.rawValue)")
+        }
         let json = arguments.has("--json")
         for (ordinal, target) in targets.enumerated() {
             let landing = try engine.seek(to: target, precision: precision)
             var md5: String?
             var pngPath: String?
+            if arguments.has("--md5"), let audio = try engine.landedAudio() { md5 = audio.md5 }
             if arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
                 if arguments.has("--md5") { md5 = picture.md5 }
                 if let pngPattern {
-                    let path = targets.count > 1 ? PathPattern.expand(pngPattern, number: ordinal + 1) : pngPattern
+                    let path = PathPattern.expand(pngPattern, number: ordinal + 1)
                     try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: engine)
                     pngPath = path
                 }
@@ -125,6 +138,7 @@ enum PathPattern {
               let match = regex.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
               let range = Range(match.range, in: pattern),
               let widthRange = Range(match.range(at: 1), in: pattern) else { return nil }
-        return (range, Int(pattern[widthRange]) ?? 0)
+        // A width is padding, not a request for gigabytes of zeros: 20 digits hold any Int.
+        return (range, min(20, Int(pattern[widthRange]) ?? 0))
     }
 }

@@ -22,7 +22,12 @@ enum StepCommand: Subcommand {
     than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
     edge, the command stops.
 
-    --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1.
+    TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500).
+    --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1 (a PATH
+    without a number is fine for one step); each file is written under a temporary name and
+    renamed into place.
+    On a file with several streams, --stream N picks a video stream by its absolute index
+    (see frameseek probe); an audio stream of a file that has video is refused.
 
     Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
     unreadable input.
@@ -31,9 +36,6 @@ enum StepCommand: Subcommand {
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(message: "unexpected argument \"\(arguments.positionals[1])\"")
-        }
         guard let atText = arguments.value("--at") else { throw UsageError(message: "missing --at TIME") }
         let at: MediaTime
         do { at = try MediaTime(parsing: atText) } catch { throw UsageError(message: "\(error)") }
@@ -50,7 +52,14 @@ enum StepCommand: Subcommand {
             throw UsageError(message: "--png needs a pattern such as step-%04d.png with --repeat")
         }
         let cacheBytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576).map { $0 * 1024 * 1024 }
+        if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
         let engine = try openEngine(file, arguments, cacheBytes: cacheBytes)
+        let stream = engine.media.selectedStream
+        // "audioOnly" is the answer for media without video; a chosen audio stream in a file
+        // that has video is a usage mistake, and saying "no video stream" would be false.
+        if stream.mediaType != .video, let video = engine.media.streams.first(where: { $0.mediaType == .video }) {
+            throw UsageError(message: "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)")
+        }
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
@@ -61,7 +70,7 @@ enum StepCommand: Subcommand {
             if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
                 if arguments.has("--md5") { md5 = picture.md5 }
                 if let pngPattern {
-                    let path = repeats > 1 ? PathPattern.expand(pngPattern, number: ordinal) : pngPattern
+                    let path = PathPattern.expand(pngPattern, number: ordinal)
                     try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: engine)
                     png = path
                 }

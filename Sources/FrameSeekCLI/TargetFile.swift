@@ -4,12 +4,20 @@ import FrameSeek
 /// Target lists: one time per line, `#` starts a comment (as `peers.py --targets-out` and
 /// people write them).
 enum TargetFile {
+    /// The targets in `path`, in order. CRLF and CR line ends are read as LF ends (files
+    /// written on Windows), and blank lines are skipped.
+    ///
+    /// - Throws: `UsageError` naming the file when it cannot be read, when a line is not a
+    ///   time, or when it holds no target at all (a run with nothing to seek is a mistake,
+    ///   and a benchmark of nothing has no median).
     static func read(_ path: String) throws(UsageError) -> [MediaTime] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError(message: "\(path): cannot read the targets file")
         }
         var targets: [MediaTime] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Swift treats "\r\n" as one Character, which splitting on "\n" never matches: split
+        // on every kind of line end instead.
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -17,6 +25,7 @@ enum TargetFile {
                 throw UsageError(message: "\(path):\(number + 1): \(error)")
             }
         }
+        guard !targets.isEmpty else { throw UsageError(message: "no targets in \(path)") }
         return targets
     }
 }

@@ -98,7 +98,8 @@ struct CLIJSONTests {
             if let md5s = oracle.md5s {
                 #expect(line["md5"] as? String == md5s[index], "\(context): md5")
             } else {
-                #expect(line["md5"] == nil || line["md5"] is NSNull, "\(context): audio has no md5")
+                // Audio MD5s are checked against their own framemd5 oracle in CLIAudioMD5Tests.
+                #expect((line["md5"] as? String)?.count == 32, "\(context): audio has an md5 too")
             }
         }
     }

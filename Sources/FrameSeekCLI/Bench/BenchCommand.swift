@@ -21,8 +21,11 @@ enum BenchCommand: Subcommand {
       thumbnails  a 160x90 thumbnail every 10 s from the thumbnail generator (nearest keyframe)
       all         every workload above
     --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
-                    writes them), so FrameSeek and the peers decode the same frames; with
+                    writes them; blank lines and CRLF are fine, a file with no time is an
+                    error), so FrameSeek and the peers decode the same frames; with
                     backstep, land on the first and step back once per further target.
+                    Times are seconds (92.5 or 92.5s), rationals or clock times.
+    n counts measured operations only: backstep's landing before its first step is not one.
     Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
     --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
     Decoding uses one thread unless --threads says otherwise.
@@ -30,7 +33,9 @@ enum BenchCommand: Subcommand {
     Prints a table; --json prints one object per workload: workload, n, open_ms, median_ms,
     p95_ms, mean_ms, max_ms, fps, peak_rss_mb, and samples [{target, latency_ms, frame_index,
     frames_decoded, key_frame_index}]. --report writes one self-contained HTML file with the
-    latency distribution per workload and latency against distance from the keyframe.
+    latency distribution per workload and latency against distance from the keyframe; the
+    report's folder is checked before the run, and the file is written under a temporary
+    name and renamed into place.
     Progress goes to stderr when it is a terminal.
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
@@ -54,6 +59,9 @@ enum BenchCommand: Subcommand {
         if let text = arguments.value("--precision") {
             do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
+        let report = arguments.value("--report")
+        // Found out now, not after minutes of measuring.
+        if let report { try checkOutputPath(report) }
         var targets: [MediaTime]?
         if let path = arguments.value("--targets") { targets = try TargetFile.read(path) }
         let count = try arguments.integer("-n", minimum: 1)
@@ -74,10 +82,9 @@ enum BenchCommand: Subcommand {
                 output.line(BenchJSON.textLine(result))
             }
         }
-        if let report = arguments.value("--report") {
-            let html = BenchReport.html(results)
-            do { try html.write(toFile: report, atomically: true, encoding: .utf8) } catch {
-                throw UsageError(message: "\(report): cannot write the report (\(error.localizedDescription))")
+        if let report {
+            do { try OutputFile.write(BenchReport.html(results), to: report) } catch {
+                throw UsageError(message: "\(report): cannot write the report (\(error.cause))")
             }
         }
         return .success
@@ -120,7 +127,9 @@ package enum BenchJSON {
 
     static func textLine(_ r: BenchResult) -> String {
         var line = "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  open \(r.openLatency.milliseconds.fixed(1)) ms"
-        line += "  median \(r.median.fixed(3)) ms  p95 \(r.p95.fixed(3)) ms  mean \(r.mean.fixed(3)) ms  max \(r.max.fixed(3)) ms"
+        // No operation (a one-frame file's backstep) has no median: say so, never "nan".
+        func ms(_ value: Double) -> String { value.isFinite ? "\(value.fixed(3)) ms" : "-" }
+        line += "  median \(ms(r.median))  p95 \(ms(r.p95))  mean \(ms(r.mean))  max \(ms(r.max))"
         if r.workload == .sequential {
             line += "  \(r.framesPerSecond.fixed(1)) fps"
             if let ffmpeg = r.ffmpegFramesPerSecond { line += " (ffmpeg -threads 1: \(ffmpeg.fixed(1)) fps)" }

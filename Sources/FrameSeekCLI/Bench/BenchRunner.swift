@@ -83,7 +83,7 @@ public struct BenchRunner {
         case (.backstep, let targets?) where !targets.isEmpty:
             // The peers' backstep targets are the frames before a start, newest first: land on
             // the first, then step back once per remaining target.
-            operations = [.seek(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
+            operations = [.setUp(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
         case (_, let targets?):
             operations = targets.map(BenchOperation.seek)
         case (_, nil):
@@ -99,6 +99,9 @@ public struct BenchRunner {
             let start = clock.now
             let sample: BenchSample?
             switch operation {
+            case .setUp(let target):
+                _ = try engine.seek(to: target, precision: seekPrecision)
+                sample = nil
             case .seek(let target):
                 let landing = try engine.seek(to: target, precision: seekPrecision)
                 try convert(engine)

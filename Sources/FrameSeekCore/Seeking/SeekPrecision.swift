@@ -43,9 +43,14 @@ public enum SeekPrecision: Sendable, Hashable, CustomStringConvertible {
 extension SeekPrecision {
     /// Parses the command-line spelling of a precision (see `description`).
     ///
-    /// Tolerances parse as exact rationals, and must be finite and not negative.
+    /// Tolerances parse as exact rationals and must not be negative. `inf` (or `infinity`,
+    /// `+inf`) is an unbounded side, so every precision has a spelling in the general form:
+    /// `tolerance:inf,0` is `previous-keyframe`, as the README defines it. Infinity is no
+    /// time to seek to, but it is a tolerance.
     public init(parsing text: String) throws(SeekPrecisionParseError) {
         func tolerance(_ part: Substring) throws(SeekPrecisionParseError) -> MediaTime {
+            let word = part.lowercased().filter { !$0.isWhitespace }
+            if ["inf", "+inf", "infinity", "+infinity"].contains(word) { return .positiveInfinity }
             let time: MediaTime
             do { time = try MediaTime(parsing: String(part)) } catch {
                 throw SeekPrecisionParseError(input: text, reason: "\(error)")

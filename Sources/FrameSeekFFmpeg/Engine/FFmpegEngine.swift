@@ -140,6 +140,7 @@ public final class FFmpegEngine: PlaybackEngine {
     /// rather than as whatever FFmpeg's probing makes of it.
     private static func checkLocalFile(_ path: String) throws(MediaError) {
         if path.contains("://") { return }
+        try checkFileKind(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw MediaError(path: path, reason: .fileNotFound, detail: "no such file")
