@@ -31,7 +31,8 @@ enum ThumbnailsCommand: Subcommand {
     is touched. DIR is checked before anything is decoded.
 
     Limits, checked before decoding: at most 100000 thumbnails (--count, or the times
-    --every gives), --size at most 8192x8192, sheets at most 16384 px on a side.
+    --every gives), --size at most 8192x8192, sheets at most 16384 px on a side, and
+    at most 8 GiB of pictures in all (count x width x height x 3).
     --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
     Progress goes to stderr when it is a terminal.
 

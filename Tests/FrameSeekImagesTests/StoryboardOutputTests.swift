@@ -88,4 +88,11 @@ struct StoryboardOutputTests {
         let refused = (try? Storyboard.checkLimits(count: count, tileWidth: 160, tileHeight: 90, columns: columns, rows: rows)) == nil
         #expect(refused != allowed)
     }
+
+    @Test("Pictures held for one run are bounded: 100000 of 160x90 pass, 1000 of 8192x8192 do not")
+    func memoryBound() {
+        #expect((try? Storyboard.checkLimits(count: 100_000, tileWidth: 160, tileHeight: 90, columns: nil, rows: nil)) != nil)
+        #expect((try? Storyboard.checkLimits(count: 1000, tileWidth: 8192, tileHeight: 8192, columns: nil, rows: nil)) == nil)
+        #expect((try? Storyboard.checkLimits(count: 100_000, tileWidth: Int.max, tileHeight: Int.max, columns: nil, rows: nil)) == nil)
+    }
 }

@@ -37,6 +37,10 @@ public struct Storyboard: Sendable {
     /// The longest side of a sprite sheet, in pixels (a 16384x16384 RGB sheet is 768 MiB
     /// in memory while it is assembled).
     public static let maximumSheetSide = 16_384
+    /// The most RGB bytes the pictures of one run may add up to (count x width x height x 3):
+    /// they are held in memory until the set is written, so `--count 100000 --size 8192x8192`
+    /// is refused up front rather than ending in the out-of-memory killer.
+    public static let maximumTotalBytes = 8 << 30
     /// The WebVTT track's file name in the output folder.
     public static let trackFileName = "thumbnails.vtt"
     /// The JSON storyboard's file name in the output folder.
@@ -62,6 +66,12 @@ public struct Storyboard: Sendable {
     public static func checkLimits(count: Int, tileWidth: Int, tileHeight: Int, columns: Int?, rows: Int?) throws(StoryboardLimitError) {
         guard count <= maximumCount else {
             throw StoryboardLimitError(message: "\(count) thumbnails; at most \(maximumCount) are made in one run")
+        }
+        let (pixels, tooMany) = tileWidth.multipliedReportingOverflow(by: tileHeight)
+        let (bytes, tooLarge) = pixels.multipliedReportingOverflow(by: 3 * max(0, count))
+        guard !tooMany, !tooLarge, bytes <= maximumTotalBytes else {
+            throw StoryboardLimitError(message: "\(count) thumbnails of \(tileWidth)x\(tileHeight) are more than "
+                                       + "\(maximumTotalBytes >> 30) GiB of pictures; use fewer or a smaller --size")
         }
         guard let columns, let rows else { return }
         guard columns > 0, rows > 0 else { throw StoryboardLimitError(message: "a sheet needs at least 1 column and 1 row") }
