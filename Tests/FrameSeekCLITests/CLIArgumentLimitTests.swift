@@ -17,7 +17,8 @@ struct NumericOption: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(command[0]) \(option ?? "TIME")" }
 
     static let file = Repository.fixture("media/h264_vfr.mkv")
-    static let out = NSTemporaryDirectory() + "frameseek-limits-\(getpid())"
+    /// Stands for a fresh output folder, made per run: runs go in parallel.
+    static let out = "OUT"
 
     static func plain(_ command: [String], _ option: String) -> NumericOption {
         NumericOption(command: command, option: option, spell: { [option, $0] })
@@ -58,10 +59,12 @@ struct CLIArgumentLimitTests {
     @Test("Each numeric option with 0, -1, 2^31, 2^63-1 and 10^30: exit 0, or exit 2 with one line",
           arguments: NumericOption.all, values)
     func numericValue(_ option: NumericOption, _ value: String) throws {
-        defer { try? FileManager.default.removeItem(atPath: NumericOption.out) }
+        let directory = try temporaryDirectory("limits")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
         // A value that would run for hours is not a trap, but no test can wait for it: the
         // values above are refused, or finish at once on this short file.
-        let arguments = option.command + option.spell(value)
+        let arguments = (option.command + option.spell(value)).map { $0 == NumericOption.out ? out : $0 }
         let result = frameseek(arguments)
         let context = "frameseek \(arguments.joined(separator: " "))"
         #expect(result.code == .success || result.code == .usageOrInput, "\(context): exit \(result.code.rawValue)")

@@ -61,15 +61,17 @@ struct StoryboardOutputTests {
         #expect(after == before)
     }
 
-    @Test("Leftover temporary files of an interrupted run are removed by the next run; others' are not")
+    @Test("Leftover temporary files of a finished, interrupted run are removed by the next run; others' are not")
     func leftoverTemporaries() throws {
         let directory = try temporaryDirectory("leftover")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let leftover = OutputFile.temporaryPrefix + "123-456-thumb-0009.png"
-        let foreign = OutputFile.temporaryPrefix + "123-456-holiday.png"
-        for name in [leftover, foreign] { try Data().write(to: directory.appendingPathComponent(name)) }
+        // 999999999 is above any pid_max: that process is gone. Process 1 is alive.
+        let leftover = OutputFile.temporaryPrefix + "999999999-456-thumb-0009.png"
+        let foreign = OutputFile.temporaryPrefix + "999999999-456-holiday.png"
+        let running = OutputFile.temporaryPrefix + "1-456-thumb-0009.png"
+        for name in [leftover, foreign, running] { try Data().write(to: directory.appendingPathComponent(name)) }
         _ = try Storyboard.write(try Self.thumbnails(1), duration: MediaTime(value: 12, timescale: 1), to: directory.path)
-        #expect(try Self.names(directory) == ["thumb-0001.png", foreign])
+        #expect(try Self.names(directory) == ["thumb-0001.png", foreign, running])
     }
 
     @Test("Sheet sizes: sized to the tiles held, overflow-checked")

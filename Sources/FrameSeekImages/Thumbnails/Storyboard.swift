@@ -163,13 +163,16 @@ public struct Storyboard: Sendable {
     }
 
     /// `thumb-` and four or more digits, `sheet-` and three or more, `.png`; the track; the
-    /// storyboard; and temporary files whose final name is one of those.
+    /// storyboard; and temporary files whose final name is one of those, left by a process
+    /// that is gone (a run still writing into the folder keeps its own).
     static func isOwnFile(_ name: String) -> Bool {
         if name == trackFileName || name == storyboardFileName { return true }
         if name.hasPrefix(OutputFile.temporaryPrefix) {
             // .frameseek-tmp-PID-RANDOM-NAME
             let parts = name.dropFirst(OutputFile.temporaryPrefix.count).split(separator: "-", maxSplits: 2)
-            return parts.count == 3 && isOwnFile(String(parts[2]))
+            guard parts.count == 3, let pid = Int32(parts[0]) else { return false }
+            let gone = pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+            return gone && isOwnFile(String(parts[2]))
         }
         for (prefix, digits) in [("thumb-", 4), ("sheet-", 3)] where name.hasPrefix(prefix) && name.hasSuffix(".png") {
             let number = name.dropFirst(prefix.count).dropLast(4)
