@@ -4,11 +4,11 @@ import FrameSeek
 enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
-    static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate"]
+    static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
     static let options: Set<String> = ["--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb"]
     static let help = """
     usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
-                          [--stream N] [--threads N] [--cache-mb MB] [--md5] [--png PATTERN] [--json]
+                          [--stream N] [--threads N] [--cache-mb MB] [--md5] [--png PATTERN] [--strict] [--json]
 
     Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
     presentation order. Steps move by the frame index, never by duration x N, so variable
@@ -17,12 +17,15 @@ enum StepCommand: Subcommand {
 
     Prints one line per step; --json prints one object per step: result ("stepped" or
     "unavailable"), direction, landed (seconds), frame_index, frames_stepped, latency_ms,
-    frames_decoded, md5 (with --md5), and for unavailable steps reason (audioOnly,
+    frames_decoded, damaged, decode_errors, md5 (with --md5), and for unavailable steps reason (audioOnly,
     endOfStream, startOfStream, decodeFailed) and explanation. A step that moves fewer frames
     than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
     edge, the command stops.
 
     --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1.
+    \(DamageReport.help)
+    A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
+    the step moves one frame more than asked and is damaged.
 
     Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
     unreadable input.
@@ -51,11 +54,13 @@ enum StepCommand: Subcommand {
         }
         let cacheBytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576).map { $0 * 1024 * 1024 }
         let engine = try openEngine(file, arguments, cacheBytes: cacheBytes)
+        var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
         for ordinal in 1...repeats {
             let report = engine.step(direction, count: count)
+            if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
             var md5: String?
             var png: String?
             if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
@@ -73,6 +78,7 @@ enum StepCommand: Subcommand {
             }
             if !report.result.didStep { break }
         }
+        damage.warn(errors)
         return .success
     }
 
@@ -91,7 +97,7 @@ enum StepCommand: Subcommand {
             ("requested_count", .integer(Int64(report.requestedCount))),
             ("latency_ms", .number(report.latency.milliseconds)),
             ("frames_decoded", .integer(Int64(report.framesDecoded))),
-        ]
+        ] + DamageReport.fields(decodeErrors: report.decodeErrors)
         if let reason = report.result.unavailableReason {
             fields += [("reason", .string(reason.rawValue)), ("explanation", .string(reason.explanation))]
         }
@@ -110,7 +116,7 @@ enum StepCommand: Subcommand {
             line += "  \(report.framesDecoded) frames decoded, \(report.latency.milliseconds.fixed(3)) ms"
             if let md5 { line += "  md5 \(md5)" }
             if let png { line += "  -> \(png)" }
-            return line
+            return line + DamageReport.mark(decodeErrors: report.decodeErrors)
         }
     }
 }
