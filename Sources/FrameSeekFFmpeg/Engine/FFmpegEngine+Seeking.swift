@@ -125,7 +125,14 @@ extension FFmpegEngine {
                 decodeStart = point
                 seekPoint = point
             case .targetMissed:
-                decodeStart = frameTable.randomAccessPoint(before: decodeStart) ?? decodeStart
+                guard let earlier = frameTable.randomAccessPoint(before: decodeStart) else {
+                    // Already decoding from the first random access point: going back cannot
+                    // help, and repeating the same decode would only repeat the miss. Only the
+                    // start-of-file fallback is left, once.
+                    attempt = max(attempt, Self.seekRetries)
+                    break
+                }
+                decodeStart = earlier
                 if decodeStart.pts < seekPoint.pts { seekPoint = decodeStart }
             }
             attempt += 1
