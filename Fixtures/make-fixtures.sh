@@ -238,6 +238,13 @@ make_bad() {
     -c:v mjpeg -q:v 8 -pix_fmt yuvj420p -f mjpeg \
     "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/overflow.mjpeg"
   python3 "$FIX/make-overflow-mkv.py" "$tmp/overflow.mjpeg" "$BAD/overflow_pts.mkv"
+  # Damaged copies of committed fixtures (bits flipped, cut short, a damaged moov), and FFmpeg's
+  # own decode of the bit-flipped MP4, one decoder thread as FrameSeek decodes by default
+  # (concealment can differ between thread counts); -v quiet: the decode errors are the point.
+  python3 "$FIX/make-damaged.py" "$MEDIA" "$BAD"
+  (cd "$BAD" && ffmpeg -nostdin -v quiet -threads 1 -i bitflip_mdat.mp4 -map 0:0 \
+     -fps_mode passthrough -enc_time_base:v -1 -fflags +bitexact -f framemd5 -) \
+    > "$ORACLE/bitflip_mdat.mp4.s0.framemd5"
 }
 
 # --------------------------------------------------------------------------------------------

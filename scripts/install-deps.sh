@@ -3,7 +3,8 @@
 # the exact apt-get line and exits 2. The Swift toolchain itself is expected on PATH.
 set -euo pipefail
 
-packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev)
+# ffmpeg: the command line the hostile-file tests compare landings with (FFmpeg's own decode).
+packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -182,4 +182,32 @@ static inline void *fs_log_parent_context(void *avcl) {
     return parent;
 }
 
+// ---- Damage (decode errors, corrupt flags) ----
+//
+// FrameSeek counts what the decoder reports about damage on the way to each landing. Both
+// fields below are older than FFmpeg 5.1, the oldest release FrameSeek supports (AVFrame.flags
+// with AV_FRAME_FLAG_CORRUPT and AVFrame.decode_error_flags with the FF_DECODE_ERROR_ bits date
+// from libavutil 52/53, FFmpeg 2.x), and FFmpeg 7.1 keeps both undeprecated. They are read
+// through these accessors all the same, so that a future rename (as AV_FRAME_FLAG_KEY replaced
+// key_frame in lavu 58.7.100) changes one place.
+
+/// 1 when the decoder marked the frame's data as possibly corrupt (AV_FRAME_FLAG_CORRUPT).
+static inline int fs_frame_is_corrupt(const AVFrame *frame) {
+    return (frame->flags & AV_FRAME_FLAG_CORRUPT) != 0;
+}
+
+/// The decoder's FF_DECODE_ERROR_* bits for the frame (invalid bitstream, missing reference,
+/// concealment active, slices not decoded); 0 for a clean frame.
+static inline int fs_frame_decode_error_flags(const AVFrame *frame) {
+    return frame->decode_error_flags;
+}
+
+/// 1 when the format context's duration was stated by the container (or its streams), not
+/// estimated from the timestamps read at the file's end or from the bit rate: only a stated
+/// duration can show that the data ends early. AVFormatContext.duration_estimation_method is
+/// public since lavf 55 and unchanged through FFmpeg 7.1.
+static inline int fs_format_duration_is_stated(const AVFormatContext *context) {
+    return context->duration_estimation_method == AVFMT_DURATION_FROM_STREAM;
+}
+
 #endif

@@ -4,10 +4,10 @@ import FrameSeek
 enum FramesCommand: Subcommand {
     static let name = "frames"
     static let summary = "every frame of the stream in presentation order"
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["--strict"]
     static let options: Set<String> = ["--stream", "--threads"]
     static let help = """
-    usage: frameseek frames FILE [--stream N] [--json]
+    usage: frameseek frames FILE [--stream N] [--strict] [--json]
 
     Prints the frame table FrameSeek seeks on: every frame of the selected stream in
     presentation order, with its raw PTS, its time on the zero-based timeline (0 is the
@@ -15,7 +15,11 @@ enum FramesCommand: Subcommand {
 
     --json prints one object: stream_index, time_base ("num/den"), start_pts (the raw PTS
     of time zero: time = (pts - start_pts) * time_base), and frames, an array of
-    {index, pts, time, duration, duration_pts, key}. time and duration are seconds.
+    {index, pts, time, duration, duration_pts, key, damaged, decode_errors}. time and
+    duration are seconds. frames reads packets without decoding them: damaged and
+    decode_errors say whether the demuxer flagged the frame's packet corrupt; errors found
+    by decoding show on seek and step results.
+    \(DamageReport.help)
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
 
@@ -24,11 +28,15 @@ enum FramesCommand: Subcommand {
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let engine = try openEngine(try singleFile(arguments), arguments)
         let table = engine.frameTable
+        var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
+        let flagged = engine.demuxerFlaggedFrames
+        for f in table.frames { try damage.note(frame: f.index, decodeErrors: flagged.contains(f.index) ? 1 : 0) }
+        defer { damage.warn(errors) }
         if arguments.has("--json") {
             let frames: [JSONValue] = table.frames.map { f in
                 .object([("index", .integer(Int64(f.index))), ("pts", .integer(f.pts)), ("time", f.time.json),
                          ("duration", f.duration.json), ("duration_pts", .integer(f.durationTicks)),
-                         ("key", .bool(f.isKeyframe))])
+                         ("key", .bool(f.isKeyframe))] + DamageReport.fields(decodeErrors: flagged.contains(f.index) ? 1 : 0))
             }
             output.line(JSONValue.object([
                 ("stream_index", .integer(Int64(table.streamIndex))),
@@ -42,7 +50,8 @@ enum FramesCommand: Subcommand {
         output.line("stream \(table.streamIndex), time base \(table.timeBase), start pts \(table.originPTS)")
         output.line("index        pts          time    duration  key")
         for f in table.frames {
-            output.line("\(String(f.index).leftPadded(5)) \(String(f.pts).leftPadded(10)) \(f.time.seconds.fixed(6).leftPadded(13)) \(f.duration.seconds.fixed(6).leftPadded(11))  \(f.isKeyframe ? "K" : "")")
+            output.line("\(String(f.index).leftPadded(5)) \(String(f.pts).leftPadded(10)) \(f.time.seconds.fixed(6).leftPadded(13)) \(f.duration.seconds.fixed(6).leftPadded(11))  \(f.isKeyframe ? "K" : "")"
+                        + DamageReport.mark(decodeErrors: flagged.contains(f.index) ? 1 : 0))
         }
         return .success
     }

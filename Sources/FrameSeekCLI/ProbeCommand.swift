@@ -4,15 +4,19 @@ import FrameSeek
 enum ProbeCommand: Subcommand {
     static let name = "probe"
     static let summary = "container, streams, frame and keyframe counts, GOP statistics"
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["--strict"]
     static let options: Set<String> = ["--stream", "--threads"]
     static let help = """
-    usage: frameseek probe FILE [--stream N] [--json]
+    usage: frameseek probe FILE [--stream N] [--strict] [--json]
 
     Prints the container, its streams, the duration and start time, and for the selected
     stream (FFmpeg's best video stream, else its best audio stream, or --stream N, the
     absolute index as ffprobe numbers streams): frame count, keyframe count, GOP length
     (min/median/max frames from one keyframe to the next) and B-frame reordering depth.
+    A file cut short says so: where its readable data ends, the duration its header states,
+    and the evidence (JSON: truncation {readable_end, stated_duration, evidence}, else null;
+    corrupt_packets counts packets the demuxer flagged corrupt).
+    \(DamageReport.help)
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
 
@@ -22,6 +26,13 @@ enum ProbeCommand: Subcommand {
         let engine = try openEngine(try singleFile(arguments), arguments)
         let media = engine.media
         let stats = engine.frameTable.statistics
+        var damage = try DamageReport(command: name, arguments: arguments, media: media)
+        for index in engine.demuxerFlaggedFrames.sorted() { try damage.note(frame: index, decodeErrors: 1) }
+        defer { damage.warn(errors) }
+        let truncation: JSONValue = media.truncation.map { t in
+            .object([("readable_end", t.readableEnd.json), ("stated_duration", t.statedDuration?.json ?? .null),
+                     ("evidence", .string(t.evidence))])
+        } ?? .null
         if arguments.has("--json") {
             let streams: [JSONValue] = media.streams.map { s in
                 .object([
@@ -43,6 +54,8 @@ enum ProbeCommand: Subcommand {
                 ("reorder_depth", .integer(Int64(stats.reorderDepth))),
                 ("index_source", .string(engine.frameTable.source.rawValue)),
                 ("open_ms", .number(engine.openLatency.milliseconds)),
+                ("truncation", truncation),
+                ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count))),
             ]).serialized)
             return .success
         }
@@ -56,6 +69,7 @@ enum ProbeCommand: Subcommand {
             if s.index == media.selectedStreamIndex { line += "  <- selected" }
             output.line(line)
         }
+        if let truncation = media.truncation { output.line("  \(truncation)") }
         output.line("  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)")
         return .success
     }

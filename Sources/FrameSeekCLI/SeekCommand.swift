@@ -5,13 +5,13 @@ import FrameSeek
 enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
-    static let flags: Set<String> = ["--md5", "--no-autorotate"]
+    static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict"]
     static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
     usage: frameseek seek FILE [TIME ...] [--targets FILE] [--precision P] [--stream N]
-                          [--threads N] [--md5] [--png PATH] [--no-autorotate] [--json]
+                          [--threads N] [--md5] [--png PATH] [--no-autorotate] [--strict] [--json]
 
     Runs every target, in the order given, through one engine in one process.
     TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
@@ -29,10 +29,13 @@ enum SeekCommand: Subcommand {
                   Video streams only.
     --no-autorotate  write the PNG in coded orientation
     --threads N   decoder threads (default 1; 0 lets FFmpeg choose)
+    \(DamageReport.help)
 
     --json prints one line per target: requested, landed, landed_pts, frame_index,
     key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,
-    latency_ms, frames_decoded, and md5 / png when asked. Times are seconds; the _rational
+    latency_ms, frames_decoded, damaged, decode_errors (errors reported between the
+    keyframe decoding started from and the landed frame; damaged when above 0),
+    clamp_explanation when clamped, and md5 / png when asked. Times are seconds; the _rational
     fields give the exact values.
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
@@ -60,9 +63,11 @@ enum SeekCommand: Subcommand {
         if pngPattern != nil, stream.mediaType != .video {
             throw UsageError(message: "\(file): --png needs a video stream; stream \(stream.index) is \(stream.mediaType.rawValue)")
         }
+        var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         let json = arguments.has("--json")
         for (ordinal, target) in targets.enumerated() {
             let landing = try engine.seek(to: target, precision: precision)
+            try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors)
             var md5: String?
             var pngPath: String?
             if arguments.has("--md5"), let audio = try engine.landedAudio() { md5 = audio.md5 }
@@ -75,15 +80,16 @@ enum SeekCommand: Subcommand {
                 }
             }
             if json {
-                output.line(jsonLine(landing, md5: md5, png: pngPath).serialized)
+                output.line(jsonLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation).serialized)
             } else {
-                output.line(textLine(landing, md5: md5, png: pngPath))
+                output.line(textLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation))
             }
         }
+        damage.warn(errors)
         return .success
     }
 
-    static func jsonLine(_ landing: SeekLanding, md5: String?, png: String?) -> JSONValue {
+    static func jsonLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation? = nil) -> JSONValue {
         let accuracy = landing.accuracy
         var fields: JSONValue.KeyValuePairs = [
             ("requested", accuracy.requestedMediaTime.json),
@@ -98,26 +104,33 @@ enum SeekCommand: Subcommand {
             ("latency_ms", .number(landing.latency.milliseconds)),
             ("frames_decoded", .integer(Int64(landing.framesDecoded))),
             ("demuxer_seeks", .integer(Int64(landing.demuxerSeeks))),
+        ] + DamageReport.fields(decodeErrors: landing.decodeErrors) + [
             ("precision", .string(landing.plan.precision.description)),
             ("requested_rational", accuracy.requestedMediaTime.rational),
             ("landed_rational", accuracy.landedMediaTime.rational),
             ("delta_rational", accuracy.deltaMediaTime.rational),
         ]
+        if landing.plan.clamp.didClamp {
+            fields.append(("clamp_explanation", .string(landing.plan.clamp.explanation(truncation: truncation))))
+        }
         if let md5 { fields.append(("md5", .string(md5))) }
         if let png { fields.append(("png", .string(png))) }
         return .object(fields)
     }
 
-    private static func textLine(_ landing: SeekLanding, md5: String?, png: String?) -> String {
+    private static func textLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation?) -> String {
         let a = landing.accuracy
         var line = "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.frame.index) at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
         line += "  delta \(a.delta.fixed(6)) s"
         line += a.withinRequestedTolerance ? "  within tolerance" : "  OUTSIDE tolerance"
-        if landing.plan.clamp.didClamp { line += "  clamped to \(landing.plan.clamp.name)" }
+        if landing.plan.clamp.didClamp {
+            line += "  clamped to \(landing.plan.clamp.name)"
+            if case .clampedToEnd = landing.plan.clamp, truncation != nil { line += " (readable end of a truncated file)" }
+        }
         line += "  from keyframe \(landing.keyframeIndex.map(String.init) ?? "-"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
         if let md5 { line += "  md5 \(md5)" }
         if let png { line += "  -> \(png)" }
-        return line
+        return line + DamageReport.mark(decodeErrors: landing.decodeErrors)
     }
 }
 

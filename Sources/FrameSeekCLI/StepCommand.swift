@@ -4,11 +4,11 @@ import FrameSeek
 enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
-    static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate"]
+    static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
     static let options: Set<String> = ["--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb"]
     static let help = """
     usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
-                          [--stream N] [--threads N] [--cache-mb MB] [--md5] [--png PATTERN] [--json]
+                          [--stream N] [--threads N] [--cache-mb MB] [--md5] [--png PATTERN] [--strict] [--json]
 
     Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
     presentation order. Steps move by the frame index, never by duration x N, so variable
@@ -17,7 +17,7 @@ enum StepCommand: Subcommand {
 
     Prints one line per step; --json prints one object per step: result ("stepped" or
     "unavailable"), direction, landed (seconds), frame_index, frames_stepped, latency_ms,
-    frames_decoded, md5 (with --md5), and for unavailable steps reason (audioOnly,
+    frames_decoded, damaged, decode_errors, md5 (with --md5), and for unavailable steps reason (audioOnly,
     endOfStream, startOfStream, decodeFailed) and explanation. A step that moves fewer frames
     than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
     edge, the command stops.
@@ -28,6 +28,9 @@ enum StepCommand: Subcommand {
     renamed into place.
     On a file with several streams, --stream N picks a video stream by its absolute index
     (see frameseek probe); an audio stream of a file that has video is refused.
+    \(DamageReport.help)
+    A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
+    the step moves one frame more than asked and is damaged.
 
     Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
     unreadable input.
@@ -60,11 +63,13 @@ enum StepCommand: Subcommand {
         if stream.mediaType != .video, let video = engine.media.streams.first(where: { $0.mediaType == .video }) {
             throw UsageError(message: "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)")
         }
+        var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
         for ordinal in 1...repeats {
             let report = engine.step(direction, count: count)
+            if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
             var md5: String?
             var png: String?
             if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
@@ -82,6 +87,7 @@ enum StepCommand: Subcommand {
             }
             if !report.result.didStep { break }
         }
+        damage.warn(errors)
         return .success
     }
 
@@ -100,7 +106,7 @@ enum StepCommand: Subcommand {
             ("requested_count", .integer(Int64(report.requestedCount))),
             ("latency_ms", .number(report.latency.milliseconds)),
             ("frames_decoded", .integer(Int64(report.framesDecoded))),
-        ]
+        ] + DamageReport.fields(decodeErrors: report.decodeErrors)
         if let reason = report.result.unavailableReason {
             fields += [("reason", .string(reason.rawValue)), ("explanation", .string(reason.explanation))]
         }
@@ -119,7 +125,7 @@ enum StepCommand: Subcommand {
             line += "  \(report.framesDecoded) frames decoded, \(report.latency.milliseconds.fixed(3)) ms"
             if let md5 { line += "  md5 \(md5)" }
             if let png { line += "  -> \(png)" }
-            return line
+            return line + DamageReport.mark(decodeErrors: report.decodeErrors)
         }
     }
 }

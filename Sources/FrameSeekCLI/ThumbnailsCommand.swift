@@ -5,12 +5,12 @@ import FrameSeek
 enum ThumbnailsCommand: Subcommand {
     static let name = "thumbnails"
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["--strict"]
     static let options: Set<String> = ["--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
                                        "--stream", "--threads"]
     static let help = """
     usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
-                                [--columns C --rows R] [--precision P] [--stream N] [--json]
+                                [--columns C --rows R] [--precision P] [--stream N] [--strict] [--json]
 
     Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
     WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
@@ -35,6 +35,8 @@ enum ThumbnailsCommand: Subcommand {
     at most 8 GiB of pictures in all (count x width x height x 3).
     --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
     Progress goes to stderr when it is a terminal.
+    \(DamageReport.help)
+    Under --strict nothing is written when a thumbnail is damaged.
 
     Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
 
@@ -66,6 +68,7 @@ enum ThumbnailsCommand: Subcommand {
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
+        var damage = try DamageReport(command: name, arguments: arguments, media: generator.engine.media)
         guard let frames = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
         // The track covers the timeline from its zero, as a player's scrub bar does, even when
         // the first decodable frame comes later (a stream cut mid-GOP): those cues show it.
@@ -103,6 +106,7 @@ enum ThumbnailsCommand: Subcommand {
             errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
         } : nil
         let thumbnails = try generator.thumbnails(at: times, progress: progress)
+        for thumbnail in thumbnails { try damage.note(frame: thumbnail.frameIndex, decodeErrors: thumbnail.decodeErrors) }
         let storyboard = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory, columns: columns, rows: rows,
                                               withTrack: true)
         let vttPath = directory + "/" + Storyboard.trackFileName, storyboardPath = directory + "/" + Storyboard.storyboardFileName
@@ -119,6 +123,7 @@ enum ThumbnailsCommand: Subcommand {
             let keyframeOnly = thumbnails.filter(\.fromKeyframeOnly).count
             output.line("\(thumbnails.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)")
         }
+        damage.warn(errors)
         return .success
     }
 

@@ -13,16 +13,20 @@ public struct MediaDescription: Sendable, Hashable {
     public let streams: [StreamDescription]
     /// The stream FrameSeek seeks in.
     public let selectedStreamIndex: Int
+    /// Set when the selected stream's data ends before the container says it does: the file
+    /// was cut short. Nil for a file read to its stated end.
+    public let truncation: Truncation?
 
     /// Creates a description.
     public init(path: String, container: String, startTime: MediaTime, duration: MediaTime?,
-                streams: [StreamDescription], selectedStreamIndex: Int) {
+                streams: [StreamDescription], selectedStreamIndex: Int, truncation: Truncation? = nil) {
         self.path = path
         self.container = container
         self.startTime = startTime
         self.duration = duration
         self.streams = streams
         self.selectedStreamIndex = selectedStreamIndex
+        self.truncation = truncation
     }
 
     /// The selected stream's description.
@@ -85,5 +89,34 @@ public struct StreamDescription: Sendable, Hashable {
         self.channels = channels
         self.orientation = orientation
         self.sampleAspectRatio = sampleAspectRatio
+    }
+}
+
+/// How a file was found cut short: where its readable data ends and what the container
+/// promised.
+public struct Truncation: Sendable, Hashable, CustomStringConvertible {
+    /// The end of the last frame that could be read, on the zero-based timeline.
+    public let readableEnd: MediaTime
+    /// The duration the container or the stream's header states, nil when the container
+    /// states none (MPEG-TS: there the cut shows as an incomplete last packet).
+    public let statedDuration: MediaTime?
+    /// The evidence, in words ("the last 188-byte packet is incomplete").
+    public let evidence: String
+
+    /// Creates a truncation fact.
+    public init(readableEnd: MediaTime, statedDuration: MediaTime?, evidence: String) {
+        self.readableEnd = readableEnd
+        self.statedDuration = statedDuration
+        self.evidence = evidence
+    }
+
+    /// One phrase for a person: "truncated: readable to 2.629 s of 5.375 s stated (...)".
+    public var description: String {
+        let readable = (readableEnd.seconds * 1000).rounded() / 1000
+        if let statedDuration {
+            let stated = (statedDuration.seconds * 1000).rounded() / 1000
+            return "truncated: readable to \(readable) s of \(stated) s stated (\(evidence))"
+        }
+        return "truncated: readable to \(readable) s (\(evidence))"
     }
 }

@@ -15,6 +15,10 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case streamUnavailable
         /// The file ends before the data its container describes.
         case truncated
+        /// The container's header is damaged: it names sizes or counts no file could hold
+        /// (FFmpeg fails to allocate them) or structures it cannot parse, although the file
+        /// starts as a media file does.
+        case damagedHeader
         /// The decoder failed, or did not produce a frame the index promised.
         case decodeFailed
         /// A decoded picture could not be converted to RGB (swscale refused its format or size,

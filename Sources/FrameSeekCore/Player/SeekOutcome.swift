@@ -41,6 +41,13 @@ public struct SeekOutcome: Sendable, Hashable {
     public let frameIndex: Int?
     /// The engine's error when the seek `.failed`.
     public let error: MediaError?
+    /// Errors reported on the way to the landed frame (`SeekLanding.decodeErrors`); 0 when
+    /// the seek did not land.
+    public let decodeErrors: Int
+
+    /// Whether the landed frame may differ from a clean decode of it; false when the seek did
+    /// not land.
+    public var damaged: Bool { decodeErrors > 0 }
 
     /// True when the seek landed.
     public var finished: Bool { interruption == nil }
@@ -72,6 +79,7 @@ public struct SeekOutcome: Sendable, Hashable {
         framesDecoded = landing.framesDecoded
         frameIndex = landing.frame.index
         error = nil
+        decodeErrors = landing.decodeErrors
     }
 
     /// An outcome for a seek that did not land.
@@ -88,5 +96,6 @@ public struct SeekOutcome: Sendable, Hashable {
         self.framesDecoded = framesDecoded
         frameIndex = nil
         self.error = error
+        decodeErrors = 0
     }
 }

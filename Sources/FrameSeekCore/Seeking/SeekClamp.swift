@@ -52,6 +52,13 @@ public enum SeekClamp: Sendable, Hashable {
 }
 
 extension SeekClamp {
+    /// `explanation`, saying why the end clamps early when the file is cut short: the target
+    /// may lie inside the duration the container states, past the data that could be read.
+    public func explanation(truncation: Truncation?) -> String {
+        guard case .clampedToEnd(let t) = self, let truncation else { return explanation }
+        return "The target lay past the readable end of a truncated file (\(truncation)); it was moved to the last readable frame at \(t.seconds) s."
+    }
+
     /// The clamp rule: a target before `firstFrame` moves to it; a target at or after `end`
     /// (the end of the last frame) moves to `lastFrame`; others stay. Returns the clamp and
     /// the target the landing uses.

@@ -16,10 +16,20 @@ public struct SeekLanding: Sendable, Hashable {
     public let demuxerSeeks: Int
     /// Monotonic time from the call to the landed frame being available.
     public let latency: Duration
+    /// Errors the decoder and demuxer reported between the random access point decoding
+    /// started from and the landed frame (inclusive): packets the decoder rejected or logged
+    /// errors for, packets the demuxer flagged corrupt, frames the decoder flagged. Packets
+    /// sent after the landed frame in decode order (B-frame reordering) may be counted too:
+    /// the count errs toward damage, never away from it.
+    public let decodeErrors: Int
+
+    /// Whether the landed picture may differ from a clean decode of the frame: any error on
+    /// the way to it. A regression tool must not compare such a frame's MD5 as a true one.
+    public var damaged: Bool { decodeErrors > 0 }
 
     /// Creates a landing record.
     public init(plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
-                demuxerSeeks: Int, latency: Duration) {
+                demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0) {
         self.plan = plan
         self.frame = frame
         self.keyframeIndex = keyframeIndex
@@ -30,5 +40,6 @@ public struct SeekLanding: Sendable, Hashable {
         self.framesDecoded = framesDecoded
         self.demuxerSeeks = demuxerSeeks
         self.latency = latency
+        self.decodeErrors = decodeErrors
     }
 }

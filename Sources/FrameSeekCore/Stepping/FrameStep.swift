@@ -65,7 +65,9 @@ public struct FrameStepReport: Sendable, Hashable {
     public let direction: FrameStepDirection
     /// The count asked for.
     public let requestedCount: Int
-    /// How many frames the step actually moved: less than `requestedCount` near an edge.
+    /// How many frames the step actually moved: less than `requestedCount` near an edge; more
+    /// when frames the decoder cannot produce were stepped over, each counted in
+    /// `decodeErrors`, so such a step is `damaged`.
     public let framesStepped: Int
     /// The frame now current (unchanged when the step was unavailable), nil if none.
     public let frame: FrameEntry?
@@ -73,10 +75,17 @@ public struct FrameStepReport: Sendable, Hashable {
     public let framesDecoded: Int
     /// Monotonic time from the call to the frame being available.
     public let latency: Duration
+    /// Errors reported on the way to the frame now current, counted as `SeekLanding` counts
+    /// them; 0 when the step was unavailable.
+    public let decodeErrors: Int
+
+    /// Whether the frame the step landed on may differ from a clean decode of it.
+    public var damaged: Bool { decodeErrors > 0 }
 
     /// Creates a report.
     public init(result: FrameStepResult, direction: FrameStepDirection, requestedCount: Int,
-                framesStepped: Int, frame: FrameEntry?, framesDecoded: Int, latency: Duration) {
+                framesStepped: Int, frame: FrameEntry?, framesDecoded: Int, latency: Duration,
+                decodeErrors: Int = 0) {
         self.result = result
         self.direction = direction
         self.requestedCount = requestedCount
@@ -84,5 +93,6 @@ public struct FrameStepReport: Sendable, Hashable {
         self.frame = frame
         self.framesDecoded = framesDecoded
         self.latency = latency
+        self.decodeErrors = decodeErrors
     }
 }

@@ -30,13 +30,9 @@ final class Demuxer {
         self.context = opened
         self.path = path
         self.log = log
-        do {
-            try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
-        } catch {
-            var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
-            avformat_close_input(&toClose)
-            throw error
-        }
+        // Every stored property is set, so a throw from here runs deinit, which closes the
+        // input: closing it here as well would free it twice.
+        try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
     }
 
     deinit {

@@ -58,6 +58,10 @@ final class Frame {
     /// Whether the decoder marked the frame a keyframe.
     var isKeyframe: Bool { fs_frame_is_keyframe(pointer) != 0 }
 
+    /// Whether the decoder said this picture is not a clean decode: it flagged the frame
+    /// corrupt, or set decode error bits (concealment, missing reference, invalid bitstream).
+    var decoderFlaggedDamage: Bool { fs_frame_is_corrupt(pointer) != 0 || fs_frame_decode_error_flags(pointer) != 0 }
+
     /// The frame's duration in its time base, as the packet gave it; 0 when unknown.
     var duration: Int64 { fs_frame_duration(pointer) }
 

@@ -47,7 +47,8 @@ extension FFmpegEngine {
         let point = plan.randomAccessPoint
         let work: DecodeWork
         if let cached = cache.frame(index) {
-            try landFromCache(cached, as: index)
+            try landFromCache(cached.frame, as: index)
+            landedDecodeErrors = cached.decodeErrors
             work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
         } else {
             var cachingFrom: Int?
@@ -62,11 +63,12 @@ extension FFmpegEngine {
             work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom,
                               keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point))
             landedFrameIndex = decodedFrameIndex(planned: index)
-            cache.insert(landedFrame, as: landedFrameIndex ?? index)
+            cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors)
         }
         return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
                            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
-                           demuxerSeeks: work.demuxerSeeks, latency: clock.now - start)
+                           demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
+                           decodeErrors: landedDecodeErrors)
     }
 
     /// The PTS the decoder gave the landed frame, as it came out: nil before any landing.

@@ -12,6 +12,9 @@ struct DecodePosition {
     var endOfStreamSent: Bool
     /// True once the decoder returned its last frame: only a flush makes it usable again.
     var drained = false
+    /// Decode errors counted since the decoder was last flushed (see `SeekLanding.decodeErrors`):
+    /// every frame that comes out before the next flush may depend on the damaged data.
+    var decodeErrors = 0
     /// Non-reference frames with a PTS below this were skipped since the last seek: a target
     /// below it may never come out, so going on from here cannot reach it.
     var skippedBeforePTS: Int64?
@@ -41,7 +44,7 @@ extension FFmpegEngine {
     }
 
     /// What one forward decoding run ended with.
-    private enum RunResult {
+    enum RunResult {
         case landed
         /// The demuxer delivered a packet after the start point before the start point itself.
         case demuxerLandedLate
@@ -61,6 +64,10 @@ extension FFmpegEngine {
     func decode(frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?,
                 keyframeOnly: Bool) throws(MediaError) -> DecodeWork {
         let target = frameTable.frames[index]
+        if let known = undecodable[index] {
+            throw MediaError(path: path, reason: .decodeFailed,
+                             detail: "frame \(index) (pts \(target.pts)) cannot be decoded: \(known) (found by an earlier attempt)")
+        }
         var decodeStart = point
         var seekPoint = point
         var framesDecoded = 0
@@ -118,14 +125,18 @@ extension FFmpegEngine {
                 decodeStart = point
                 seekPoint = point
             case .targetMissed:
-                decodeStart = frameTable.randomAccessPoint(before: decodeStart) ?? decodeStart
+                guard let earlier = frameTable.randomAccessPoint(before: decodeStart) else {
+                    // Already decoding from the first random access point: going back cannot
+                    // help, and repeating the same decode would only repeat the miss. Only the
+                    // start-of-file fallback is left, once.
+                    attempt = max(attempt, Self.seekRetries)
+                    break
+                }
+                decodeStart = earlier
                 if decodeStart.pts < seekPoint.pts { seekPoint = decodeStart }
             }
             attempt += 1
-            if attempt > Self.seekRetries + 1 {
-                throw MediaError(path: path, reason: .decodeFailed,
-                                 detail: "the decoder did not produce frame \(index) (pts \(target.pts)) even when decoding from the start of the file")
-            }
+            if attempt > Self.seekRetries + 1 { throw rememberUndecodable(from: index) }
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: attempt > Self.seekRetries)
             seeks += 1
             skipTo = decodeStart
@@ -174,90 +185,23 @@ extension FFmpegEngine {
         }
     }
 
-    /// Reads and decodes until the frame with `targetPTS` comes out.
+    /// After decoding from the start of the file missed frame `index`, records it, and the
+    /// frames after it the decoder passed over too, as undecodable, so that the fallback runs
+    /// once per frame and a sequential pass over a damaged file costs one decode of it.
     ///
-    /// With `skippingTo`, packets before that random access point are passed over without
-    /// decoding (the demuxer landed early), and a packet after it means the demuxer landed
-    /// late. Frames before the target are dropped as they come: nothing is converted or copied.
-    /// With `keyframeOnly`, the end of the stream is signalled right after the first packet
-    /// decoded (the start point's), so the decoder hands out that one frame.
-    private func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
-                     keyframeOnly: Bool, framesDecoded: inout Int) throws(MediaError) -> RunResult {
-        var skipping = skippingTo
-        let identifiesPackets = !decodeOrderByPTS.isEmpty
-        if !identifiesPackets { skipping = nil }
-        // Non-reference frames before the first frame anyone will look at (the target, or the
-        // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
-        // without them a packet cannot be placed before or after the target.
-        let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
-            ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
-        defer { decoder.skipsNonReferenceFrames = false }
-        do {
-            while true {
-                if interruption?.isInterrupted == true { return .interrupted }
-                // Take every frame the decoder has ready before feeding it more.
-                receiving: while true {
-                    switch try decoder.receive(into: scratchFrame) {
-                    case .needsInput:
-                        break receiving
-                    case .endOfStream:
-                        position?.drained = true
-                        return .targetMissed
-                    case .frame:
-                        framesDecoded += 1
-                        let pts = scratchFrame.pts
-                        position?.lastOutputPTS = pts
-                        if pts == targetPTS || (!identifiesPackets && scratchFrame.covers(targetPTS)) {
-                            // Decode-scanned (audio) streams: after a seek a decoder may not trim
-                            // its priming again (Opus in Matroska), shifting every PTS; the frame
-                            // covering the target is the landing.
-                            landedFrame.take(scratchFrame)
-                            return .landed
-                        }
-                        if let cachingFrom, let pts, let index = frameTable.frameIndex(ofPTS: pts), index >= cachingFrom {
-                            cache.insert(scratchFrame, as: index)
-                        }
-                        scratchFrame.unref()
-                        if let pts, pts > targetPTS { return .targetMissed }
-                    }
-                }
-                if position?.endOfStreamSent == true { return .targetMissed }
-                guard try demuxer.read(into: packet) else {
-                    try decoder.sendEndOfStream()
-                    position?.endOfStreamSent = true
-                    continue
-                }
-                defer { packet.unref() }
-                guard packet.streamIndex == frameTable.streamIndex else { continue }
-                if let point = skipping {
-                    guard let pts = packet.pts else { continue }
-                    if pts == point.pts {
-                        skipping = nil
-                    } else {
-                        if let order = decodeOrderByPTS[pts], order > point.decodeOrder { return .demuxerLandedLate }
-                        continue
-                    }
-                }
-                if let skipBeforePTS {
-                    let skips = packet.pts.map { $0 < skipBeforePTS } ?? false
-                    decoder.skipsNonReferenceFrames = skips
-                    if skips {
-                        let previous = position?.skippedBeforePTS ?? skipBeforePTS
-                        position?.skippedBeforePTS = max(previous, skipBeforePTS)
-                    }
-                }
-                do {
-                    try decoder.send(packet)
-                } catch where error.code == fs_averror_invaliddata() {
-                    continue  // a damaged packet; the target check decides whether it mattered
-                }
-                if keyframeOnly {
-                    try decoder.sendEndOfStream()
-                    position?.endOfStreamSent = true
-                }
-            }
-        } catch {
-            throw MediaError(path: path, reason: .decodeFailed, detail: "decoding failed: \(error.description)")
+    /// The decoder hands frames out in presentation order, so once it produced a later frame
+    /// (or ran out), the frames between the target and that one will not come out of this
+    /// decode: FFmpeg's own decode of the file lacks them too.
+    private func rememberUndecodable(from index: Int) -> MediaError {
+        let why = "the decoder does not produce it, even decoding from the start of the file"
+        var end = index + 1
+        if position?.drained == true {
+            end = frameTable.frames.count
+        } else if let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last), lastIndex > index {
+            end = lastIndex
         }
+        for skipped in index..<end { undecodable[skipped] = why }
+        return MediaError(path: path, reason: .decodeFailed,
+                          detail: "frame \(index) (pts \(frameTable.frames[index].pts)) cannot be decoded: \(why)")
     }
 }

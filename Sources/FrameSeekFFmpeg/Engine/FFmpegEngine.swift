@@ -43,6 +43,9 @@ public final class FFmpegEngine: PlaybackEngine {
     public let frameTable: FrameTable
     /// How long opening and indexing took.
     public let openLatency: Duration
+    /// Frames whose packet the demuxer flagged corrupt while the index was built: damage known
+    /// without decoding (`frameseek frames` reports it). Decode errors show on landings.
+    public let demuxerFlaggedFrames: Set<Int>
     /// The frame the engine last landed or stepped on, nil before any.
     public var currentFrameIndex: Int? { landedFrameIndex }
     /// The most bytes the frame cache has held.
@@ -63,6 +66,11 @@ public final class FFmpegEngine: PlaybackEngine {
     /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
     let landedFrame = Frame()
     var landedFrameIndex: Int?
+    /// Decode errors counted on the way to `landedFrame` (see `SeekLanding.decodeErrors`).
+    var landedDecodeErrors = 0
+    /// Frames the decoder did not produce even when decoding from the start of the file, with
+    /// why: asked for again, they fail at once instead of decoding the file again.
+    var undecodable: [Int: String] = [:]
     let scratchFrame = Frame()
     let packet = Packet()
     /// Decoded frames kept for scrubbing and backward steps.
@@ -115,11 +123,16 @@ public final class FFmpegEngine: PlaybackEngine {
                 try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
             }
         guard !built.table.frames.isEmpty else {
+            if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
+                throw MediaError(path: path, reason: .truncated, detail: cause)
+            }
             throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
         }
         frameTable = built.table
         decodeOrderByPTS = built.decodeOrderByPTS
-        media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex)
+        demuxerFlaggedFrames = built.corruptFrames
+        media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
+                                    truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError))
         openLatency = clock.now - start
     }
 
@@ -154,13 +167,31 @@ public final class FFmpegEngine: PlaybackEngine {
         }
     }
 
+    /// Names the cause of a failed open from what FFmpeg returned and logged and from how the
+    /// file starts (`ContainerSignature`): FFmpeg's codes alone mislead. ENOMEM while reading a
+    /// header means the header asks for an impossible size (a damaged count), not that memory
+    /// ran out; "invalid data" is a damaged header when the file starts as a container does,
+    /// a truncated file when an MP4 lacks its moov, and only otherwise not media at all.
     private static func openError(_ error: FFmpegError, path: String, log: FFmpegLogSink) -> MediaError {
         if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
         let cause = log.takeLastError() ?? "\(error.function): \(error.message)"
-        if error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" {
+        let signature = ContainerSignature(path: path)
+        if error.code == fs_averror(ENOMEM) && error.function != "avformat_alloc_context" {
+            return MediaError(path: path, reason: .damagedHeader,
+                              detail: "damaged header: \(signature?.name ?? "the container") header states sizes no file holds (FFmpeg: \(error.message), \(cause))")
+        }
+        guard error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" else {
+            return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
+        }
+        switch signature {
+        case .isoMedia? where cause.contains("moov atom not found"):
+            return MediaError(path: path, reason: .truncated,
+                              detail: "truncated or unfinished MP4: it has no moov box, the index written last, so the file was cut short or never finalized (\(cause))")
+        case let container?:
+            return MediaError(path: path, reason: .damagedHeader, detail: "damaged header: the file starts as \(container.name) but FFmpeg cannot read its header (\(cause))")
+        case nil:
             return MediaError(path: path, reason: .notMedia, detail: "not a media file FFmpeg can read (\(cause))")
         }
-        return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
     }
 
     private static func selectStream(in demuxer: Demuxer, requested: Int?, path: String) throws(MediaError) -> Int {

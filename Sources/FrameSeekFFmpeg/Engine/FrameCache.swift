@@ -14,24 +14,25 @@ final class FrameCache {
     let capacityBytes: Int
     private(set) var usedBytes = 0
     private(set) var peakBytes = 0
-    private var entries: [Int: (frame: Frame, bytes: Int, lastUse: UInt64)] = [:]
+    private var entries: [Int: (frame: Frame, decodeErrors: Int, bytes: Int, lastUse: UInt64)] = [:]
     private var clock: UInt64 = 0
 
     init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
-    /// The cached frame `index`, marked as just used.
-    func frame(_ index: Int) -> Frame? {
+    /// The cached frame `index`, marked as just used, with the decode errors counted on the
+    /// way to it when it was decoded: a cache hit reports the damage the decode found.
+    func frame(_ index: Int) -> (frame: Frame, decodeErrors: Int)? {
         guard let entry = entries[index] else { return nil }
         clock += 1
         entries[index]?.lastUse = clock
-        return entry.frame
+        return (entry.frame, entry.decodeErrors)
     }
 
     /// Caches a reference to `frame` as frame `index`, evicting the least recently used
     /// frames until the bound holds. A frame larger than the whole bound is not cached, nor
     /// one `av_frame_ref` cannot reference (out of memory): the cache only saves decoding, so
     /// a frame missing from it is decoded again when asked for.
-    func insert(_ frame: Frame, as index: Int) {
+    func insert(_ frame: Frame, as index: Int, decodeErrors: Int) {
         let bytes = frame.byteCount
         guard bytes <= capacityBytes else { return }
         remove(index)
@@ -39,7 +40,7 @@ final class FrameCache {
         let copy = Frame()
         do { try copy.reference(frame) } catch { return }
         clock += 1
-        entries[index] = (copy, bytes, clock)
+        entries[index] = (copy, decodeErrors, bytes, clock)
         usedBytes += bytes
         peakBytes = max(peakBytes, usedBytes)
     }

@@ -14,6 +14,12 @@ struct FrameTableBuilder {
     struct Result {
         let table: FrameTable
         let decodeOrderByPTS: [Int64: Int]
+        /// Why the packet scan stopped before the end of the file, when a read failed after
+        /// some packets were read: the table holds what could be read, and the media reports
+        /// the rest as truncated.
+        var readError: String?
+        /// Frames whose packet the demuxer flagged corrupt (`AV_PKT_FLAG_CORRUPT`).
+        var corruptFrames: Set<Int> = []
     }
 
     let demuxer: Demuxer
@@ -28,13 +34,14 @@ struct FrameTableBuilder {
         let position: Int64?
         let isKeyframe: Bool
         let isDiscarded: Bool
+        let isCorrupt: Bool
     }
 
     func build(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
         let stream = demuxer.stream(streamIndex)
         let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
-        let packets = try scanPackets()
+        let (packets, readError) = try scanPackets()
         // The demuxer's own index, after edit lists are applied (it drops samples before the
         // keyframe an edit starts from); the sample count of the header would call such files
         // truncated.
@@ -45,7 +52,9 @@ struct FrameTableBuilder {
                              detail: "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
-            return try tableFromPackets(packets)
+            var result = try tableFromPackets(packets)
+            result.readError = readError
+            return result
         }
         // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
         let fresh: Demuxer
@@ -58,23 +67,29 @@ struct FrameTableBuilder {
 
     private var timeBase: TimeBase { demuxer.stream(streamIndex).pointee.time_base.timeBase }
 
-    private func scanPackets() throws(MediaError) -> [ScannedPacket] {
+    /// The stream's packets in decode order, and why reading stopped early if it did. A read
+    /// that fails after some packets ends the scan there rather than the open: the frames
+    /// before it can be landed on, and the media says it is truncated.
+    private func scanPackets() throws(MediaError) -> (packets: [ScannedPacket], readError: String?) {
         let packet = Packet()
         var packets: [ScannedPacket] = []
         while true {
             let more: Bool
             do { more = try demuxer.read(into: packet) } catch {
-                throw MediaError(path: demuxer.path, reason: packets.isEmpty ? .readFailed : .truncated,
-                                 detail: "reading packets failed after \(packets.count) packets: \(demuxer.log.message(for: error))")
+                let cause = demuxer.log.message(for: error)
+                if packets.isEmpty {
+                    throw MediaError(path: demuxer.path, reason: .readFailed, detail: "reading packets failed before the first packet: \(cause)")
+                }
+                return (packets, "reading failed after \(packets.count) packets: \(cause)")
             }
             guard more else { break }
             defer { packet.unref() }
             guard packet.streamIndex == streamIndex else { continue }
             packets.append(ScannedPacket(pts: packet.pts, dts: packet.dts, duration: packet.duration,
                                          position: packet.position, isKeyframe: packet.isKeyframe,
-                                         isDiscarded: packet.isDiscarded))
+                                         isDiscarded: packet.isDiscarded, isCorrupt: packet.isCorrupt))
         }
-        return packets
+        return (packets, nil)
     }
 
     private func tableFromPackets(_ packets: [ScannedPacket]) throws(MediaError) -> Result {
@@ -105,7 +120,8 @@ struct FrameTableBuilder {
             .sorted { $0.pts < $1.pts }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                                frames: frames, randomAccessPoints: points, source: .packetScan)
-        return Result(table: table, decodeOrderByPTS: decodeOrderByPTS)
+        let corrupt = Set(shown.indices.filter { packets[shown[$0]].isCorrupt })
+        return Result(table: table, decodeOrderByPTS: decodeOrderByPTS, corruptFrames: corrupt)
     }
 
     private func tableFromDecoding(_ demuxer: Demuxer, _ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {

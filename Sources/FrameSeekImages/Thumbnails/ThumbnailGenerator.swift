@@ -13,6 +13,9 @@ public struct Thumbnail: Sendable, Hashable {
     public let fromKeyframeOnly: Bool
     /// The picture, upright and in the display aspect, fitted in the maximum size.
     public let image: RGBImage
+    /// Errors reported on the way to the frame (`SeekLanding.decodeErrors`); above 0 the
+    /// picture may differ from a clean decode.
+    public var decodeErrors = 0
 }
 
 /// Seek-preview pictures from a decoder of its own, so the playhead never moves.
@@ -92,7 +95,8 @@ public final class ThumbnailGenerator {
             if let previous, previous.plan.frameIndex == plan.frameIndex {
                 let shown = previous.thumbnail
                 results[position] = Thumbnail(requestedTime: time, actualTime: shown.actualTime, frameIndex: shown.frameIndex,
-                                              fromKeyframeOnly: shown.fromKeyframeOnly, image: shown.image)
+                                              fromKeyframeOnly: shown.fromKeyframeOnly, image: shown.image,
+                                              decodeErrors: shown.decodeErrors)
             } else {
                 let made = try thumbnail(for: plan)
                 results[position] = made
@@ -115,7 +119,7 @@ public final class ThumbnailGenerator {
         let keyframeOnly = plan.landedOnKeyframeInWindow
         let landing = try engine.land(plan, mode: keyframeOnly ? .keyframeOnly : .decode)
         return Thumbnail(requestedTime: plan.requested, actualTime: landing.frame.time, frameIndex: landing.frame.index,
-                         fromKeyframeOnly: keyframeOnly, image: try picture())
+                         fromKeyframeOnly: keyframeOnly, image: try picture(), decodeErrors: landing.decodeErrors)
     }
 
     /// The landed frame scaled to the thumbnail size in one swscale call, then turned upright.

@@ -1,0 +1,85 @@
+import FrameSeek
+
+/// What a media command says about damage and truncation, the same way in every command.
+///
+/// Each JSON record gets `damaged` and `decode_errors`; text lines get a `DAMAGED (N decode
+/// errors)` mark; after the results, one warning line per file goes to stderr. With
+/// `--strict`, truncation (found when the file opens) and the first damaged result are an
+/// error instead: exit 2, one line naming the file and the first damaged frame.
+struct DamageReport {
+    /// What `--strict` adds to each command's help.
+    static let help = """
+    --strict      damage is an error: a truncated file, or a result decoded with errors,
+                  ends the command with exit 2 and one line naming the file and the first
+                  damaged frame. Without it such results are marked (damaged, decode_errors)
+                  and one warning line per file goes to stderr.
+    """
+
+    /// The command, for the warning line's prefix.
+    let command: String
+    /// The file the results come from.
+    let file: String
+    /// Whether damage is an error (`--strict`).
+    let strict: Bool
+    /// The media's truncation, reported once.
+    let truncation: Truncation?
+    /// Results marked damaged so far, and results in all.
+    private(set) var damaged = 0
+    private(set) var results = 0
+    /// The first damaged result's frame and error count.
+    private(set) var first: (frame: Int, errors: Int)?
+
+    /// Starts the report for an opened file. Under `--strict` a truncated file fails here,
+    /// before any result is printed.
+    init(command: String, arguments: Arguments, media: MediaDescription) throws(DamageError) {
+        self.command = command
+        file = media.path
+        strict = arguments.has("--strict")
+        truncation = media.truncation
+        if strict, let truncation { throw DamageError(description: "\(file): \(truncation) (--strict)") }
+    }
+
+    /// The JSON fields every result carries.
+    static func fields(decodeErrors: Int) -> JSONValue.KeyValuePairs {
+        [("damaged", .bool(decodeErrors > 0)), ("decode_errors", .integer(Int64(decodeErrors)))]
+    }
+
+    /// The text mark of a damaged result, empty for a clean one.
+    static func mark(decodeErrors: Int) -> String {
+        decodeErrors > 0 ? "  DAMAGED (\(decodeErrors) decode error\(decodeErrors == 1 ? "" : "s"))" : ""
+    }
+
+    /// Counts one result. Under `--strict` the first damaged one throws, before it is printed.
+    mutating func note(frame: Int?, decodeErrors: Int) throws(DamageError) {
+        results += 1
+        guard decodeErrors > 0 else { return }
+        damaged += 1
+        if first == nil, let frame { first = (frame, decodeErrors) }
+        if strict {
+            let which = frame.map { "frame \($0)" } ?? "a frame"
+            throw DamageError(description: "\(file): damaged: \(which) decoded with \(decodeErrors) error\(decodeErrors == 1 ? "" : "s") (--strict)")
+        }
+    }
+
+    /// The one warning line for the file, when anything was damaged or it is truncated. Call
+    /// it once the results are out; under `--strict` there is nothing to warn of, since damage
+    /// already ended the command.
+    func warn(_ errors: TextOutput) {
+        guard !strict else { return }
+        var facts: [String] = []
+        if damaged > 0 {
+            var fact = "\(damaged) of \(results) results damaged"
+            if let first { fact += ", first frame \(first.frame) (\(first.errors) decode error\(first.errors == 1 ? "" : "s"))" }
+            facts.append(fact + ": their pictures and MD5s may differ from a clean decode")
+        }
+        if let truncation { facts.append("\(truncation)") }
+        guard !facts.isEmpty else { return }
+        errors.line("frameseek \(command): warning: \(file): " + facts.joined(separator: "; "))
+    }
+}
+
+/// Damage or truncation under `--strict`: exit 2 with this one line.
+struct DamageError: Error, CustomStringConvertible {
+    /// `FILE: cause`.
+    let description: String
+}

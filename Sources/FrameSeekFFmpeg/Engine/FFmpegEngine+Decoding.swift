@@ -1,0 +1,135 @@
+internal import CFFmpeg
+import FrameSeekCore
+
+extension FFmpegEngine {
+    /// Consecutive invalid-data errors from the demuxer or decoder after which reading gives
+    /// up: FFmpeg resynchronises after damage, so a long run means nothing more can be read.
+    static let consecutiveErrorLimit = 64
+
+    /// Reads and decodes until the frame with `targetPTS` comes out.
+    ///
+    /// With `skippingTo`, packets before that random access point are passed over without
+    /// decoding (the demuxer landed early), and a packet after it means the demuxer landed
+    /// late. Frames before the target are dropped as they come: nothing is converted or copied.
+    /// With `keyframeOnly`, the end of the stream is signalled right after the first packet
+    /// decoded (the start point's), so the decoder hands out that one frame.
+    ///
+    /// Damage is counted on the way (`DecodePosition.decodeErrors`): invalid data from
+    /// `avcodec_send_packet`, `avcodec_receive_frame` or `av_read_frame` (skipped, as FFmpeg's
+    /// own decode skips it), packets the demuxer flags corrupt, and frames the decoder flags
+    /// corrupt or with decode error bits (concealment). A frame that comes out carries the
+    /// count since the last flush. The decoder's log is not counted: FFmpeg logs errors for
+    /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
+    /// on an intra frame that decodes exactly).
+    func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
+                     keyframeOnly: Bool, framesDecoded: inout Int) throws(MediaError) -> RunResult {
+        var skipping = skippingTo
+        let identifiesPackets = !decodeOrderByPTS.isEmpty
+        if !identifiesPackets { skipping = nil }
+        // Non-reference frames before the first frame anyone will look at (the target, or the
+        // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
+        // without them a packet cannot be placed before or after the target.
+        let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
+            ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
+        defer { decoder.skipsNonReferenceFrames = false }
+        var consecutiveErrors = 0
+        do {
+            while true {
+                if interruption?.isInterrupted == true { return .interrupted }
+                // Take every frame the decoder has ready before feeding it more.
+                receiving: while true {
+                    let output: Decoder.Output
+                    do {
+                        output = try decoder.receive(into: scratchFrame)
+                    } catch where error.code == fs_averror_invaliddata() {
+                        try countInvalidData(error, consecutive: &consecutiveErrors)
+                        continue
+                    }
+                    switch output {
+                    case .needsInput:
+                        break receiving
+                    case .endOfStream:
+                        position?.drained = true
+                        return .targetMissed
+                    case .frame:
+                        framesDecoded += 1
+                        consecutiveErrors = 0
+                        if scratchFrame.decoderFlaggedDamage { position?.decodeErrors += 1 }
+                        let errors = position?.decodeErrors ?? 0
+                        let pts = scratchFrame.pts
+                        position?.lastOutputPTS = pts
+                        if pts == targetPTS || (!identifiesPackets && scratchFrame.covers(targetPTS)) {
+                            // Decode-scanned (audio) streams: after a seek a decoder may not trim
+                            // its priming again (Opus in Matroska), shifting every PTS; the frame
+                            // covering the target is the landing.
+                            landedFrame.take(scratchFrame)
+                            landedDecodeErrors = errors
+                            return .landed
+                        }
+                        if let cachingFrom, let pts, let index = frameTable.frameIndex(ofPTS: pts), index >= cachingFrom {
+                            cache.insert(scratchFrame, as: index, decodeErrors: errors)
+                        }
+                        scratchFrame.unref()
+                        if let pts, pts > targetPTS { return .targetMissed }
+                    }
+                }
+                if position?.endOfStreamSent == true { return .targetMissed }
+                let more: Bool
+                do {
+                    more = try demuxer.read(into: packet)
+                } catch where error.code == fs_averror_invaliddata() {
+                    try countInvalidData(error, consecutive: &consecutiveErrors)
+                    continue
+                }
+                guard more else {
+                    try decoder.sendEndOfStream()
+                    position?.endOfStreamSent = true
+                    continue
+                }
+                consecutiveErrors = 0
+                defer { packet.unref() }
+                guard packet.streamIndex == frameTable.streamIndex else { continue }
+                if let point = skipping {
+                    guard let pts = packet.pts else { continue }
+                    if pts == point.pts {
+                        skipping = nil
+                    } else {
+                        if let order = decodeOrderByPTS[pts], order > point.decodeOrder { return .demuxerLandedLate }
+                        continue
+                    }
+                }
+                if let skipBeforePTS {
+                    let skips = packet.pts.map { $0 < skipBeforePTS } ?? false
+                    decoder.skipsNonReferenceFrames = skips
+                    if skips {
+                        let previous = position?.skippedBeforePTS ?? skipBeforePTS
+                        position?.skippedBeforePTS = max(previous, skipBeforePTS)
+                    }
+                }
+                do {
+                    try decoder.send(packet)
+                } catch where error.code == fs_averror_invaliddata() {
+                    // A damaged packet: skipped as FFmpeg's own decode skips it, and counted,
+                    // since the frames after it may reference what it should have produced.
+                    try countInvalidData(error, consecutive: &consecutiveErrors)
+                    continue
+                }
+                if packet.isCorrupt { position?.decodeErrors += 1 }
+                if keyframeOnly {
+                    try decoder.sendEndOfStream()
+                    position?.endOfStreamSent = true
+                }
+            }
+        } catch {
+            throw MediaError(path: path, reason: .decodeFailed, detail: "decoding failed: \(error.description)")
+        }
+    }
+
+    /// Counts one invalid-data error on the way to a landing, and rethrows it once too many
+    /// come in a row: past that, nothing more of the stream can be read.
+    private func countInvalidData(_ error: FFmpegError, consecutive: inout Int) throws(FFmpegError) {
+        position?.decodeErrors += 1
+        consecutive += 1
+        if consecutive > Self.consecutiveErrorLimit { throw error }
+    }
+}
