@@ -32,10 +32,10 @@ final class Decoder {
         guard let allocated = avcodec_alloc_context3(codec) else {
             throw FFmpegError(function: "avcodec_alloc_context3", code: fs_averror(ENOMEM))
         }
-        context = allocated
-        self.log = log
         // Frame threads copy opaque from this context, so their messages are attributed too.
         allocated.pointee.opaque = log.token
+        // Before any stored property is set: a class initializer that throws once they all are
+        // runs `deinit`, which would free the context a second time.
         do {
             try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
             allocated.pointee.pkt_timebase = stream.pointee.time_base
@@ -47,6 +47,8 @@ final class Decoder {
             avcodec_free_context(&toFree)
             throw error
         }
+        context = allocated
+        self.log = log
     }
 
     deinit {
