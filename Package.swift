@@ -42,6 +42,10 @@ let package = Package(
         .executableTarget(name: "frameseek-fuzz-media", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzMedia"),
         .executableTarget(name: "frameseek-fuzz-parsing", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzParsing"),
 
+        // Opens, seeks, steps, thumbnails and closes N times in a process of its own, for
+        // CycleSoakTests to read the process's descriptors and memory without the other tests'.
+        .executableTarget(name: "frameseek-cycles", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages"],
+                          path: "Tests/FrameSeekCycles"),
         .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "CPNG"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport",
