@@ -61,7 +61,7 @@ find Fixtures/fuzz-regressions -type f -name "$target-*" -exec cp {} "$seeds/" \
 # report crashes themselves. -timeout: one input longer than 10 s is a hang. -rss_limit_mb
 # (and the malloc limit it implies): more than 2 GB, or one allocation of that size, is an OOM.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:suppressions=$PWD/scripts/lsan.supp}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}
 exec "$scratch/debug/$product" "$corpus" "$seeds" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
