@@ -1,7 +1,7 @@
 # FrameSeek: `make demo` and `make test` are the two commands a fresh Debian 12 machine needs.
 SWIFT ?= swift
 
-.PHONY: deps build demo test test-tsan fixtures clean
+.PHONY: deps build demo test test-tsan test-asan fuzz fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -20,9 +20,21 @@ test: deps
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
+# AddressSanitizer (LeakSanitizer included), decoder threads at 1 as by default. Leaks that are
+# FFmpeg's or the Swift runtime's own are suppressed in scripts/lsan.supp, each with its reason.
+test-asan: deps
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+		$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# libFuzzer: make fuzz FUZZ_TARGET=media|parsing FUZZ_SECONDS=N (see scripts/fuzz.sh).
+FUZZ_TARGET ?= media
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_TARGET) $(FUZZ_SECONDS)
+
 # Rebuilds the synthetic encodes and the ffprobe/framemd5 oracles (needs the ffmpeg CLI).
 fixtures:
 	Fixtures/make-fixtures.sh
 
 clean:
-	rm -rf .build .build-tsan out
+	rm -rf .build .build-tsan .build-asan .build-fuzz out

@@ -34,10 +34,22 @@ let package = Package(
         // The README's Player example, compiled and run so it cannot drift from the API.
         .executableTarget(name: "frameseek-player-example", dependencies: ["FrameSeek"],
                           path: "Examples/PlayerExample"),
+        // Fuzzing: the sequences every fuzz input runs, shared with the tests that replay
+        // Fixtures/fuzz-regressions. The two executables replay files in an ordinary build;
+        // scripts/fuzz.sh builds them as libFuzzer targets (-sanitize=fuzzer,address).
+        .target(name: "FrameSeekFuzzing", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekCLI"],
+                path: "Fuzz/FrameSeekFuzzing"),
+        .executableTarget(name: "frameseek-fuzz-media", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzMedia"),
+        .executableTarget(name: "frameseek-fuzz-parsing", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzParsing"),
 
+        // Opens, seeks, steps, thumbnails and closes N times in a process of its own, for
+        // CycleSoakTests to read the process's descriptors and memory without the other tests'.
+        .executableTarget(name: "frameseek-cycles", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages"],
+                          path: "Tests/FrameSeekCycles"),
         .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "CPNG"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore", "FrameSeekTestSupport"]),
-        .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport",
+                                                             "FrameSeekFuzzing"]),
         .testTarget(name: "FrameSeekImagesTests", dependencies: ["FrameSeekImages", "FrameSeekFFmpeg", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeek", "FrameSeekTestSupport"]),
         // The Player over the real FFmpeg engine, through the umbrella module users import.

@@ -32,25 +32,31 @@ final class Decoder {
         guard let allocated = avcodec_alloc_context3(codec) else {
             throw FFmpegError(function: "avcodec_alloc_context3", code: fs_averror(ENOMEM))
         }
-        context = allocated
-        self.log = log
-        // Every stored property is set, so from here on a throw runs deinit, which frees the
-        // context: freeing it here as well would free it twice.
         // Frame threads copy opaque from this context, so their messages are attributed too.
         allocated.pointee.opaque = log.token
-        try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
-        allocated.pointee.pkt_timebase = stream.pointee.time_base
-        allocated.pointee.thread_count = Int32(clamping: min(max(threads, 0), 64))
-        // FFmpeg's HEVC decoder conceals much bitstream damage without an error code or an
-        // error flag on the frame (it only logs), so a picture built on a damaged reference
-        // would pass for a true one. Asked to explode, it returns AVERROR_INVALIDDATA for
-        // the damaged packet, which the landing counts. Clean streams raise no error, so no
-        // undamaged picture changes (every HEVC fixture's framemd5 test checks that).
-        if parameters.pointee.codec_id == AV_CODEC_ID_HEVC {
-            allocated.pointee.err_recognition |= AV_EF_EXPLODE
+        // Before any stored property is set: a class initializer that throws once they all are
+        // runs `deinit`, which would free the context a second time.
+        do {
+            try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
+            allocated.pointee.pkt_timebase = stream.pointee.time_base
+            allocated.pointee.thread_count = Int32(clamping: min(max(threads, 0), 64))
+            // FFmpeg's HEVC decoder conceals much bitstream damage without an error code or an
+            // error flag on the frame (it only logs), so a picture built on a damaged reference
+            // would pass for a true one. Asked to explode, it returns AVERROR_INVALIDDATA for
+            // the damaged packet, which the landing counts. Clean streams raise no error, so no
+            // undamaged picture changes (every HEVC fixture's framemd5 test checks that).
+            if parameters.pointee.codec_id == AV_CODEC_ID_HEVC {
+                allocated.pointee.err_recognition |= AV_EF_EXPLODE
+            }
+            fs_codec_context_carry_packet_positions(allocated)
+            try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
+        } catch {
+            var toFree: UnsafeMutablePointer<AVCodecContext>? = allocated
+            avcodec_free_context(&toFree)
+            throw error
         }
-        fs_codec_context_carry_packet_positions(allocated)
-        try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
+        context = allocated
+        self.log = log
     }
 
     deinit {

@@ -10,13 +10,22 @@ final class Demuxer {
     let path: String
     /// Where FFmpeg's messages about this file go; kept alive as long as the context.
     let log: FFmpegLogSink
+    /// The bytes read instead of `path` when the media is in memory; nil for files and URLs.
+    let memory: MemoryInput?
+    /// The context reading `memory`, freed after the format context (stored properties are
+    /// released after `deinit` has closed it).
+    private let reader: MemoryReader?
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
     /// FFmpeg's error messages while opening and reading go to `log`.
     ///
+    /// With `memory`, FFmpeg reads those bytes through a custom `AVIOContext` instead, and
+    /// `path` is only the name it probes and logs by.
+    ///
     /// - Throws: `FFmpegError` from `avformat_alloc_context`, `avformat_open_input` or
-    ///   `avformat_find_stream_info`.
-    init(path: String, log: FFmpegLogSink) throws(FFmpegError) {
+    ///   `avformat_find_stream_info`, or `MemoryReader`'s allocations.
+    init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil) throws(FFmpegError) {
+        let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
         // while probing already carry the sink's token.
         var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
@@ -24,15 +33,23 @@ final class Demuxer {
             throw FFmpegError(function: "avformat_alloc_context", code: fs_averror(ENOMEM))
         }
         allocated.pointee.opaque = log.token
+        allocated.pointee.pb = reader?.context
         // On failure avformat_open_input frees the context and sets it to NULL.
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
         guard let opened = context else { throw FFmpegError(function: "avformat_open_input", code: fs_averror_invaliddata()) }
+        // Before any stored property is set: a class initializer that throws once they all are
+        // runs `deinit`, which would close the context a second time (found by the fuzzer).
+        do {
+            try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+        } catch {
+            avformat_close_input(&context)
+            throw error
+        }
         self.context = opened
         self.path = path
         self.log = log
-        // Every stored property is set, so a throw from here runs deinit, which closes the
-        // input: closing it here as well would free it twice.
-        try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+        self.memory = memory
+        self.reader = reader
     }
 
     deinit {

@@ -177,7 +177,7 @@ extension FFmpegEngine {
             }
         }
         do {
-            let reopened = try Demuxer(path: path, log: log)
+            let reopened = try Demuxer(path: path, log: log, memory: demuxer.memory)
             reopened.selectOnly(streamIndex: frameTable.streamIndex)
             demuxer = reopened
         } catch {

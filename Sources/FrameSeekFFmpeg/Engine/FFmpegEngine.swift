@@ -91,18 +91,33 @@ public final class FFmpegEngine: PlaybackEngine {
     ///
     /// - Throws: `MediaError` naming the file and the cause: missing, empty, not media, no
     ///   playable stream, truncated, undecodable.
-    public init(path: String, options: Options = Options()) throws(MediaError) {
+    public convenience init(path: String, options: Options = Options()) throws(MediaError) {
+        try Self.checkLocalFile(path)
+        try self.init(path: path, memory: nil, options: options)
+    }
+
+    /// Opens media held in memory, read through a custom `AVIOContext` by the same code that
+    /// reads files; `name` stands for the path in `media` and in errors, and its extension
+    /// helps FFmpeg's probe as a file's would. The fuzzer and its regression tests open their
+    /// inputs this way.
+    ///
+    /// - Throws: `MediaError` as `init(path:options:)` does.
+    package convenience init(bytes: [UInt8], name: String, options: Options = Options()) throws(MediaError) {
+        guard !bytes.isEmpty else { throw MediaError(path: name, reason: .emptyFile, detail: "empty file (0 bytes)") }
+        try self.init(path: name, memory: MemoryInput(bytes: bytes), options: options)
+    }
+
+    private init(path: String, memory: MemoryInput?, options: Options) throws(MediaError) {
         let clock = ContinuousClock()
         let start = clock.now
         self.path = path
         self.options = options
         self.cache = FrameCache(capacityBytes: options.cacheBytes)
-        try Self.checkLocalFile(path)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
         do {
-            demuxer = try Demuxer(path: path, log: log)
+            demuxer = try Demuxer(path: path, log: log, memory: memory)
         } catch {
             throw Self.openError(error, path: path, log: log)
         }

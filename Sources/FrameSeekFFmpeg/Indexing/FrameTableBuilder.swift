@@ -58,7 +58,7 @@ struct FrameTableBuilder {
         }
         // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
         let fresh: Demuxer
-        do { fresh = try Demuxer(path: demuxer.path, log: demuxer.log) } catch {
+        do { fresh = try Demuxer(path: demuxer.path, log: demuxer.log, memory: demuxer.memory) } catch {
             throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
         }
         fresh.selectOnly(streamIndex: streamIndex)

@@ -50,6 +50,17 @@ public final class ThumbnailGenerator {
         }
     }
 
+    /// Makes thumbnails with `engine`, which must be the generator's alone from then on (the
+    /// fuzzer and its regression tests open bytes from memory this way).
+    ///
+    /// - Throws: `MediaError` `.noPlayableStream` when the engine's stream is not video.
+    package init(engine: FFmpegEngine) throws(MediaError) {
+        guard engine.media.selectedStream.mediaType == .video else {
+            throw MediaError(path: engine.media.path, reason: .noPlayableStream, detail: "no video stream to make thumbnails from")
+        }
+        self.engine = engine
+    }
+
     /// The tolerance as a seek precision.
     public var precision: SeekPrecision {
         get { .tolerance(before: toleranceBefore, after: toleranceAfter) }

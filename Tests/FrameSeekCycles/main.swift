@@ -1,0 +1,64 @@
+// frameseek-cycles FILE CYCLES WARMUP: opens FILE, seeks, steps both ways, makes a thumbnail and
+// closes, CYCLES times, and prints one JSON line with the process's open file descriptors and
+// resident memory after WARMUP cycles and at the end.
+//
+// A process of its own, launched by CycleSoakTests: /proc/self counts every descriptor and every
+// page of the process, and in the test process those of the tests running beside it would
+// come and go. Here nothing else runs, so the counts are the cycles' alone.
+
+import Foundation
+import FrameSeekCore
+import FrameSeekFFmpeg
+import FrameSeekImages
+
+/// Entries of /proc/self/fd: every descriptor the process holds (the listing's own included,
+/// which is the same one every time).
+func openDescriptors() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}
+
+/// VmRSS of /proc/self/status, in KiB.
+func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
+    }
+    return -1
+}
+
+/// One cycle: every resource an open engine and a thumbnail generator hold is released when
+/// they go out of scope at its end.
+func cycle(_ path: String) throws(MediaError) {
+    let engine = try FFmpegEngine(path: path)
+    let frames = engine.frameTable.frames
+    _ = try engine.seek(to: frames[frames.count / 2].time, precision: .exact)
+    _ = try engine.landedImage()
+    _ = engine.step(.forward, count: 1)
+    _ = engine.step(.backward, count: 2)
+    let generator = try ThumbnailGenerator(path: path)
+    _ = try generator.thumbnail(at: frames[frames.count / 3].time)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let cycles = Int(arguments[2]), let warmup = Int(arguments[3]), warmup < cycles else {
+    FileHandle.standardError.write(Data("usage: frameseek-cycles FILE CYCLES WARMUP\n".utf8))
+    exit(2)
+}
+let path = arguments[1]
+let clock = ContinuousClock()
+let start = clock.now
+var warm: (fds: Int, rss: Int) = (0, 0)
+var peakRSS = 0
+do {
+    for index in 1...cycles {
+        try cycle(path)
+        if index == warmup { warm = (openDescriptors(), residentKiB()) }
+        if index % 100 == 0 { peakRSS = max(peakRSS, residentKiB()) }
+    }
+} catch {
+    FileHandle.standardError.write(Data("frameseek-cycles: \(error)\n".utf8))
+    exit(1)
+}
+let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+print("{\"cycles\":\(cycles),\"warmup\":\(warmup),\"fds_after_warmup\":\(warm.fds),\"fds_end\":\(openDescriptors()),"
+      + "\"rss_kib_after_warmup\":\(warm.rss),\"rss_kib_end\":\(residentKiB()),\"rss_kib_peak\":\(peakRSS),\"seconds\":\(seconds)}")
