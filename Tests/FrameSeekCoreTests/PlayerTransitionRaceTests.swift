@@ -30,6 +30,14 @@ struct FakeHarness {
     /// The URL of a fake file of `frames` frames (30 fps, a keyframe every 10).
     static func media(_ frames: Int) -> URL { URL(fileURLWithPath: "/fake/\(frames).fake") }
 
+    /// A harness with a fake file of `frames` frames loaded. Pair it with
+    /// `defer { h.gate.open() }`, so a failing test never leaves a call held in the engine.
+    static func loaded(_ frames: Int = 300, _ label: String = #function) async throws -> FakeHarness {
+        let h = FakeHarness(label)
+        try await h.player.load(media(frames))
+        return h
+    }
+
     /// Returns once everything queued on the engine, then on the callback queue, has run.
     func settle() async {
         _ = await player.host.perform { _ in 0 }
@@ -57,9 +65,8 @@ struct PlayerTransitionRaceTests {
     @Test("close() during a seek: the seek ends cancelled at close, and nothing of the old item is heard after",
           arguments: RacePhase.allCases)
     func closeDuringSeek(phase: RacePhase) async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(300))
         let box = OutcomeBox<SeekOutcome>()
         h.gate.hold()
         switch phase {
@@ -109,9 +116,8 @@ struct PlayerTransitionRaceTests {
     @Test("load(B) during a seek on A: the seek ends cancelled with A's clamp; B loads; nothing of A is heard after",
           arguments: [RacePhase.queued, .insideEngine])
     func loadDuringSeek(phase: RacePhase) async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded(30)   // A: 1 s
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(30))   // A: 1 s
         let box = OutcomeBox<SeekOutcome>()
         let pastEndOfA = frame(150)                       // inside B, past A's end
         h.gate.hold()
@@ -143,9 +149,8 @@ struct PlayerTransitionRaceTests {
 
     @Test("Two seeks registered at once from two threads: one supersedes the other, and their events never interleave")
     func twoSeeksAtOnce() async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(300))
         let rounds = 100
         for round in 0..<rounds {
             let targets = [frame(Int64(10 + round)), frame(Int64(200 + round % 50))]
@@ -180,9 +185,8 @@ struct PlayerTransitionRaceTests {
 
     @Test("A seek issued while the scrub's end seek is inside the engine supersedes it; the session is idle at once")
     func seekSupersedesScrubEnd() async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(300))
         let scrub = h.player.scrubSession
         let ended = OutcomeBox<ScrubSessionResult>(), seeked = OutcomeBox<SeekOutcome>()
         h.gate.hold()
@@ -209,9 +213,8 @@ struct PlayerTransitionRaceTests {
 
     @Test("A scrub ended while a seek is inside the engine supersedes that seek; its one seek lands, then the session is idle")
     func scrubEndSupersedesSeek() async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(300))
         let scrub = h.player.scrubSession
         let ended = OutcomeBox<ScrubSessionResult>(), seeked = OutcomeBox<SeekOutcome>()
         h.gate.hold()
@@ -237,9 +240,8 @@ struct PlayerTransitionRaceTests {
     @Test("close() during a step: the step ends noCurrentItem at close, and the playhead never moves after",
           arguments: [RacePhase.queued, .insideEngine])
     func closeDuringStep(phase: RacePhase) async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(300))
         _ = await h.player.seek(to: frame(100))
         await h.settle()
         h.gate.hold()
@@ -268,9 +270,8 @@ struct PlayerTransitionRaceTests {
 
     @Test("A step asked for while a seek is pending is unavailable with seekInProgress, and does not reach the engine")
     func stepDuringSeek() async throws {
-        let h = FakeHarness()
+        let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        try await h.player.load(FakeHarness.media(300))
         h.gate.hold()
         h.player.seek(to: frame(40), precision: .exact) { _ in }
         try await h.gate.waitForEntries(1)

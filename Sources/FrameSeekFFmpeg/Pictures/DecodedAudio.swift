@@ -104,7 +104,8 @@ extension FFmpegEngine {
     /// frame whose PTS is `pts`, and converts it. Decoding errors are passed over, as the
     /// ffmpeg command passes them over.
     private func referenceDecode(streamIndex: Int, pts: Int64) throws -> DecodedAudio? {
-        let demuxer = try Demuxer(path: path, log: log)
+        // The same bytes the engine reads: its file, or the media it was opened on in memory.
+        let demuxer = try Demuxer(path: path, log: log, memory: self.demuxer.memory)
         demuxer.selectOnly(streamIndex: streamIndex)
         let decoder = try Decoder(stream: demuxer.stream(streamIndex), threads: 1, log: log)
         let packet = Packet(), frame = Frame()
