@@ -9,8 +9,9 @@ import FrameSeek
 struct DamageReport {
     /// What `--strict` adds to each command's help.
     static let help = """
-    --strict      damage is an error: a truncated file, or a result decoded with errors,
-                  ends the command with exit 2 and one line naming the file and the first
+    --strict      damage is an error: a truncated file, media that could not be read (a
+                  missing HLS segment), or a result decoded with errors, ends the command
+                  with exit 2 and one line naming the file and the first
                   damaged frame. Without it such results are marked (damaged, decode_errors)
                   and one warning line per file goes to stderr.
     """
@@ -23,6 +24,8 @@ struct DamageReport {
     let strict: Bool
     /// The media's truncation, reported once.
     let truncation: Truncation?
+    /// The media's unreadable stretches, reported once.
+    let missingData: [MissingData]
     /// Results marked damaged so far, and results in all.
     private(set) var damaged = 0
     private(set) var results = 0
@@ -36,25 +39,37 @@ struct DamageReport {
         file = media.path
         strict = arguments.has("--strict")
         truncation = media.truncation
+        missingData = media.missingData
         if strict, let truncation { throw DamageError(description: "\(file): \(truncation) (--strict)") }
+        if strict, let gap = missingData.first { throw DamageError(description: "\(file): \(gap) (--strict)") }
     }
 
-    /// The JSON fields every result carries.
-    static func fields(decodeErrors: Int) -> JSONValue.KeyValuePairs {
-        [("damaged", .bool(decodeErrors > 0)), ("decode_errors", .integer(Int64(decodeErrors)))]
+    /// The JSON fields every result carries; a seek whose target lay in missing media also
+    /// gets `missing_data`, FFmpeg's words for what could not be read.
+    static func fields(decodeErrors: Int, missingData: MissingData? = nil) -> JSONValue.KeyValuePairs {
+        var fields: JSONValue.KeyValuePairs = [("damaged", .bool(decodeErrors > 0 || missingData != nil)),
+                                               ("decode_errors", .integer(Int64(decodeErrors)))]
+        if let missingData { fields.append(("missing_data", .string(missingData.description))) }
+        return fields
     }
 
     /// The text mark of a damaged result, empty for a clean one.
-    static func mark(decodeErrors: Int) -> String {
-        decodeErrors > 0 ? "  DAMAGED (\(decodeErrors) decode error\(decodeErrors == 1 ? "" : "s"))" : ""
+    static func mark(decodeErrors: Int, missingData: MissingData? = nil) -> String {
+        var causes: [String] = []
+        if decodeErrors > 0 { causes.append("\(decodeErrors) decode error\(decodeErrors == 1 ? "" : "s")") }
+        if missingData != nil { causes.append("target in missing data") }
+        return causes.isEmpty ? "" : "  DAMAGED (\(causes.joined(separator: ", ")))"
     }
 
     /// Counts one result. Under `--strict` the first damaged one throws, before it is printed.
-    mutating func note(frame: Int?, decodeErrors: Int) throws(DamageError) {
+    mutating func note(frame: Int?, decodeErrors: Int, missingData: MissingData? = nil) throws(DamageError) {
         results += 1
-        guard decodeErrors > 0 else { return }
+        guard decodeErrors > 0 || missingData != nil else { return }
         damaged += 1
         if first == nil, let frame { first = (frame, decodeErrors) }
+        if strict, let missingData {
+            throw DamageError(description: "\(file): damaged: the target lies in \(missingData) (--strict)")
+        }
         if strict {
             let which = frame.map { "frame \($0)" } ?? "a frame"
             throw DamageError(description: "\(file): damaged: \(which) decoded with \(decodeErrors) error\(decodeErrors == 1 ? "" : "s") (--strict)")
@@ -73,6 +88,7 @@ struct DamageReport {
             facts.append(fact + ": their pictures and MD5s may differ from a clean decode")
         }
         if let truncation { facts.append("\(truncation)") }
+        facts += missingData.map(\.description)
         guard !facts.isEmpty else { return }
         errors.line("frameseek \(command): warning: \(file): " + facts.joined(separator: "; "))
     }

@@ -15,7 +15,9 @@ enum ProbeCommand: Subcommand {
     (min/median/max frames from one keyframe to the next) and B-frame reordering depth.
     A file cut short says so: where its readable data ends, the duration its header states,
     and the evidence (JSON: truncation {readable_end, stated_duration, evidence}, else null;
-    corrupt_packets counts packets the demuxer flagged corrupt).
+    corrupt_packets counts packets the demuxer flagged corrupt). Media that could not be read
+    at all, such as an HLS segment that fails to open, is listed the same way (JSON:
+    missing_data [{after_frame, start, end, evidence}]).
     \(DamageReport.help)
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
@@ -55,6 +57,10 @@ enum ProbeCommand: Subcommand {
                 ("index_source", .string(engine.frameTable.source.rawValue)),
                 ("open_ms", .number(engine.openLatency.milliseconds)),
                 ("truncation", truncation),
+                ("missing_data", .array(media.missingData.map { gap in
+                    .object([("after_frame", .integer(Int64(gap.afterFrame))), ("start", gap.start.json),
+                             ("end", gap.end.json), ("evidence", .string(gap.evidence))])
+                })),
                 ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count))),
             ]).serialized)
             return .success
@@ -70,6 +76,7 @@ enum ProbeCommand: Subcommand {
             output.line(line)
         }
         if let truncation = media.truncation { output.line("  \(truncation)") }
+        for gap in media.missingData { output.line("  \(gap)") }
         output.line("  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)")
         return .success
     }

@@ -67,7 +67,7 @@ enum SeekCommand: Subcommand {
         let json = arguments.has("--json")
         for (ordinal, target) in targets.enumerated() {
             let landing = try engine.seek(to: target, precision: precision)
-            try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors)
+            try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
             var md5: String?
             var pngPath: String?
             if arguments.has("--md5"), let audio = try engine.landedAudio() { md5 = audio.md5 }
@@ -104,7 +104,7 @@ enum SeekCommand: Subcommand {
             ("latency_ms", .number(landing.latency.milliseconds)),
             ("frames_decoded", .integer(Int64(landing.framesDecoded))),
             ("demuxer_seeks", .integer(Int64(landing.demuxerSeeks))),
-        ] + DamageReport.fields(decodeErrors: landing.decodeErrors) + [
+        ] + DamageReport.fields(decodeErrors: landing.decodeErrors, missingData: landing.missingData) + [
             ("precision", .string(landing.plan.precision.description)),
             ("requested_rational", accuracy.requestedMediaTime.rational),
             ("landed_rational", accuracy.landedMediaTime.rational),
@@ -130,7 +130,7 @@ enum SeekCommand: Subcommand {
         line += "  from keyframe \(landing.keyframeIndex.map(String.init) ?? "-"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
         if let md5 { line += "  md5 \(md5)" }
         if let png { line += "  -> \(png)" }
-        return line + DamageReport.mark(decodeErrors: landing.decodeErrors)
+        return line + DamageReport.mark(decodeErrors: landing.decodeErrors, missingData: landing.missingData)
     }
 }
 

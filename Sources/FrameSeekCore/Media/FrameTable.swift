@@ -24,20 +24,36 @@ public struct FrameTable: Sendable {
     public let randomAccessPoints: [RandomAccessPoint]
     /// How the table was built.
     public let source: Source
+    /// Stretches no frame covers because their media could not be read, in time order.
+    public let missingData: [MissingData]
     /// Indices of the keyframes in `frames`, ascending; kept so the landing rules find the
     /// keyframes around a target by binary search.
     let keyframePositions: [Int]
 
     /// Creates a table. `frames` must be sorted by `pts` and indexed 0..<count, and
-    /// `randomAccessPoints` sorted by `pts`.
+    /// `randomAccessPoints` sorted by `pts`. `missingDataAfter` maps a frame to the reason the
+    /// media after it could not be read: such a frame covers only its own duration, and the
+    /// rest of the way to the next frame is `missingData`.
     public init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: [FrameEntry],
-                randomAccessPoints: [RandomAccessPoint], source: Source) {
+                randomAccessPoints: [RandomAccessPoint], source: Source,
+                missingDataAfter: [Int: String] = [:]) {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.originPTS = originPTS
         var covering = frames
-        for i in covering.indices.dropLast() { covering[i].end = covering[i + 1].time }
+        var missing: [MissingData] = []
+        for i in covering.indices {
+            let next = i + 1 < covering.count ? covering[i + 1].time : nil
+            if let evidence = missingDataAfter[i] {
+                let start = covering[i].time + covering[i].duration
+                let end = max(next ?? start, start)
+                if end > start { missing.append(MissingData(afterFrame: i, start: start, end: end, evidence: evidence)) }
+            } else if let next {
+                covering[i].end = next
+            }
+        }
         self.frames = covering
+        self.missingData = missing
         self.randomAccessPoints = randomAccessPoints
         self.source = source
         self.keyframePositions = frames.indices.filter { frames[$0].isKeyframe }
@@ -98,4 +114,9 @@ public struct FrameTable: Sendable {
 
     /// Indices of the keyframes, in presentation order.
     public var keyframeIndices: [Int] { keyframePositions }
+
+    /// The stretch of missing media `time` falls in, if any.
+    public func missingData(at time: MediaTime) -> MissingData? {
+        missingData.first { $0.contains(time) }
+    }
 }

@@ -16,10 +16,14 @@ public struct MediaDescription: Sendable, Hashable {
     /// Set when the selected stream's data ends before the container says it does: the file
     /// was cut short. Nil for a file read to its stated end.
     public let truncation: Truncation?
+    /// Stretches of the selected stream that could not be read at all (an HLS segment that
+    /// failed to open), in time order; empty for intact media.
+    public let missingData: [MissingData]
 
     /// Creates a description.
     public init(path: String, container: String, startTime: MediaTime, duration: MediaTime?,
-                streams: [StreamDescription], selectedStreamIndex: Int, truncation: Truncation? = nil) {
+                streams: [StreamDescription], selectedStreamIndex: Int, truncation: Truncation? = nil,
+                missingData: [MissingData] = []) {
         self.path = path
         self.container = container
         self.startTime = startTime
@@ -27,6 +31,7 @@ public struct MediaDescription: Sendable, Hashable {
         self.streams = streams
         self.selectedStreamIndex = selectedStreamIndex
         self.truncation = truncation
+        self.missingData = missingData
     }
 
     /// The selected stream's description.

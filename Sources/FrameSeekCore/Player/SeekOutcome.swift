@@ -44,10 +44,12 @@ public struct SeekOutcome: Sendable, Hashable {
     /// Errors reported on the way to the landed frame (`SeekLanding.decodeErrors`); 0 when
     /// the seek did not land.
     public let decodeErrors: Int
+    /// The stretch of unreadable media the target fell in (`SeekLanding.missingData`).
+    public let missingData: MissingData?
 
-    /// Whether the landed frame may differ from a clean decode of it; false when the seek did
-    /// not land.
-    public var damaged: Bool { decodeErrors > 0 }
+    /// Whether the landed frame may differ from a clean decode of intact media
+    /// (`SeekLanding.damaged`); false when the seek did not land.
+    public var damaged: Bool { decodeErrors > 0 || missingData != nil }
 
     /// True when the seek landed.
     public var finished: Bool { interruption == nil }
@@ -80,6 +82,7 @@ public struct SeekOutcome: Sendable, Hashable {
         frameIndex = landing.frame.index
         error = nil
         decodeErrors = landing.decodeErrors
+        missingData = landing.missingData
     }
 
     /// An outcome for a seek that did not land.
@@ -97,5 +100,6 @@ public struct SeekOutcome: Sendable, Hashable {
         frameIndex = nil
         self.error = error
         decodeErrors = 0
+        missingData = nil
     }
 }

@@ -23,13 +23,18 @@ public struct SeekLanding: Sendable, Hashable {
     /// the count errs toward damage, never away from it.
     public let decodeErrors: Int
 
-    /// Whether the landed picture may differ from a clean decode of the frame: any error on
-    /// the way to it. A regression tool must not compare such a frame's MD5 as a true one.
-    public var damaged: Bool { decodeErrors > 0 }
+    /// The stretch of unreadable media the target fell in, if it did: then no frame of the
+    /// file shows at the target, and the landing is the nearest the rules could do.
+    public let missingData: MissingData?
+
+    /// Whether the landing may differ from a clean decode of intact media: any error on the
+    /// way to the frame, or a target inside missing media. A regression tool must not compare
+    /// such a frame's MD5 as a true one.
+    public var damaged: Bool { decodeErrors > 0 || missingData != nil }
 
     /// Creates a landing record.
     public init(plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
-                demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0) {
+                demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil) {
         self.plan = plan
         self.frame = frame
         self.keyframeIndex = keyframeIndex
@@ -41,5 +46,6 @@ public struct SeekLanding: Sendable, Hashable {
         self.demuxerSeeks = demuxerSeeks
         self.latency = latency
         self.decodeErrors = decodeErrors
+        self.missingData = missingData
     }
 }

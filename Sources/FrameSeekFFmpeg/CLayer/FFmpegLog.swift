@@ -41,6 +41,7 @@ extension FFmpegEngine {
 /// end finds nothing rather than a freed object.
 final class FFmpegLogSink: Sendable {
     private let lastError = Locked<String?>(nil)
+    private let missingData = Locked<[String]>([])
 
     init() { FFmpegLog.register(self) }
 
@@ -52,6 +53,14 @@ final class FFmpegLogSink: Sendable {
     fileprivate var key: UInt { UInt(bitPattern: token) }
 
     fileprivate func record(_ text: String) { lastError.withLock { $0 = text } }
+
+    fileprivate func recordMissingData(_ text: String) { missingData.withLock { $0.append(text) } }
+
+    /// Takes the reports of media that could not be read at all since the previous call:
+    /// FFmpeg's HLS demuxer warns "Failed to open segment N of playlist P" and goes on with
+    /// the next segment, so a playlist with a missing segment otherwise reads as one whose
+    /// frames simply jump.
+    func takeMissingData() -> [String] { missingData.withLock { value in defer { value = [] }; return value } }
 
     /// Takes the last error FFmpeg logged for this sink's contexts since the previous call.
     func takeLastError() -> String? { lastError.withLock { value in defer { value = nil }; return value } }
@@ -104,16 +113,28 @@ enum FFmpegLog {
             case .captureErrors:
                 av_log_set_level(AV_LOG_ERROR)
                 av_log_set_callback { context, level, format, arguments in
-                    guard level <= AV_LOG_ERROR, let format, let arguments,
+                    guard level <= AV_LOG_WARNING, let format, let arguments,
                           let sink = FFmpegLog.sink(for: context) ?? FFmpegLog.threadSink() else { return }
                     var buffer = [CChar](repeating: 0, count: 512)
                     guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return }
                     let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                         .trimmingCharacters(in: .whitespacesAndNewlines)
-                    if !text.isEmpty { sink.record(text) }
+                    if text.isEmpty { return }
+                    if level <= AV_LOG_ERROR {
+                        sink.record(text)
+                    } else if FFmpegLog.reportsMissingData(text) {
+                        sink.recordMissingData(text)
+                    }
                 }
             }
         }
+    }
+
+    /// Whether a warning says that whole media could not be read and was skipped. FFmpeg has
+    /// no error code for this (the HLS demuxer reports it only as a warning and reads on), so
+    /// its text is the one signal; the wording is the same in FFmpeg 5.1 to 7.
+    static func reportsMissingData(_ text: String) -> Bool {
+        text.hasPrefix("Failed to open segment")
     }
 
     /// The installation a policy and a `FRAMESEEK_FFMPEG_LOG` value call for. An application's

@@ -68,7 +68,7 @@ extension FFmpegEngine {
         return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
                            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
                            demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
-                           decodeErrors: landedDecodeErrors)
+                           decodeErrors: landedDecodeErrors, missingData: frameTable.missingData(at: plan.target))
     }
 
     /// The PTS the decoder gave the landed frame, as it came out: nil before any landing.

@@ -147,7 +147,8 @@ public final class FFmpegEngine: PlaybackEngine {
         decodeOrderByPTS = built.decodeOrderByPTS
         demuxerFlaggedFrames = built.corruptFrames
         media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
-                                    truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError))
+                                    truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
+                                    missingData: built.table.missingData)
         openLatency = clock.now - start
     }
 

@@ -3,14 +3,16 @@ import FrameSeekCore
 
 /// Turns an open `AVFormatContext` into FrameSeek's `MediaDescription`.
 enum MediaProbe {
-    static func describe(_ demuxer: Demuxer, path: String, selectedStream: Int, truncation: Truncation?) -> MediaDescription {
+    static func describe(_ demuxer: Demuxer, path: String, selectedStream: Int, truncation: Truncation?,
+                         missingData: [MissingData] = []) -> MediaDescription {
         let streams = (0..<demuxer.streamCount).map { describeStream(demuxer.stream($0), index: $0) }
         let microseconds = TimeBase(numerator: 1, denominator: fs_time_base())
         return MediaDescription(
             path: path, container: demuxer.formatName,
             startTime: microseconds.time(ofTicks: demuxer.startTimeMicroseconds ?? 0),
             duration: demuxer.durationMicroseconds.map { microseconds.time(ofTicks: $0) },
-            streams: streams, selectedStreamIndex: selectedStream, truncation: truncation)
+            streams: streams, selectedStreamIndex: selectedStream, truncation: truncation,
+            missingData: missingData)
     }
 
     static func mediaType(_ type: AVMediaType) -> StreamDescription.MediaType {

@@ -41,7 +41,7 @@ struct FrameTableBuilder {
         let stream = demuxer.stream(streamIndex)
         let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
-        let (packets, readError) = try scanPackets()
+        let (packets, readError, missingData) = try scanPackets()
         // The demuxer's own index, after edit lists are applied (it drops samples before the
         // keyframe an edit starts from); the sample count of the header would call such files
         // truncated.
@@ -52,7 +52,7 @@ struct FrameTableBuilder {
                              detail: "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
-            var result = try tableFromPackets(packets)
+            var result = try tableFromPackets(packets, missingDataBefore: missingData)
             result.readError = readError
             return result
         }
@@ -67,20 +67,28 @@ struct FrameTableBuilder {
 
     private var timeBase: TimeBase { demuxer.stream(streamIndex).pointee.time_base.timeBase }
 
-    /// The stream's packets in decode order, and why reading stopped early if it did. A read
-    /// that fails after some packets ends the scan there rather than the open: the frames
-    /// before it can be landed on, and the media says it is truncated.
-    private func scanPackets() throws(MediaError) -> (packets: [ScannedPacket], readError: String?) {
+    /// The stream's packets in decode order, why reading stopped early if it did, and where
+    /// the demuxer skipped media it could not open (keyed by the index of the first packet
+    /// after the gap). A read that fails after some packets ends the scan there rather than
+    /// the open: the frames before it can be landed on, and the media says it is truncated.
+    private func scanPackets() throws(MediaError) -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String]) {
         let packet = Packet()
         var packets: [ScannedPacket] = []
+        var missingData: [Int: String] = [:]
         while true {
+            defer {
+                // The HLS demuxer warns of a segment it cannot open inside the read that
+                // returns the first packet after it.
+                let skipped = demuxer.log.takeMissingData()
+                if !skipped.isEmpty { missingData[packets.count, default: ""] += skipped.joined(separator: "; ") }
+            }
             let more: Bool
             do { more = try demuxer.read(into: packet) } catch {
                 let cause = demuxer.log.message(for: error)
                 if packets.isEmpty {
                     throw MediaError(path: demuxer.path, reason: .readFailed, detail: "reading packets failed before the first packet: \(cause)")
                 }
-                return (packets, "reading failed after \(packets.count) packets: \(cause)")
+                return (packets, "reading failed after \(packets.count) packets: \(cause)", missingData)
             }
             guard more else { break }
             defer { packet.unref() }
@@ -89,10 +97,10 @@ struct FrameTableBuilder {
                                          position: packet.position, isKeyframe: packet.isKeyframe,
                                          isDiscarded: packet.isDiscarded, isCorrupt: packet.isCorrupt))
         }
-        return (packets, nil)
+        return (packets, nil, missingData)
     }
 
-    private func tableFromPackets(_ packets: [ScannedPacket]) throws(MediaError) -> Result {
+    private func tableFromPackets(_ packets: [ScannedPacket], missingDataBefore: [Int: String]) throws(MediaError) -> Result {
         // Decoding can only start at a keyframe: packets before the first one (a stream cut
         // mid-GOP) and the leading pictures shown before it (RASL frames of an opening CRA,
         // B-frames of an open GOP) never come out of the decoder, so they are not frames.
@@ -118,8 +126,17 @@ struct FrameTableBuilder {
             .map { RandomAccessPoint(pts: packets[$0].pts!, dts: packets[$0].dts, decodeOrder: $0,
                                      frameIndex: frameIndexByPacket[$0]) }
             .sorted { $0.pts < $1.pts }
+        // Missing media follows the latest frame read before it: frames are sorted by PTS,
+        // so that is the highest frame index among packets read before the gap.
+        var missingDataAfter: [Int: String] = [:]
+        for (firstPacketAfter, evidence) in missingDataBefore {
+            if let latest = shown.indices.last(where: { shown[$0] < firstPacketAfter }) {
+                missingDataAfter[latest] = evidence
+            }
+        }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: frames, randomAccessPoints: points, source: .packetScan)
+                               frames: frames, randomAccessPoints: points, source: .packetScan,
+                               missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets[shown[$0]].isCorrupt })
         return Result(table: table, decodeOrderByPTS: decodeOrderByPTS, corruptFrames: corrupt)
     }
