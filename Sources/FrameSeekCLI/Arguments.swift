@@ -53,6 +53,9 @@ struct Arguments {
     /// The last value given for `option`.
     func value(_ option: String) -> String? { values[option]?.last }
 
+    /// Every value given for `option`, in order (an option that may be repeated).
+    func values(_ option: String) -> [String] { values[option] ?? [] }
+
     /// The value of `option` as a whole number from `minimum` to `maximum`.
     func integer(_ option: String, minimum: Int, maximum: Int = 1_000_000_000) throws(UsageError) -> Int? {
         guard let text = value(option) else { return nil }
