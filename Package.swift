@@ -24,8 +24,11 @@ let package = Package(
         .target(name: "FrameSeekFFmpeg", dependencies: ["FrameSeekCore", "CFFmpeg"]),
         // Pictures: orientation and PNG through libpng.
         .target(name: "FrameSeekImages", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "CPNG"]),
+        // Landing manifests: record where seeks land, check them again after an upgrade.
+        .target(name: "FrameSeekLanding", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages"]),
         // The umbrella module users import.
-        .target(name: "FrameSeek", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages"]),
+        .target(name: "FrameSeek", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages",
+                                                  "FrameSeekLanding"]),
         // The command-line tool: its logic is a library so the tests can drive it in-process.
         .target(name: "FrameSeekCLI", dependencies: ["FrameSeek"]),
         .executableTarget(name: "frameseek", dependencies: ["FrameSeekCLI"]),
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeek", "FrameSeekTestSupport"]),
         // The Player over the real FFmpeg engine, through the umbrella module users import.
         .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekLandingTests", dependencies: ["FrameSeekLanding", "FrameSeekTestSupport", "FrameSeek"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,6 +20,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libavutil/md5.h>
+#include <libavutil/sha.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>

@@ -1,8 +1,9 @@
 // `import FrameSeek` is all a user writes: it brings the value types, the player, the FFmpeg
-// engine and the image export, and makes the FFmpeg engine the player's default.
+// engine, the image export and landing manifests, and makes the FFmpeg engine the player's default.
 @_exported import FrameSeekCore
 @_exported import FrameSeekFFmpeg
 @_exported import FrameSeekImages
+@_exported import FrameSeekLanding
 import Dispatch
 import Foundation
 

@@ -9,20 +9,11 @@ import Testing
 
 @Suite("Command line: audio MD5s")
 struct CLIAudioMD5Tests {
-    /// The MD5 column of an audio framemd5 oracle, one per frame in order.
-    static func oracleMD5s(_ fixture: Fixture) throws -> [String] {
-        let name = URL(fileURLWithPath: fixture.file).lastPathComponent
-        let data = try Repository.stableContents(of: Repository.fixture("oracle/\(name).s\(fixture.stream).framemd5"))
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .filter { !$0.hasPrefix("#") }
-            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
-    }
-
     @Test("seek --md5 on audio prints ffmpeg's framemd5 for the frame, forward and backward",
           arguments: FixtureCatalog.audio)
     func audioMD5(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
-        let md5s = try Self.oracleMD5s(fixture)
+        let md5s = try framemd5Column(fixture)
         try #require(md5s.count == oracle.count, "\(fixture.id): \(md5s.count) MD5s for \(oracle.count) frames")
         // Every frame forward, then every third one backward (each backward target is a
         // demuxer seek, after which a decoder's state differs from a decode from the start).

@@ -15,3 +15,13 @@ public func framemd5ByPTS(_ relative: String) throws -> [Int64: String] {
     }
     return md5s
 }
+
+/// The MD5 column of a fixture's framemd5 oracle (`oracle/<file>.s<stream>.framemd5`), one per
+/// frame in order: the audio oracles too, which the fixture manifest does not list.
+public func framemd5Column(_ fixture: Fixture) throws -> [String] {
+    let name = URL(fileURLWithPath: fixture.file).lastPathComponent
+    let data = try Repository.stableContents(of: Repository.fixture("oracle/\(name).s\(fixture.stream).framemd5"))
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+        .filter { !$0.hasPrefix("#") }
+        .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+}

@@ -29,13 +29,17 @@ public enum SeekPrecision: Sendable, Hashable, CustomStringConvertible {
 
     /// The spelling the command line accepts: `exact`, `previous-keyframe`,
     /// `next-keyframe`, `nearest-keyframe:SECONDS`, `tolerance:BEFORE,AFTER`.
+    ///
+    /// Tolerances are spelled exactly (`MediaTime.exactText`: `0.5`, `1001/30000`, `inf`), so
+    /// `init(parsing:)` reads every description back to the same precision; landing manifests
+    /// store precisions this way.
     public var description: String {
         switch self {
         case .exact: return "exact"
         case .previousKeyframe: return "previous-keyframe"
         case .nextKeyframe: return "next-keyframe"
-        case .nearestKeyframe(let t): return "nearest-keyframe:\(t.seconds)"
-        case .tolerance(let b, let a): return "tolerance:\(b.seconds),\(a.seconds)"
+        case .nearestKeyframe(let t): return "nearest-keyframe:\(t.exactText)"
+        case .tolerance(let b, let a): return "tolerance:\(b.exactText),\(a.exactText)"
         }
     }
 }

@@ -163,3 +163,35 @@ extension MediaTime {
         while let last = bytes.last, isSpace(last) { bytes = bytes.dropLast() }
     }
 }
+
+extension MediaTime {
+    /// `value/timescale` exactly as stored (`45/10`), which `init(parsing:)` reads back to the
+    /// same rational: the spelling for files that must round-trip, such as landing manifests.
+    /// Non-numeric times spell their kind (`+infinity`, `invalid`, ...), which does not parse.
+    public var rationalText: String {
+        kind == .numeric ? "\(value)/\(timescale)" : description
+    }
+
+    /// The shortest spelling `init(parsing:)` reads back to exactly this time: decimal seconds
+    /// when the time is a decimal of at most 9 fractional digits (`0.5`, `2`, `-1.25`), else
+    /// the rational (`1001/30000`). `+infinity` spells `inf`, as tolerances accept it.
+    public var exactText: String {
+        switch kind {
+        case .positiveInfinity: return "inf"
+        case .numeric: break
+        default: return description
+        }
+        let scale = Int128(timescale)
+        for digits in 0...MediaTime.maxFractionDigits {
+            let scaled = Int128(value) * MediaTime.power10(digits)
+            guard scaled % scale == 0 else { continue }
+            let units = scaled / scale
+            let sign = units < 0 ? "-" : ""
+            let whole = String(units.magnitude / UInt128(MediaTime.power10(digits)))
+            guard digits > 0 else { return sign + whole }
+            let fraction = String(units.magnitude % UInt128(MediaTime.power10(digits)))
+            return sign + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+        }
+        return rationalText
+    }
+}

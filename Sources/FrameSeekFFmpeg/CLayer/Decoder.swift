@@ -17,6 +17,9 @@ final class Decoder {
 
     /// Where FFmpeg's messages about this decoder go; kept alive as long as the context.
     let log: FFmpegLogSink
+    /// The name of the `AVCodec` opened (`h264`, `libdav1d`, ...): which of FFmpeg's decoders
+    /// for the codec produced the pixels, since two decoders of one codec may differ.
+    let codecName: String
 
     /// Opens the decoder FFmpeg chooses for `stream`'s codec, with `threads` threads
     /// (0 lets FFmpeg choose). FFmpeg's error messages from it, its threads included, go to
@@ -57,6 +60,7 @@ final class Decoder {
         }
         context = allocated
         self.log = log
+        codecName = String(cString: codec.pointee.name)
     }
 
     deinit {

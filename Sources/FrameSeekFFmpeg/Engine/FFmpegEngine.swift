@@ -48,6 +48,10 @@ public final class FFmpegEngine: PlaybackEngine {
     public let demuxerFlaggedFrames: Set<Int>
     /// The frame the engine last landed or stepped on, nil before any.
     public var currentFrameIndex: Int? { landedFrameIndex }
+    /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
+    /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different
+    /// decoder of the same codec may produce different pixels.
+    public var decoderName: String { decoder.codecName }
     /// The most bytes the frame cache has held.
     public var cachePeakBytes: Int { cache.peakBytes }
     /// The bytes the frame cache holds now.

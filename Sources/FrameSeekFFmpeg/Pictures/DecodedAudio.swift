@@ -53,20 +53,6 @@ extension DecodedAudio {
     }
 }
 
-/// libavutil's MD5 as lowercase hex: the form framemd5 prints.
-enum MD5Digest {
-    static func hex(of bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 16)
-        bytes.withUnsafeBufferPointer { buffer in
-            av_md5_sum(&digest, buffer.baseAddress, Int(buffer.count))
-        }
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
-}
-
 extension FFmpegEngine {
     /// The audio frame the last seek landed on, as `ffmpeg -f framemd5` decodes and converts
     /// it. Nil for video streams or before any landing.

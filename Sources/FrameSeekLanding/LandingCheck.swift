@@ -1,0 +1,106 @@
+import Foundation
+import FrameSeekCore
+import FrameSeekFFmpeg
+import FrameSeekImages
+
+/// Checks a landing manifest: replays every entry's seek on the media and compares where it
+/// lands now with where it landed when recorded.
+public struct LandingCheck {
+    /// How to check.
+    public struct Options: Sendable {
+        /// Check media whose SHA-256 differs from the manifest's (a re-encode, a remux) instead
+        /// of refusing it: the report then says what moved.
+        public var allowChangedMedia = false
+        /// Where to write one diff PNG per mismatched video entry, named
+        /// `<manifest name without extension>-<entry number from 1>.png`; created if needed.
+        /// Nil writes none.
+        public var diffDirectory: String? = nil
+        /// How to open the media; the stream is always the manifest's `media.stream_index`.
+        public var engineOptions = FFmpegEngine.Options()
+        /// Draws the diff pictures.
+        public var diffRenderer = LandingDiffRenderer.sideBySide
+
+        /// The defaults: refuse changed media, write no diff pictures.
+        public init() {}
+    }
+
+    /// Replays every entry. Throws LandingCheckError when the media cannot be read, or when its
+    /// SHA-256 differs from the manifest's and allowChangedMedia is false.
+    ///
+    /// A mismatch is no error: it is in the report (`LandingCheckReport.passed`).
+    ///
+    /// - Throws: `LandingCheckError`: `.mediaUnreadable` (hashing, opening or a seek failed),
+    ///   `.mediaChanged`, `.diffUnwritable`.
+    public static func run(_ manifest: LandingManifest, manifestPath: String,
+                           options: Options) throws(LandingCheckError) -> LandingCheckReport {
+        let mediaPath = manifest.mediaPath(relativeTo: manifestPath)
+        func unreadable(_ error: MediaError) -> LandingCheckError {
+            LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.detail)
+        }
+        let sha256: String
+        do { sha256 = try MediaDigest.sha256(ofFileAt: mediaPath) } catch { throw unreadable(error) }
+        let changed = sha256 != manifest.media.sha256
+        if changed && !options.allowChangedMedia {
+            throw LandingCheckError(
+                path: mediaPath, reason: .mediaChanged,
+                cause: "not the recorded media (SHA-256 \(sha256.prefix(12))… differs from the manifest's \(manifest.media.sha256.prefix(12))…); --allow-changed-media checks it anyway")
+        }
+        var engineOptions = options.engineOptions
+        engineOptions.streamIndex = manifest.media.streamIndex
+        let engine: FFmpegEngine
+        do { engine = try FFmpegEngine(path: mediaPath, options: engineOptions) } catch { throw unreadable(error) }
+
+        var results: [LandingEntryResult] = []
+        for (offset, expected) in manifest.entries.enumerated() {
+            let replay: (entry: LandingEntry, picture: DecodedPicture?)
+            do {
+                replay = try engine.landingEntry(at: expected.target, precision: expected.precision, barcode: manifest.barcode)
+            } catch {
+                throw unreadable(error)
+            }
+            var result = LandingEntryResult(expected: expected, landed: replay.entry, comparingBarcodes: manifest.barcode)
+            if !result.matches, let directory = options.diffDirectory, let picture = replay.picture {
+                let name = URL(fileURLWithPath: manifestPath).deletingPathExtension().lastPathComponent
+                let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name)-\(offset + 1).png").path
+                try writeDiff(expectedFrame: expected.frameIndex, landed: picture, engine: engine,
+                              renderer: options.diffRenderer, to: path)
+                result.diffPicture = path
+            }
+            results.append(result)
+        }
+        return LandingCheckReport(manifestPath: manifestPath, mediaPath: mediaPath, mediaChanged: changed,
+                                  environment: LandingEnvironment(current: engine), results: results)
+    }
+
+    /// Draws the expected frame (decoded by its index) beside the landed picture, both
+    /// upright, and writes the PNG atomically.
+    ///
+    /// The expected frame may be gone (changed media with fewer frames) or undecodable: its
+    /// panel is then black, so the landed picture is still shown.
+    private static func writeDiff(expectedFrame index: Int, landed picture: DecodedPicture, engine: FFmpegEngine,
+                                  renderer: LandingDiffRenderer, to path: String) throws(LandingCheckError) {
+        let landed: RGBImage
+        do { landed = try picture.displayImage(using: engine) } catch {
+            throw LandingCheckError(path: path, reason: .diffUnwritable, cause: "cannot draw the landed picture: \(error)")
+        }
+        let expected = (try? expectedPicture(frame: index, engine: engine))
+            ?? LandingDiffRenderer.blank(width: landed.width, height: landed.height)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LandingCheckError(path: directory.path, reason: .diffUnwritable,
+                                    cause: "cannot create the diff directory (\(error.localizedDescription))")
+        }
+        do { try PNGFile.write(renderer.compose(expected, landed), to: path) } catch {
+            throw LandingCheckError(path: path, reason: .diffUnwritable, cause: error.message)
+        }
+    }
+
+    /// Frame `index` of the media, upright; nil when the media has no such frame.
+    private static func expectedPicture(frame index: Int, engine: FFmpegEngine) throws -> RGBImage? {
+        guard engine.frameTable.frames.indices.contains(index) else { return nil }
+        _ = try engine.land(engine.frameTable.planLanding(onFrame: index))
+        return try engine.landedPicture()?.displayImage(using: engine)
+    }
+}

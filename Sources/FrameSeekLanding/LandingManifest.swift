@@ -1,0 +1,236 @@
+import Foundation
+import FrameSeekCore
+import FrameSeekImages
+
+/// Where a set of seeks landed in one media stream, with what identifies the media and the
+/// decoding environment: a file kept beside the media and checked again in CI
+/// (`LandingCheck`) after an encoder, FFmpeg or FrameSeek upgrade.
+///
+/// JSON: `{"format": "frameseek-landing-manifest", "schema_version": 1, "media": ...,
+/// "environment": ..., "barcode": ..., "entries": [...]}`, written pretty-printed with sorted
+/// keys so that a re-recorded manifest diffs line by line.
+public struct LandingManifest: Sendable, Hashable, Codable {
+    /// The schema this FrameSeek writes, and the newest it reads.
+    public static let schemaVersion = 1
+    /// The `format` value every manifest carries, so another JSON file is not taken for one.
+    public static let format = "frameseek-landing-manifest"
+
+    /// The schema the manifest was written with (`schema_version`).
+    public var schemaVersion: Int
+    /// The media the seeks ran on.
+    public var media: LandingMedia
+    /// The FFmpeg libraries, decoder and FrameSeek that recorded the landings.
+    public var environment: LandingEnvironment
+    /// Whether the entries carry barcode values (recorded with barcodes).
+    public var barcode: Bool
+    /// The seeks, in the order they were recorded.
+    public var entries: [LandingEntry]
+
+    /// Creates a manifest of the current schema unless told otherwise.
+    public init(schemaVersion: Int = LandingManifest.schemaVersion, media: LandingMedia,
+                environment: LandingEnvironment, barcode: Bool, entries: [LandingEntry]) {
+        self.schemaVersion = schemaVersion
+        self.media = media
+        self.environment = environment
+        self.barcode = barcode
+        self.entries = entries
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, schemaVersion = "schema_version", media, environment, barcode, entries
+    }
+
+    /// Reads a manifest.
+    ///
+    /// - Throws: `DecodingError` when `format` is not `frameseek-landing-manifest` or a field
+    ///   is missing or malformed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try container.decode(String.self, forKey: .format)
+        guard format == Self.format else {
+            throw DecodingError.dataCorruptedError(forKey: .format, in: container,
+                                                   debugDescription: "format is \"\(format)\", not \"\(Self.format)\"")
+        }
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        media = try container.decode(LandingMedia.self, forKey: .media)
+        environment = try container.decode(LandingEnvironment.self, forKey: .environment)
+        barcode = try container.decode(Bool.self, forKey: .barcode)
+        entries = try container.decode([LandingEntry].self, forKey: .entries)
+    }
+
+    /// Writes the manifest, `format` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.format, forKey: .format)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(media, forKey: .media)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(barcode, forKey: .barcode)
+        try container.encode(entries, forKey: .entries)
+    }
+
+    /// The path of the media: `media.path` resolved against the directory of the manifest at
+    /// `manifestPath` (an absolute `media.path` is returned as it is).
+    public func mediaPath(relativeTo manifestPath: String) -> String {
+        if media.path.hasPrefix("/") { return media.path }
+        let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
+        return directory.appendingPathComponent(media.path).standardizedFileURL.path
+    }
+}
+
+extension LandingManifest {
+    /// Reads the manifest at `path`.
+    ///
+    /// The schema version is read first, so a manifest from a newer FrameSeek is refused for
+    /// what it is rather than as whatever field it changed.
+    ///
+    /// - Throws: `LandingManifestError` naming the file: `.unreadable` (cannot be read),
+    ///   `.newerSchema` (`schema_version` above `LandingManifest.schemaVersion`),
+    ///   `.malformed` (not JSON, not a landing manifest, or a field missing or wrong).
+    public static func load(from path: String) throws(LandingManifestError) -> LandingManifest {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let cause = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            throw LandingManifestError(path: path, reason: .unreadable, cause: cause)
+        }
+        /// Only the fields that say which schema to read the rest with.
+        struct Header: Decodable {
+            let format: String?
+            let schema_version: Int?
+        }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch {
+            throw LandingManifestError(path: path, reason: .malformed, cause: "not a JSON object (\(Self.explain(error)))")
+        }
+        guard header.format == format else {
+            throw LandingManifestError(path: path, reason: .malformed,
+                                       cause: "not a landing manifest (\"format\" is not \"\(format)\")")
+        }
+        if let version = header.schema_version, version > schemaVersion {
+            throw LandingManifestError(
+                path: path, reason: .newerSchema,
+                cause: "schema_version \(version) is newer than this FrameSeek (\(FrameSeekVersion.current)) reads (schema_version \(schemaVersion)); upgrade FrameSeek to check it")
+        }
+        do {
+            return try JSONDecoder().decode(LandingManifest.self, from: data)
+        } catch {
+            throw LandingManifestError(path: path, reason: .malformed, cause: Self.explain(error))
+        }
+    }
+
+    /// Writes the manifest to `path` atomically (`OutputFile`): pretty-printed, keys sorted,
+    /// ending in a newline.
+    ///
+    /// - Throws: `LandingManifestError` (`.unwritable`) naming the file and the system's cause.
+    public func write(to path: String) throws(LandingManifestError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let text: String
+        do {
+            text = String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        } catch {
+            throw LandingManifestError(path: path, reason: .unwritable, cause: "cannot encode: \(error)")
+        }
+        do {
+            try OutputFile.write(text, to: path)
+        } catch {
+            throw LandingManifestError(path: path, reason: .unwritable, cause: "cannot write (\(error.cause))")
+        }
+    }
+
+    /// A `DecodingError` in one line: the field's path, then what was wrong.
+    private static func explain(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func field(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(field(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let location = field(context.codingPath)
+            return (location.isEmpty ? "" : location + ": ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// The media a manifest was recorded on.
+public struct LandingMedia: Sendable, Hashable, Codable {
+    /// The file, relative to the manifest's directory (absolute when it was given so and is
+    /// on no path the manifest's directory reaches).
+    public var path: String
+    /// The file's size in bytes.
+    public var size: Int64
+    /// The SHA-256 of the file, lowercase hex: a check refuses other bytes unless asked.
+    public var sha256: String
+    /// The absolute index of the stream the seeks ran in, as ffprobe numbers streams.
+    public var streamIndex: Int
+
+    /// Creates a media description.
+    public init(path: String, size: Int64, sha256: String, streamIndex: Int) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.streamIndex = streamIndex
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, size, sha256, streamIndex = "stream_index"
+    }
+}
+
+/// What decoded the landings: a check after an upgrade shows what changed beside what moved.
+public struct LandingEnvironment: Sendable, Hashable, Codable {
+    /// The FFmpeg libraries' run-time versions by library name (`"libavcodec": "59.37.100"`).
+    public var ffmpeg: [String: String]
+    /// The FFmpeg decoder that decoded the stream (`h264`, `libdav1d`, ...).
+    public var decoder: String
+    /// The FrameSeek version (`FrameSeekVersion.current`).
+    public var frameseek: String
+
+    /// Creates an environment description.
+    public init(ffmpeg: [String: String], decoder: String, frameseek: String) {
+        self.ffmpeg = ffmpeg
+        self.decoder = decoder
+        self.frameseek = frameseek
+    }
+}
+
+/// A manifest that could not be read or written. Its description is one line, `PATH: cause`,
+/// as the command line prints it.
+public struct LandingManifestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Reason: Sendable, Hashable {
+        /// The file cannot be read (missing, a directory, no permission): from `Data(contentsOf:)`.
+        case unreadable
+        /// Not JSON, not a landing manifest, or a field missing or wrong: from `JSONDecoder`.
+        case malformed
+        /// Written by a newer FrameSeek, with a `schema_version` this one does not know.
+        case newerSchema
+        /// Cannot be written: from `OutputFile.write` (the temporary file or the rename).
+        case unwritable
+    }
+
+    /// The manifest's path.
+    public let path: String
+    /// The kind of failure.
+    public let reason: Reason
+    /// The cause, in words, without the path.
+    public let cause: String
+
+    /// Creates an error.
+    public init(path: String, reason: Reason, cause: String) {
+        self.path = path
+        self.reason = reason
+        self.cause = cause
+    }
+
+    /// `PATH: cause`.
+    public var description: String { "\(path): \(cause)" }
+}
