@@ -46,4 +46,18 @@ echo
 echo "== Seek latency on a fixture (random, scrub, backstep), with an HTML report"
 $bin bench $F/h264_bframes_gop250.mp4 --workload random,scrub,backstep -n 20 --report out/bench.html
 echo
-echo "Written: out/bench.html, out/thumbs-iphone/, out/thumbs-gop250/, and PNG files: out/iphone_1.25s.png (portrait, 1080x1920) and out/nasa_6.5s.png"
+echo "== Landing manifests: record where seeks land (with barcodes), check them, and see what moved"
+rm -rf out/landing && mkdir -p out/landing
+cp $F/h264_bframes_gop250.mp4 out/landing/clip.mp4
+$bin landing record out/landing/clip.mp4 -n 6 --precision exact --precision previous-keyframe --barcode -o out/landing/clip.landing.json
+$bin landing check out/landing/clip.landing.json
+# The same manifest edited to expect frame 200 at its first entry: exit 1 and a diff picture.
+python3 - <<'PY'
+import json
+m = json.load(open("out/landing/clip.landing.json"))
+m["entries"][0].update(frame_index=200, md5="0" * 32, barcode=200)
+json.dump(m, open("out/landing/edited.landing.json", "w"), indent=1)
+PY
+$bin landing check out/landing/edited.landing.json --diff-dir out/landing/diffs || echo "(exit $?: a landing moved, as edited)"
+echo
+echo "Written: out/landing/ (manifests and diffs/), out/bench.html, out/thumbs-iphone/, out/thumbs-gop250/, and PNG files: out/iphone_1.25s.png (portrait, 1080x1920) and out/nasa_6.5s.png"

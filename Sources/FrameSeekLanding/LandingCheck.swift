@@ -17,8 +17,6 @@ public struct LandingCheck {
         public var diffDirectory: String? = nil
         /// How to open the media; the stream is always the manifest's `media.stream_index`.
         public var engineOptions = FFmpegEngine.Options()
-        /// Draws the diff pictures.
-        public var diffRenderer = LandingDiffRenderer.sideBySide
 
         /// The defaults: refuse changed media, write no diff pictures.
         public init() {}
@@ -62,8 +60,8 @@ public struct LandingCheck {
             if !result.matches, let directory = options.diffDirectory, let picture = replay.picture {
                 let name = URL(fileURLWithPath: manifestPath).deletingPathExtension().lastPathComponent
                 let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name)-\(offset + 1).png").path
-                try writeDiff(expectedFrame: expected.frameIndex, landed: picture, engine: engine,
-                              renderer: options.diffRenderer, to: path)
+                try writeDiff(expectedFrame: expected.frameIndex, landedFrame: replay.entry.frameIndex,
+                              landed: picture, engine: engine, to: path)
                 result.diffPicture = path
             }
             results.append(result)
@@ -72,19 +70,19 @@ public struct LandingCheck {
                                   environment: LandingEnvironment(current: engine), results: results)
     }
 
-    /// Draws the expected frame (decoded by its index) beside the landed picture, both
-    /// upright, and writes the PNG atomically.
+    /// Draws the expected frame (decoded by its index), the landed picture and their amplified
+    /// difference, both upright, each labelled (`LandingDiffPicture`), and writes the PNG
+    /// atomically.
     ///
     /// The expected frame may be gone (changed media with fewer frames) or undecodable: its
-    /// panel is then black, so the landed picture is still shown.
-    private static func writeDiff(expectedFrame index: Int, landed picture: DecodedPicture, engine: FFmpegEngine,
-                                  renderer: LandingDiffRenderer, to path: String) throws(LandingCheckError) {
+    /// panel is then grey and labelled missing, so the landed picture is still shown.
+    private static func writeDiff(expectedFrame index: Int, landedFrame: Int, landed picture: DecodedPicture,
+                                  engine: FFmpegEngine, to path: String) throws(LandingCheckError) {
         let landed: RGBImage
         do { landed = try picture.displayImage(using: engine) } catch {
             throw LandingCheckError(path: path, reason: .diffUnwritable, cause: "cannot draw the landed picture: \(error)")
         }
-        let expected = (try? expectedPicture(frame: index, engine: engine))
-            ?? LandingDiffRenderer.blank(width: landed.width, height: landed.height)
+        let expected = (try? expectedPicture(frame: index, engine: engine)) ?? nil
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -92,7 +90,10 @@ public struct LandingCheck {
             throw LandingCheckError(path: directory.path, reason: .diffUnwritable,
                                     cause: "cannot create the diff directory (\(error.localizedDescription))")
         }
-        do { try PNGFile.write(renderer.compose(expected, landed), to: path) } catch {
+        let diff = LandingDiffPicture.compose(expected: expected, landed: landed,
+                                              expectedLabel: LandingDiffPicture.expectedLabel(frame: index),
+                                              landedLabel: LandingDiffPicture.landedLabel(frame: landedFrame))
+        do { try PNGFile.write(diff, to: path) } catch {
             throw LandingCheckError(path: path, reason: .diffUnwritable, cause: error.message)
         }
     }

@@ -1,0 +1,122 @@
+import Foundation
+import FrameSeek
+
+/// `frameseek landing`: record where seeks land into a manifest, check them again later, and
+/// merge the results of a catalog run split into shards.
+enum LandingCommand: Subcommand {
+    static let name = "landing"
+    static let summary = "record landing manifests, check them in CI, merge sharded results"
+    static let flags: Set<String> = ["--barcode", "--allow-changed-media"]
+    static let options: Set<String> = ["--targets", "-n", "--seed", "--precision", "-o", "--catalog", "--shard",
+                                       "--diff-dir", "--results", "--jobs", "--stream", "--threads"]
+    /// The action, then FILE, MANIFESTs or RESULTS files.
+    static let maximumPositionals = Int.max
+    static let help = """
+    usage: frameseek landing record FILE [--targets FILE | -n N --seed S] [--precision P ...]
+                                   [--barcode] [--stream N] -o MANIFEST
+           frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
+           frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
+           frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
+           frameseek landing merge RESULTS...
+
+    record  seeks every target at every --precision (default exact; give it again for more)
+            and writes a manifest: the media (path relative to the manifest, size, SHA-256,
+            stream), the FFmpeg versions and decoder, and per seek the landed frame, PTS,
+            time, keyframe, damage and the MD5 ffmpeg -f framemd5 prints. Targets come from
+            --targets FILE, or are -n N (default 10) seeded random times (--seed, default 1).
+            --barcode also reads the frame number stamped in the top band (see README).
+    check   replays every entry of every manifest and says what moved: the frame index, the
+            time, the pixels, the barcode, the damage flag. Manifests run on --jobs threads
+            (default: every core), with a progress line on a terminal.
+            --diff-dir DIR   one PNG per moved landing: expected frame, landed frame, and
+                             their amplified difference, each labelled
+            --allow-changed-media  check media whose SHA-256 differs from the manifest's
+                             (after a re-encode: did the landings move?)
+            --json           one JSON line per entry and one summary line
+    merge   adds up the summary lines of shards' --results files, checking that every shard
+            of the catalog is there once; exits as one run over the whole catalog would.
+
+    --catalog FILE   JSON Lines, one media file (record) or manifest (check) per line: a JSON
+                     string, or {"media": PATH, "manifest": PATH}; relative to the catalog.
+                     record writes each manifest to its "manifest", else PATH.landing.json.
+    --shard K/N      only every N-th catalog line from line K (from 0): N processes with
+                     K = 0..N-1 cover the catalog once, deterministically
+    --results FILE   also write the JSON lines (entries and the summary) to FILE, written
+                     whole at the end, for landing merge
+
+    Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, or media
+    that cannot be read or is not the recorded file (SHA-256 differs).
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        guard let action = arguments.positionals.first else {
+            throw UsageError(message: "missing the action: record, check or merge")
+        }
+        let rest = Array(arguments.positionals.dropFirst())
+        switch action {
+        case "record": return try LandingRecordAction.run(rest, arguments, output: output, errors: errors)
+        case "check": return try LandingCheckAction.run(rest, arguments, output: output, errors: errors)
+        case "merge":
+            guard !rest.isEmpty else { throw UsageError(message: "missing RESULTS files") }
+            let summary = try LandingMerge.merge(rest)
+            output.line(arguments.has("--json") ? summary.json.serialized : summary.text)
+            return summary.exitCode
+        default:
+            throw UsageError(message: "unknown action \"\(action)\": record, check or merge")
+        }
+    }
+
+    /// The catalog lines this run takes, with the whole catalog's line count, or nil without
+    /// `--catalog`. `--shard` without a catalog is refused: there is nothing to split.
+    static func catalogLines(_ arguments: Arguments) throws(UsageError) -> (lines: [LandingCatalog.Line], shard: Shard?, total: Int)? {
+        let shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(parsing: text) }
+        guard let path = arguments.value("--catalog") else {
+            if shard != nil { throw UsageError(message: "--shard splits a --catalog; give one") }
+            return nil
+        }
+        let catalog = try LandingCatalog(path: path)
+        return (catalog.lines(of: shard ?? .whole), shard, catalog.lines.count)
+    }
+
+    /// `--jobs`, by default every core.
+    static func workers(_ arguments: Arguments) throws(UsageError) -> Int {
+        try arguments.integer("--jobs", minimum: 1, maximum: 256) ?? ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    static func engineOptions(_ arguments: Arguments) throws(UsageError) -> FFmpegEngine.Options {
+        FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
+                             threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1)
+    }
+
+    /// Writes the run's JSON lines to `--results`, whole, once the run is over.
+    static func writeResults(_ lines: [String], _ arguments: Arguments) throws {
+        guard let path = arguments.value("--results") else { return }
+        try OutputFile.write(lines.map { $0 + "\n" }.joined(), to: path)
+    }
+
+    /// Checks `--results` can be written before any work starts.
+    static func checkResultsPath(_ arguments: Arguments) throws(UsageError) {
+        if let path = arguments.value("--results") { try checkOutputPath(path) }
+    }
+}
+
+/// A progress line on standard error, only when a person watches it: `[3/40] manifests
+/// checked`, rewritten in place and cleared before any other line is written.
+struct ProgressLine: Sendable {
+    private let outputs: SerializedOutputs?
+    private let total: Int
+    private let verb: String
+
+    /// Only `OrderedParallelWork`'s `deliver` and `progress` and the thread that started the
+    /// run after it returned may call `update` and `clear` (see `SerializedOutputs`).
+    init(_ outputs: SerializedOutputs, total: Int, verb: String) {
+        self.outputs = outputs.errors.isTerminal && total > 1 ? outputs : nil
+        self.total = total
+        self.verb = verb
+    }
+
+    func update(_ done: Int) { outputs?.errors.write("\r\u{1B}[K[\(done)/\(total)] \(verb)") }
+
+    func clear() { outputs?.errors.write("\r\u{1B}[K") }
+}
