@@ -1,0 +1,136 @@
+/// Why a reload cannot be placed on the timeline.
+public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The previous load had EXT-X-ENDLIST: the playlist is final and must not be reloaded.
+    case playlistEnded
+    /// The reload's EXT-X-MEDIA-SEQUENCE is below the previous one, which RFC 8216 6.2.2 forbids;
+    /// the segments cannot be matched, so no times can be kept.
+    case mediaSequenceDecreased(previous: Int, reloaded: Int)
+
+    /// The error in words.
+    public var description: String {
+        switch self {
+        case .playlistEnded:
+            return "the playlist has EXT-X-ENDLIST and is not reloaded"
+        case let .mediaSequenceDecreased(previous, reloaded):
+            return "EXT-X-MEDIA-SEQUENCE went back from \(previous) to \(reloaded) on reload (RFC 8216 6.2.2)"
+        }
+    }
+}
+
+/// Media times for the segments of a live playlist that stay put while the window slides.
+///
+/// A seek or a report made at one load must still mean the same media after the next load,
+/// although the playlist then starts with a different segment. So the timeline is zero-based at
+/// the first segment of the first load, and a segment keeps its start time for as long as it
+/// stays in the window, matched across reloads by Media Sequence Number (RFC 8216 6.3.2). New
+/// segments follow their predecessors by EXTINF duration; segments that left the window are
+/// forgotten, so they are no longer seekable.
+///
+/// A value type: a reload returns through `mutating`, and a copy is a snapshot.
+public struct HLSTimeline: Sendable, Hashable {
+    /// The playlist as of the latest load.
+    public private(set) var playlist: HLSMediaPlaylist
+    /// The start time of each segment of ``playlist``, in the same order.
+    public private(set) var segmentStarts: [MediaTime]
+    /// Whether the latest load differed from the one before (true for the first load).
+    public private(set) var lastLoadChanged: Bool
+    /// The last segment ever seen and its end, for continuing after a reload that shares no
+    /// segment with the window before it; nil until a segment has been seen.
+    private var lastSeen: (sequence: Int, end: MediaTime)? {
+        get { lastSeenSequence.map { ($0, lastSeenEnd) } }
+        set {
+            lastSeenSequence = newValue?.sequence
+            lastSeenEnd = newValue?.end ?? .zero
+        }
+    }
+    private var lastSeenSequence: Int?
+    private var lastSeenEnd: MediaTime = .zero
+
+    /// A timeline whose time 0 is the start of `playlist`'s first segment.
+    public init(playlist: HLSMediaPlaylist) {
+        self.playlist = playlist
+        self.segmentStarts = []
+        self.lastLoadChanged = true
+        self.segmentStarts = HLSTimeline.starts(of: playlist, known: [:], lastSeen: nil)
+        recordLastSeen()
+    }
+
+    /// Places a reloaded playlist on the timeline and returns whether it changed.
+    ///
+    /// Segments still in the window keep their start times; new ones follow from durations.
+    /// When the reload shares no segment with the previous window (the client fell behind and
+    /// segments came and went unseen), the first new segment starts after the last one seen
+    /// plus one target duration per unseen Media Sequence Number: target duration is the
+    /// nominal segment length, and this keeps times increasing, even if not equal to the
+    /// lost media's true length.
+    @discardableResult
+    public mutating func reload(with reloaded: HLSMediaPlaylist) throws(HLSTimelineError) -> Bool {
+        guard !playlist.hasEndList else { throw .playlistEnded }
+        guard reloaded.mediaSequence >= playlist.mediaSequence else {
+            throw .mediaSequenceDecreased(previous: playlist.mediaSequence, reloaded: reloaded.mediaSequence)
+        }
+        var known: [Int: MediaTime] = [:]
+        for (segment, start) in zip(playlist.segments, segmentStarts) {
+            known[segment.mediaSequence] = start
+        }
+        lastLoadChanged = reloaded != playlist
+        segmentStarts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen)
+        playlist = reloaded
+        recordLastSeen()
+        return lastLoadChanged
+    }
+
+    /// The start time of the segment with Media Sequence Number `sequence`, if it is in the
+    /// window.
+    public func startTime(ofMediaSequence sequence: Int) -> MediaTime? {
+        playlist.segments.firstIndex { $0.mediaSequence == sequence }.map { segmentStarts[$0] }
+    }
+
+    /// What a player can seek to now.
+    public var window: LiveSeekWindow { LiveSeekWindow(timeline: self) }
+
+    /// How long to wait, from the start of the last load, before reloading (RFC 8216 6.3.4):
+    /// the target duration after a load that changed the playlist, half of it after one that
+    /// did not. Nil once the playlist has EXT-X-ENDLIST: it will not change again.
+    public static func reloadDelay(after playlist: HLSMediaPlaylist, changed: Bool) -> MediaTime? {
+        guard !playlist.hasEndList else { return nil }
+        return changed ? playlist.targetDurationTime : MediaTime(value: Int64(playlist.targetDuration), timescale: 2)
+    }
+
+    /// ``reloadDelay(after:changed:)`` for the latest load.
+    public var reloadDelay: MediaTime? {
+        HLSTimeline.reloadDelay(after: playlist, changed: lastLoadChanged)
+    }
+
+    /// End of the window, or where it would start when empty.
+    var windowEnd: MediaTime {
+        guard let last = playlist.segments.indices.last else { return lastSeenEnd }
+        return segmentStarts[last] + playlist.segments[last].duration
+    }
+
+    private mutating func recordLastSeen() {
+        if let last = playlist.segments.last {
+            lastSeen = (last.mediaSequence, windowEnd)
+        }
+    }
+
+    /// Start times for `playlist`: known segments keep theirs, others follow the previous one.
+    private static func starts(of playlist: HLSMediaPlaylist, known: [Int: MediaTime],
+                               lastSeen: (sequence: Int, end: MediaTime)?) -> [MediaTime] {
+        var starts: [MediaTime] = []
+        starts.reserveCapacity(playlist.segments.count)
+        for (index, segment) in playlist.segments.enumerated() {
+            if let start = known[segment.mediaSequence] {
+                starts.append(start)
+            } else if index > 0 {
+                starts.append(starts[index - 1] + playlist.segments[index - 1].duration)
+            } else if let lastSeen, segment.mediaSequence > lastSeen.sequence {
+                let unseen = Int64(segment.mediaSequence - lastSeen.sequence - 1)
+                starts.append(lastSeen.end + MediaTime(value: unseen * Int64(playlist.targetDuration), timescale: 1))
+            } else {
+                starts.append(lastSeen?.end ?? .zero)
+            }
+        }
+        return starts
+    }
+}
