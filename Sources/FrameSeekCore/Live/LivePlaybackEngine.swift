@@ -1,0 +1,19 @@
+/// An engine over media whose seekable window can change: a live HLS playlist, reloaded as
+/// RFC 8216 says, whose window slides as segments arrive and leave.
+///
+/// The player reloads it on the engine's queue, as it does everything else with an engine, and
+/// publishes the new window to its listeners.
+public protocol LivePlaybackEngine: PlaybackEngine {
+    /// The window as of the last load or reload.
+    var liveSeekWindow: LiveSeekWindow { get }
+    /// When to reload next: the target duration after a change, half of it after none; nil
+    /// once the playlist has ended (ENDLIST) or was never live.
+    var reloadDelay: MediaTime? { get }
+    /// Re-reads the playlist and indexes the segments that arrived. Returns true when the
+    /// window changed; `frameTable` and `media` then describe the new window, and frames of
+    /// segments that left it are no longer seekable.
+    ///
+    /// - Throws: `MediaError` naming the playlist when it cannot be read or parsed; the
+    ///   previous window stays current.
+    func reloadPlaylist() throws(MediaError) -> Bool
+}
