@@ -57,6 +57,8 @@ extension FFmpegEngine {
                         if scratchFrame.decoderFlaggedDamage { position?.decodeErrors += 1 }
                         let errors = position?.decodeErrors ?? 0
                         let pts = scratchFrame.pts
+                        let previousOutput = position?.lastOutputPTS
+                        position?.previousOutputPTS = previousOutput
                         position?.lastOutputPTS = pts
                         if pts == targetPTS || (!identifiesPackets && scratchFrame.covers(targetPTS)) {
                             // Decode-scanned (audio) streams: after a seek a decoder may not trim

@@ -7,6 +7,9 @@ struct DecodePosition {
     var startPoint: RandomAccessPoint
     /// PTS of the last frame the decoder produced, nil before the first.
     var lastOutputPTS: Int64?
+    /// PTS of the frame it produced before that one: when the output jumps over a target, the
+    /// frames between the two are the ones this decode does not produce.
+    var previousOutputPTS: Int64?
     /// True once the demuxer hit the end and the decoder was told so. The decoder still
     /// hands out the frames it held back, until it is drained.
     var endOfStreamSent: Bool
@@ -185,22 +188,37 @@ extension FFmpegEngine {
         }
     }
 
-    /// After decoding from the start of the file missed frame `index`, records it, and the
-    /// frames after it the decoder passed over too, as undecodable, so that the fallback runs
-    /// once per frame and a sequential pass over a damaged file costs one decode of it.
+    /// After decoding from the start of the file missed frame `index`, records it, and every
+    /// other frame the decoder passed over in the same jump, as undecodable, so that the
+    /// fallback runs once per stretch of damage: a sequential pass over a damaged file costs
+    /// one decode of it, and so does a run of backward steps into the damage.
     ///
-    /// The decoder hands frames out in presentation order, so once it produced a later frame
-    /// (or ran out), the frames between the target and that one will not come out of this
+    /// The decoder hands frames out in presentation order, so when its output jumps from one
+    /// frame to a later one (or it runs out), the frames in between will not come out of this
     /// decode: FFmpeg's own decode of the file lacks them too.
     private func rememberUndecodable(from index: Int) -> MediaError {
         let why = "the decoder does not produce it, even decoding from the start of the file"
+        var start = index
         var end = index + 1
         if position?.drained == true {
             end = frameTable.frames.count
         } else if let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last), lastIndex > index {
             end = lastIndex
         }
-        for skipped in index..<end { undecodable[skipped] = why }
+        // Only when nothing was skipped on purpose (non-reference frames before the target):
+        // a frame skipped is not a frame the decoder cannot produce.
+        if position?.skippedBeforePTS != nil {
+            // Keep to the target and what follows it.
+        } else if let previous = position?.previousOutputPTS, let previousIndex = frameTable.frameIndex(ofPTS: previous),
+           previousIndex < index {
+            start = previousIndex + 1
+        } else if position?.previousOutputPTS == nil, position?.lastOutputPTS.flatMap(frameTable.frameIndex(ofPTS:)).map({ $0 > index }) == true,
+                  let first = position?.startPoint.frameIndex, first < index {
+            // The first frame this decode produced already lies past the target: nothing
+            // from where decoding started up to it came out.
+            start = first
+        }
+        for skipped in start..<end { undecodable[skipped] = why }
         return MediaError(path: path, reason: .decodeFailed,
                           detail: "frame \(index) (pts \(frameTable.frames[index].pts)) cannot be decoded: \(why)")
     }
