@@ -23,15 +23,16 @@ final class EngineHost: Sendable {
     }
 
     /// Opens `url` with `factory` on the engine's queue and makes it current. `install` runs
-    /// on the queue right after the swap, so a seek queued behind the load sees the player's
-    /// state for the new item, never the old one.
+    /// on the queue right after the swap, with the new engine (to read what the player keeps of
+    /// it), so a seek queued behind the load sees the player's state for the new item, never
+    /// the old one.
     func load(_ url: URL, with factory: @escaping PlaybackEngineFactory,
-              install: @escaping @Sendable (LoadedItem) -> Void) async throws(MediaError) {
+              install: @escaping @Sendable (any PlaybackEngine) -> Void) async throws(MediaError) {
         let result = await confined.perform { engine -> Result<Void, MediaError> in
             do throws(MediaError) {
                 let opened = try factory(url)
                 engine = opened
-                install(LoadedItem(opened))
+                install(opened)
                 return .success(())
             } catch {
                 return .failure(error)
@@ -46,20 +47,40 @@ final class EngineHost: Sendable {
     }
 }
 
-/// What the player keeps of a loaded engine: enough to answer `duration` and
-/// `seekableRange` without touching the engine.
+/// Which installed item, on which engine: what a live reload checks before it touches the
+/// engine or the state, so that a reload started for one item never lands on another.
+///
+/// The generation alone would not do: after a failed `load()` the old item stays current under
+/// a newer generation, and after two quick loads the engine on the queue can belong to a load
+/// whose item was never installed. The engine's identity tells those apart.
+struct ItemIdentity: Sendable, Hashable {
+    /// The load generation the item was installed for.
+    let generation: UInt64
+    /// The engine object that serves it.
+    let engine: ObjectIdentifier
+}
+
+/// What the player keeps of a loaded engine: enough to answer `duration`, `seekableRange`
+/// and `liveSeekWindow` without touching the engine.
 struct LoadedItem: Sendable {
+    let identity: ItemIdentity
     let media: MediaDescription
     let seekableRange: Range<MediaTime>?
     /// The first and last frames' times, for clamping without the engine.
     let firstFrame: MediaTime?
     let lastFrame: MediaTime?
+    /// The window as of the engine's latest load or reload, for a `LivePlaybackEngine`; nil
+    /// for an ordinary file.
+    let liveWindow: LiveSeekWindow?
 
-    init(_ engine: any PlaybackEngine) {
+    /// What the player keeps of `engine`, installed for load `generation`. On the engine's queue.
+    init(_ engine: any PlaybackEngine, generation: UInt64) {
+        identity = ItemIdentity(generation: generation, engine: ObjectIdentifier(engine))
         media = engine.media
         seekableRange = engine.frameTable.seekableRange
         firstFrame = engine.frameTable.frames.first?.time
         lastFrame = engine.frameTable.frames.last?.time
+        liveWindow = (engine as? any LivePlaybackEngine)?.liveSeekWindow
     }
 
     /// The clamp the landing rules would apply to `target`.

@@ -14,6 +14,11 @@ public protocol SeekPrecisionListener: AnyObject, Sendable {
     func onScrubPositionChanged(_ position: ScrubPosition)
     /// A frame step happened or was unavailable.
     func onFrameStep(_ result: FrameStepResult)
+    /// A reload of the live playlist changed the current item's window: segments arrived or
+    /// left, the live edge moved. `Player.liveSeekWindow` and `seekableRange` already say so.
+    func onLiveWindowChanged(_ window: LiveSeekWindow)
+    /// A reload of the live playlist failed; the previous window stays, and reloads go on.
+    func onLiveWindowReloadFailed(_ error: MediaError)
 }
 
 extension SeekPrecisionListener {
@@ -27,6 +32,10 @@ extension SeekPrecisionListener {
     public func onScrubPositionChanged(_ position: ScrubPosition) {}
     /// Does nothing.
     public func onFrameStep(_ result: FrameStepResult) {}
+    /// Does nothing.
+    public func onLiveWindowChanged(_ window: LiveSeekWindow) {}
+    /// Does nothing.
+    public func onLiveWindowReloadFailed(_ error: MediaError) {}
 }
 
 /// Follows the playhead: seek start and end, and time updates.

@@ -9,14 +9,8 @@ extension Player {
     /// at once with `.notReady` and clamp `seekableRangeUnknown`.
     public func seek(to time: MediaTime, precision: SeekPrecision = .exact) async -> SeekOutcome {
         let id = machine.update { $0.makeID() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                start(id: id, to: time, precision: precision, reply: .resume(continuation))
-                // A task cancelled before the seek was registered found nothing to cancel.
-                if Task.isCancelled { cancelSeek(id: id) }
-            }
-        } onCancel: {
-            cancelSeek(id: id)
+        return await awaitingSeek(id: id) { continuation in
+            start(id: id, to: time, precision: precision, reply: .resume(continuation))
         }
     }
 
@@ -41,11 +35,36 @@ extension Player {
 
     /// Registers a seek and, when something is loaded, queues it on the engine.
     private func start(id: UInt64, to time: MediaTime, precision: SeekPrecision, reply: Reply<SeekOutcome>) {
+        start(id: id, precision: precision, reply: reply) { _, _ in time }
+    }
+
+    /// Registers a seek to the time `resolve` reads from the state, in the same transition (so
+    /// a seek by date uses the window current when it is registered, and no reload comes in
+    /// between), and queues it on the engine. `resolve` returns nil when there is nothing to
+    /// seek to, after answering the caller through the events itself.
+    func start(id: UInt64, precision: SeekPrecision, reply: Reply<SeekOutcome>,
+               resolve: (PlayerState, inout [PlayerEmission]) -> MediaTime?) {
         let started = ContinuousClock.now
-        let registration = machine.apply { s, events in
-            s.registerSeek(id: id, to: time, precision: precision, start: started, reply: reply, into: &events)
+        let registration = machine.apply { s, events -> PlayerState.Registration? in
+            guard let time = resolve(s, &events) else { return nil }
+            return s.registerSeek(id: id, to: time, precision: precision, start: started, reply: reply, into: &events)
         }
         if case .run(let seek) = registration { Self.run(seek, on: host, machine: machine) }
+    }
+
+    /// Runs `begin`, which starts seek `id` answering `continuation`, and waits for the answer;
+    /// cancelling the calling task cancels the seek.
+    func awaitingSeek<Value: Sendable>(id: UInt64,
+                                       _ begin: (CheckedContinuation<Value, Never>) -> Void) async -> Value {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                begin(continuation)
+                // A task cancelled before the seek was registered found nothing to cancel.
+                if Task.isCancelled { cancelSeek(id: id) }
+            }
+        } onCancel: {
+            cancelSeek(id: id)
+        }
     }
 
     private func cancelSeek(id: UInt64) {

@@ -13,18 +13,23 @@ public final class Player: Sendable {
     let host = EngineHost()
     let machine: PlayerStateMachine
     let clock: any PlayerClock
+    /// Times the reloads of live playlists.
+    let reloadScheduler: any LiveReloadScheduler
     private let engineFactory: PlaybackEngineFactory
 
     /// The scrub session of this player: many position updates, one seek.
     public let scrubSession: ScrubSession
 
     /// A player whose engines `engineFactory` makes. `import FrameSeek` adds `Player()`,
-    /// which uses the FFmpeg engine.
+    /// which uses the FFmpeg engine. `reloadScheduler` times the reloads of live playlists
+    /// (a real timer by default; tests pass one they advance by hand).
     public init(engineFactory: @escaping PlaybackEngineFactory, callbackQueue: DispatchQueue = .main,
-                clock: any PlayerClock = ContinuousPlayerClock()) {
+                clock: any PlayerClock = ContinuousPlayerClock(),
+                reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler()) {
         self.engineFactory = engineFactory
         self.machine = PlayerStateMachine(queue: callbackQueue)
         self.clock = clock
+        self.reloadScheduler = reloadScheduler
         self.scrubSession = ScrubSession(machine: machine, host: host, clock: clock)
     }
 
@@ -33,12 +38,18 @@ public final class Player: Sendable {
     /// Seeks and steps of the previous item end at once (seeks as `cancelled`, steps as
     /// `noCurrentItem`); nothing of that item is heard after this call begins. Seeks issued
     /// while the file opens land on the new item. If opening fails, the previous item stays.
+    ///
+    /// When the engine is a live playlist (`LivePlaybackEngine`), `liveSeekWindow` is its window
+    /// from here on, and the player reloads the playlist whenever the engine's `reloadDelay`
+    /// says, until the item is closed or replaced or the playlist ends.
     public func load(_ url: URL) async throws(MediaError) {
         let generation = machine.apply { s, events in s.beginLoad(into: &events) }
         let machine = self.machine
         do {
-            try await host.load(url, with: engineFactory) { item in
-                machine.update { $0.install(item, generation: generation) }
+            try await host.load(url, with: engineFactory) { engine in
+                let item = LoadedItem(engine, generation: generation)
+                guard machine.update({ $0.install(item, generation: generation) }) else { return }
+                self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay)
             }
         } catch {
             machine.update { $0.loadFailed(generation: generation) }

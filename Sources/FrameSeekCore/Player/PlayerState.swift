@@ -23,6 +23,13 @@
 ///    (unknown while a load is in progress), never that of an item loaded later.
 /// 7. The scrub session is `seeking` exactly while its end seek is `activeSeek`; the
 ///    transition that ends that seek returns the session to `idle`.
+/// 8. `item.liveWindow` is the window of the engine's latest load or reload of that very item
+///    (nil for a file), and the item's seekable range and clamps come from the same reload. A
+///    reload is committed only for the item (`ItemIdentity`) it was started for, so a reload
+///    of a closed or replaced item never touches the next one's state; and it is announced only
+///    while no load is in progress, so nothing of the old item is heard after `load()` begins
+///    (invariant 5). Seeks by date resolve against `liveWindow` in the transition that registers
+///    them, so the time they seek to is the one that window gives, whatever reload comes next.
 struct PlayerState: Sendable {
     var item: LoadedItem?
     /// True from `load()`'s start until its item is installed: new seeks do not know the range.
@@ -46,6 +53,11 @@ struct PlayerState: Sendable {
     }
 
     var duration: MediaTime { item?.duration ?? .indefinite }
+
+    /// The live window seeks by date resolve against: nil with nothing loaded, for a file, and
+    /// while a load is in progress (a seek issued then lands on the new item, whose window is
+    /// not known yet). A failed load shows the old item's window again.
+    var liveWindow: LiveSeekWindow? { loading ? nil : item?.liveWindow }
 }
 
 /// A registered seek.
@@ -84,6 +96,9 @@ struct PendingStep: Sendable {
 /// callback queue after the events emitted with it.
 enum Reply<Value: Sendable>: Sendable {
     case resume(CheckedContinuation<Value, Never>)
+    /// Runs when emitted, like `resume`: for an `async` caller whose continuation takes another
+    /// type (a seek by date resumes with a `DateSeekResult` made from the outcome).
+    case direct(@Sendable (Value) -> Void)
     case callback(@Sendable (Value) -> Void)
 }
 
@@ -152,7 +167,8 @@ extension PlayerState {
         guard let seek = activeSeek, seek.id == id else { return }
         switch result {
         case .landed(let landing):
-            let outcome = SeekOutcome(landing: landing, latency: ContinuousClock.now - seek.start)
+            let outcome = SeekOutcome(landing: landing, latency: ContinuousClock.now - seek.start,
+                                      landedDate: item?.liveWindow?.date(forTime: landing.frame.time))
             playhead = landing.frame.time
             if outcome.clamp.didClamp { events.append(.seekClamped(outcome.clamp)) }
             if let accuracy = outcome.accuracy { events.append(.seekAccuracy(accuracy, outcome)) }
@@ -245,12 +261,14 @@ extension PlayerState {
     }
 
     /// The engine opened the item of load `generation`; ignored if a close or another load
-    /// came after it.
-    mutating func install(_ loaded: LoadedItem, generation loadGeneration: UInt64) {
-        guard loadGeneration == generation else { return }
+    /// came after it. Returns whether it was installed.
+    @discardableResult
+    mutating func install(_ loaded: LoadedItem, generation loadGeneration: UInt64) -> Bool {
+        guard loadGeneration == generation else { return false }
         item = loaded
         loading = false
         playhead = loaded.seekableRange?.lowerBound ?? .zero
+        return true
     }
 
     /// The load of `generation` failed: the old item stays.

@@ -12,6 +12,8 @@ enum PlayerEmission: Sendable {
     case frameStep(FrameStepResult)
     case seekReply(Reply<SeekOutcome>, SeekOutcome)
     case stepReply(Reply<FrameStepReport>, FrameStepReport)
+    case liveWindowChanged(LiveSeekWindow)
+    case liveWindowReloadFailed(MediaError)
     /// Work for the callback queue, after everything emitted before it.
     case callback(@Sendable () -> Void)
 }
@@ -58,7 +60,9 @@ final class PlayerStateMachine: Sendable {
         for event in events {
             switch event {
             case .seekReply(.resume(let continuation), let outcome): continuation.resume(returning: outcome)
+            case .seekReply(.direct(let resume), let outcome): resume(outcome)
             case .stepReply(.resume(let continuation), let report): continuation.resume(returning: report)
+            case .stepReply(.direct(let resume), let report): resume(report)
             default: forQueue.append(event)
             }
         }
@@ -118,8 +122,11 @@ struct ListenerSnapshot: Sendable {
         case .frameStep(let result): each { $0.onFrameStep(result) }
         case .seekReply(.callback(let completion), let outcome): completion(outcome)
         case .stepReply(.callback(let completion), let report): completion(report)
+        case .liveWindowChanged(let window): each { $0.onLiveWindowChanged(window) }
+        case .liveWindowReloadFailed(let error): each { $0.onLiveWindowReloadFailed(error) }
         case .callback(let work): work()
-        case .seekReply(.resume, _), .stepReply(.resume, _): break  // resumed when emitted
+        case .seekReply(.resume, _), .stepReply(.resume, _), .seekReply(.direct, _), .stepReply(.direct, _):
+            break  // resumed when emitted
         }
     }
 

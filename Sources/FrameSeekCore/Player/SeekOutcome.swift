@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a seek did not finish.
 ///
 /// Superseded and cancelled are different facts: a superseded seek lost to a newer seek (the
@@ -46,6 +48,10 @@ public struct SeekOutcome: Sendable, Hashable {
     public let decodeErrors: Int
     /// The stretch of unreadable media the target fell in (`SeekLanding.missingData`).
     public let missingData: MissingData?
+    /// The program date (EXT-X-PROGRAM-DATE-TIME) of the landed frame, exact: beside
+    /// `landedMediaTime` for an item whose live window is date-addressable. Nil for files,
+    /// playlists without dates, and seeks that did not land.
+    public let landedDate: ProgramDate?
 
     /// Whether the landed frame may differ from a clean decode of intact media
     /// (`SeekLanding.damaged`); false when the seek did not land.
@@ -68,9 +74,14 @@ public struct SeekOutcome: Sendable, Hashable {
     public var absoluteDelta: Double { absoluteDeltaMediaTime.seconds }
     /// Whether the landed frame meets the precision's window; false when the seek did not land.
     public var withinRequestedTolerance: Bool { accuracy?.withinRequestedTolerance ?? false }
+    /// `landedDate` as a Foundation `Date`, as the SDK reports the date a seek reached (named
+    /// like `LiveSeekWindow.startFoundationDate`); precision below ~0.1 µs is lost, so compare
+    /// `landedDate` instead.
+    public var landedFoundationDate: Date? { landedDate?.date }
 
-    /// An outcome for a seek that landed.
-    public init(landing: SeekLanding, latency: Duration) {
+    /// An outcome for a seek that landed; `landedDate` is the landed frame's program date, when
+    /// the item has dates.
+    public init(landing: SeekLanding, latency: Duration, landedDate: ProgramDate? = nil) {
         requestedMediaTime = landing.plan.requested
         landedMediaTime = landing.frame.time
         precision = landing.plan.precision
@@ -83,6 +94,7 @@ public struct SeekOutcome: Sendable, Hashable {
         error = nil
         decodeErrors = landing.decodeErrors
         missingData = landing.missingData
+        self.landedDate = landedDate
     }
 
     /// An outcome for a seek that did not land.
@@ -101,5 +113,6 @@ public struct SeekOutcome: Sendable, Hashable {
         self.error = error
         decodeErrors = 0
         missingData = nil
+        landedDate = nil
     }
 }

@@ -1,0 +1,78 @@
+// Reloading a live playlist: on the engine's queue like every other use of the engine, timed by
+// the injected `LiveReloadScheduler`, committed by one transition (invariant 8).
+
+extension Player {
+    /// Reloads the current item's live playlist now, and returns whether its window changed;
+    /// listeners hear `onLiveWindowChanged` first when it did.
+    ///
+    /// The periodic reloads go on regardless: this is for an app that knows the playlist moved
+    /// (or a test). False without reloading when nothing is loaded, a load is in progress, or the
+    /// item is a file or a playlist that will not change (ended, VOD).
+    ///
+    /// - Throws: the engine's `MediaError` when the playlist cannot be read or parsed; the
+    ///   previous window stays, and listeners hear `onLiveWindowReloadFailed` too.
+    public func reloadLiveWindow() async throws(MediaError) -> Bool {
+        guard let identity = machine.read({ $0.loading ? nil : $0.item?.identity }) else { return false }
+        let machine = self.machine
+        let step = await host.perform { engine in Self.reload(engine, of: identity, machine: machine) }
+        switch step??.result {
+        case .success(let changed): return changed
+        case .failure(let error): throw error
+        case nil: return false
+        }
+    }
+
+    /// Schedules the next reload of the installed item `identity`, `delay` from now, and the
+    /// one after that, until the item is closed or replaced or its engine stops asking for
+    /// reloads (a nil delay: the playlist ended, or was never live).
+    ///
+    /// The player is held weakly: a player released without `close()` stops reloading at the
+    /// next tick instead of keeping its engine alive forever.
+    func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?) {
+        guard let delay else { return }
+        reloadScheduler.schedule(after: delay) { [weak self] in
+            self?.host.schedule { [weak self] engine in
+                guard let self, let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
+                self.scheduleReloads(of: identity, after: step.nextDelay)
+            }
+        }
+    }
+
+    /// What one reload did.
+    struct ReloadStep: Sendable {
+        /// Whether the window changed, or why the playlist could not be reloaded.
+        let result: Result<Bool, MediaError>
+        /// When to reload again; nil to stop.
+        let nextDelay: MediaTime?
+    }
+
+    /// Reloads the playlist of `identity`'s engine and commits what changed. On the engine's
+    /// queue, with its engine.
+    ///
+    /// Nil when the engine or the player's item is no longer `identity`'s (closed, or replaced
+    /// by a load): such a reload touches neither the engine nor the state, and reloading stops.
+    /// Nil too when the engine no longer asks for reloads.
+    static func reload(_ engine: (any PlaybackEngine)?, of identity: ItemIdentity,
+                       machine: PlayerStateMachine) -> ReloadStep? {
+        guard let live = engine as? any LivePlaybackEngine, ObjectIdentifier(live) == identity.engine,
+              live.reloadDelay != nil, machine.read({ $0.isCurrent(identity) }) else { return nil }
+        let result: Result<Bool, MediaError>
+        let stillCurrent: Bool
+        do throws(MediaError) {
+            let changed = try live.reloadPlaylist()
+            result = .success(changed)
+            if changed {
+                // Read on this queue right after the reload, so the window, the range and the
+                // clamps the transition installs are the engine's, all from one reload.
+                let reloaded = LoadedItem(live, generation: identity.generation)
+                stillCurrent = machine.apply { s, events in s.commitReload(reloaded, into: &events) }
+            } else {
+                stillCurrent = machine.read { $0.isCurrent(identity) }
+            }
+        } catch {
+            result = .failure(error)
+            stillCurrent = machine.apply { s, events in s.reloadFailed(identity, error, into: &events) }
+        }
+        return stillCurrent ? ReloadStep(result: result, nextDelay: live.reloadDelay) : nil
+    }
+}
