@@ -205,11 +205,7 @@ extension FFmpegEngine {
         } else if let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last), lastIndex > index {
             end = lastIndex
         }
-        // Only when nothing was skipped on purpose (non-reference frames before the target):
-        // a frame skipped is not a frame the decoder cannot produce.
-        if position?.skippedBeforePTS != nil {
-            // Keep to the target and what follows it.
-        } else if let previous = position?.previousOutputPTS, let previousIndex = frameTable.frameIndex(ofPTS: previous),
+        if let previous = position?.previousOutputPTS, let previousIndex = frameTable.frameIndex(ofPTS: previous),
            previousIndex < index {
             start = previousIndex + 1
         } else if position?.previousOutputPTS == nil, position?.lastOutputPTS.flatMap(frameTable.frameIndex(ofPTS:)).map({ $0 > index }) == true,
@@ -217,6 +213,12 @@ extension FFmpegEngine {
             // The first frame this decode produced already lies past the target: nothing
             // from where decoding started up to it came out.
             start = first
+        }
+        // Non-reference frames before `skippedBeforePTS` were skipped on purpose on the way
+        // to the target: not coming out does not make them undecodable.
+        if let skipped = position?.skippedBeforePTS {
+            let firstNotSkipped = frameTable.frames.firstIndex { $0.pts >= skipped } ?? index
+            start = max(start, min(firstNotSkipped, index))
         }
         for skipped in start..<end { undecodable[skipped] = why }
         return MediaError(path: path, reason: .decodeFailed,
