@@ -94,6 +94,20 @@ struct HLSPlaylistEngineTests {
         try expectLanding(engine, at: MediaTime(value: 5, timescale: 1), frame: 120, md5: md5s[2][24], "recovered")
     }
 
+    @Test("a file:// URL opens as its path does; a missing playlist fails naming it")
+    func fileURLs() throws {
+        let url = URL(fileURLWithPath: Rollover.playlist).absoluteString
+        let engine = try HLSEngine(url: url)
+        #expect(engine.frameTable.frames.count == Rollover.framesPerSegment * Rollover.segmentCount)
+        #expect(engine.media.path == url)
+        #expect {
+            _ = try HLSEngine(url: Rollover.directory + "/no-such.m3u8")
+        } throws: { error in
+            guard let error = error as? MediaError else { return false }
+            return error.reason == .readFailed && error.detail.contains("no-such.m3u8")
+        }
+    }
+
     @Test("an open fails only when no segment can be read, naming the cause")
     func nothingReadable() throws {
         let directory = try TemporaryDirectory()
