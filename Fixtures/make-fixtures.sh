@@ -203,6 +203,13 @@ copy_real() {
   done
   cp "$SHARED_MEDIA/SOURCES.md" "$MEDIA/SOURCES.md"
   chmod 644 "$MEDIA/SOURCES.md"
+  # The HLS stream whose MPEG-TS timestamps wrap (HLSRolloverTests): the playlist and its segments.
+  log "copy hls-ts-rollover/"
+  mkdir -p "$MEDIA/hls-ts-rollover"
+  cp "$SHARED_MEDIA"/hls-ts-rollover/* "$MEDIA/hls-ts-rollover/"
+  chmod 644 "$MEDIA"/hls-ts-rollover/*
+  diff -r "$SHARED_MEDIA/hls-ts-rollover" "$MEDIA/hls-ts-rollover" >/dev/null \
+    || { echo "make-fixtures.sh: copy of hls-ts-rollover/ differs" >&2; exit 1; }
 }
 
 # --------------------------------------------------------------------------------------------

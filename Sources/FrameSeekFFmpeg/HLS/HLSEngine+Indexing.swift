@@ -1,0 +1,110 @@
+import Foundation
+import FrameSeekCore
+
+extension HLSEngine {
+    /// Fetches and parses the playlist at `url`.
+    ///
+    /// - Throws: `MediaError` naming `name` (the URL the caller gave): `.readFailed` with the
+    ///   fetch's cause, `.notMedia` with the parser's line and cause.
+    static func readPlaylist(_ url: URL, fetcher: SegmentFetcher, name: String) throws(MediaError) -> HLSPlaylist {
+        let text: String
+        do {
+            text = try fetcher.text(at: url)
+        } catch {
+            throw MediaError(path: name, reason: .readFailed, detail: "cannot read playlist \(error.description)")
+        }
+        do {
+            return try HLSPlaylist.parse(text: text, url: url)
+        } catch {
+            throw MediaError(path: name, reason: .notMedia, detail: "not an HLS playlist: \(error.description)")
+        }
+    }
+
+    /// Fetches segment `segment` (its EXT-X-MAP section first, when it has one) and opens an
+    /// engine on the bytes, named by the segment's URL.
+    ///
+    /// - Throws: `MediaError` whose path is the segment's URL: `.readFailed` with the fetch's
+    ///   cause ("HTTP error 404 Not Found"), or the segment engine's own open errors.
+    func openSegment(_ segment: HLSSegment) throws(MediaError) -> FFmpegEngine {
+        let name = SegmentFetcher.location(of: segment.uri)
+        var bytes: [UInt8] = []
+        do {
+            if let map = segment.map {
+                if let known = mapBytes[map] {
+                    bytes = known
+                } else {
+                    bytes = try fetcher.bytes(at: map.uri, range: map.byteRange)
+                    mapBytes[map] = bytes
+                }
+            }
+            bytes += try fetcher.bytes(at: segment.uri, range: segment.byteRange)
+        } catch {
+            throw MediaError(path: error.url, reason: .readFailed, detail: "cannot read segment: \(error.cause)")
+        }
+        return try FFmpegEngine(bytes: bytes, name: name, options: options)
+    }
+
+    /// Indexes every segment of the timeline's window: segments already indexed in `previous`
+    /// keep their frames; new ones, and ones that were missing, are fetched and opened. A
+    /// segment that fails is recorded with its cause, not thrown.
+    func indexWindow(reusing previous: [IndexedSegment]) -> [IndexedSegment] {
+        let known = Dictionary(previous.map { ($0.segment.mediaSequence, $0) }, uniquingKeysWith: { $1 })
+        let playlist = timeline.playlist
+        return playlist.segments.indices.map { position in
+            let segment = playlist.segments[position]
+            let start = timeline.segmentStarts[position]
+            if let old = known[segment.mediaSequence], old.segment.uri == segment.uri, let frames = old.frames {
+                return IndexedSegment(segment: segment, start: start, content: .success(frames))
+            }
+            do throws(MediaError) {
+                let engine = try openSegment(segment)
+                engines.insert(engine, for: segment.mediaSequence)
+                return IndexedSegment(segment: segment, start: start,
+                                      content: .success(.init(table: engine.frameTable, media: engine.media)))
+            } catch {
+                return IndexedSegment(segment: segment, start: start, content: .failure(error))
+            }
+        }
+    }
+
+    /// Rebuilds the global table and `media` from `segments`, and moves the landed frame's
+    /// global index to where its segment's frame now is.
+    ///
+    /// - Throws: `MediaError` (`.noPlayableStream`) when no segment of the window can be read;
+    ///   nothing changes then.
+    func rebuildIndex() throws(MediaError) {
+        guard let built = HLSWindowIndex.build(segments, timeBase: timeBase),
+              let first = segments.lazy.compactMap(\.frames).first else {
+            let causes = segments.compactMap { segment -> String? in
+                if case .failure(let error) = segment.content { return error.description }
+                return nil
+            }
+            throw MediaError(path: url, reason: .noPlayableStream,
+                             detail: "no segment of the window can be read"
+                                + (causes.isEmpty ? "" : ": \(causes.joined(separator: "; "))"))
+        }
+        index = built
+        let window = timeline.window
+        var truncation: Truncation?
+        if let last = segments.last, case .failure(let error) = last.content, let end = built.table.frames.last?.end {
+            // A hole at the end has no frame after it: it reads as media cut short, as a file's does.
+            truncation = Truncation(readableEnd: end, statedDuration: window.seekableRange.upperBound,
+                                    evidence: "segment \(last.segment.mediaSequence) \(error.description)")
+        }
+        let window0 = window.seekableRange.lowerBound
+        media = MediaDescription(path: url, container: "hls", startTime: .zero,
+                                 duration: window.seekableRange.upperBound - window0,
+                                 streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
+                                 truncation: truncation, missingData: built.table.missingData)
+        engines.keepOnly(Set(segments.map(\.segment.mediaSequence)))
+        if let landed = landedLocation,
+           let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex) {
+            currentFrameIndex = global
+        } else {
+            // The landed frame's segment left the window: nothing in the window is current.
+            currentFrameIndex = nil
+            landedLocation = nil
+            currentSegmentEngine = nil
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import FrameSeekCore
+
+extension HLSEngine {
+    /// Re-reads the media playlist (RFC 8216 6.3.4), places it on the timeline, indexes the
+    /// segments that arrived, retries segments that were missing, and forgets the segments that
+    /// left the window. Segments still in the window keep their times, and the landed frame
+    /// keeps its place (its global index follows it through its segment and local frame).
+    ///
+    /// A playlist with EXT-X-ENDLIST is final and is not fetched again; its missing segments
+    /// are still retried.
+    ///
+    /// - Returns: whether the window changed (the playlist did, or a missing segment could be
+    ///   read this time).
+    /// - Throws: `MediaError` naming the playlist when it cannot be read or parsed, is not a
+    ///   media playlist, or cannot follow the previous load (a Media Sequence Number that went
+    ///   back); the previous window stays current.
+    public func reloadPlaylist() throws(MediaError) -> Bool {
+        var reloaded = timeline
+        var playlistChanged = false
+        if !timeline.playlist.hasEndList {
+            guard case .media(let playlist) = try Self.readPlaylist(mediaPlaylistURL, fetcher: fetcher, name: url) else {
+                throw MediaError(path: url, reason: .notMedia,
+                                 detail: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
+            }
+            do {
+                playlistChanged = try reloaded.reload(with: playlist)
+            } catch {
+                throw MediaError(path: url, reason: .unsupported, detail: "cannot reload: \(error.description)")
+            }
+        }
+        let previousTimeline = timeline
+        let previousSegments = segments
+        let wasMissing = Set(segments.filter { $0.frames == nil }.map(\.segment.mediaSequence))
+        timeline = reloaded
+        segments = indexWindow(reusing: previousSegments)
+        do {
+            try rebuildIndex()
+        } catch {
+            timeline = previousTimeline
+            segments = previousSegments
+            throw error
+        }
+        let recovered = segments.contains { wasMissing.contains($0.segment.mediaSequence) && $0.frames != nil }
+        return playlistChanged || recovered
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import FrameSeekCore
+
+/// A playback engine over an HLS playlist (VOD, EVENT or live), reading the playlist itself and
+/// opening each segment through FFmpeg.
+///
+/// libavformat's HLS demuxer skips EXT-X-PROGRAM-DATE-TIME and refuses to seek in a live
+/// playlist, so this engine parses the playlist (`HLSPlaylist`), places its segments on an
+/// `HLSTimeline`, and indexes every segment of the window with an `FFmpegEngine` of its own,
+/// opened on the segment's bytes (the EXT-X-MAP section first, for fMP4). The segments' frame
+/// tables become one `frameTable` over the window (see `HLSWindowIndex`), so seeks and steps
+/// follow the same landing rules as in any file, across segment boundaries, discontinuities
+/// and 33-bit timestamp wraps. A landing is carried out by the engine of the segment that holds
+/// the planned frame (`FFmpegEngine.land`), on that frame by index.
+///
+/// A segment that cannot be fetched or opened does not fail the open (unless none can be
+/// read): it is missing data in `media` and `frameTable`, and a seek into it lands damaged and
+/// outside tolerance, as in a file with a hole. A reload retries it.
+///
+/// Not Sendable, like `FFmpegEngine`: keep it on one executor.
+public final class HLSEngine: LivePlaybackEngine {
+    /// How many segment engines stay open at once (see `SegmentEngineCache`).
+    public static let openSegmentEngines = 3
+
+    /// The playlist URL or path as given.
+    public let url: String
+    /// The media playlist read: `url` itself, or the chosen variant's playlist when `url` is a
+    /// multivariant playlist.
+    public let mediaPlaylistURL: URL
+    /// The playlist as of the last load and the stable times of its segments.
+    public internal(set) var timeline: HLSTimeline
+    /// The window's media: container `hls`, path `url`, the streams of the first readable
+    /// segment, duration the window's span, and the window's missing data.
+    public internal(set) var media: MediaDescription
+    /// Every frame of the window, in presentation order, on the timeline (see `HLSWindowIndex`).
+    public var frameTable: FrameTable { index.table }
+    /// The frame last landed or stepped on, as a global index; nil before any, and after a
+    /// reload dropped its segment from the window.
+    public internal(set) var currentFrameIndex: Int?
+    /// The engine of the segment holding the landed frame, for its picture and sound; nil
+    /// before any landing.
+    public internal(set) var currentSegmentEngine: FFmpegEngine?
+
+    let options: FFmpegEngine.Options
+    let fetcher: SegmentFetcher
+    /// The window's segments in playlist order, with what indexing them found.
+    var segments: [IndexedSegment]
+    var index: HLSWindowIndex
+    /// Set once at open (see `HLSWindowIndex.timeBase(for:)`).
+    private(set) var timeBase: TimeBase
+    let engines = SegmentEngineCache(capacity: HLSEngine.openSegmentEngines)
+    /// The landed frame by segment, which survives reloads that renumber the global frames.
+    var landedLocation: HLSWindowIndex.Location?
+    /// EXT-X-MAP sections by URI and range: segments share one, so it is fetched once.
+    var mapBytes: [HLSMap: [UInt8]] = [:]
+
+    /// Opens the playlist at `url` (a path, `file://`, `http://` or `https://` URL) and indexes
+    /// every segment of its window.
+    ///
+    /// - Parameters:
+    ///   - variant: which variant to read when `url` is a multivariant playlist.
+    ///   - options: how each segment is opened; `streamIndex` numbers the streams of a
+    ///     segment. The frame cache bound is shared among the open segment engines.
+    /// - Throws: `MediaError` naming the playlist: it cannot be read (`readFailed`), is not a
+    ///   playlist (`notMedia`), names no such variant (`streamUnavailable`), or none of its
+    ///   segments can be read (the first segment's cause).
+    public init(url: String, variant: HLSVariantSelection = .highestBandwidth,
+                options: FFmpegEngine.Options = .init()) throws(MediaError) {
+        self.url = url
+        var segmentOptions = options
+        segmentOptions.cacheBytes = options.cacheBytes / HLSEngine.openSegmentEngines
+        self.options = segmentOptions
+        let fetcher = SegmentFetcher()
+        self.fetcher = fetcher
+        let given = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
+        guard let given else { throw MediaError(path: url, reason: .invalidRequest, detail: "not a URL") }
+        var playlist: HLSMediaPlaylist
+        var mediaURL = given
+        switch try Self.readPlaylist(given, fetcher: fetcher, name: url) {
+        case .media(let media):
+            playlist = media
+        case .multivariant(let multivariant):
+            do {
+                mediaURL = try multivariant.variant(selecting: variant).uri
+            } catch {
+                throw MediaError(path: url, reason: .streamUnavailable, detail: error.description)
+            }
+            guard case .media(let media) = try Self.readPlaylist(mediaURL, fetcher: fetcher, name: url) else {
+                throw MediaError(path: url, reason: .notMedia,
+                                 detail: "variant \(mediaURL.absoluteString) is a multivariant playlist, not a media playlist")
+            }
+            playlist = media
+        }
+        mediaPlaylistURL = mediaURL
+        timeline = HLSTimeline(playlist: playlist)
+        // Placeholders until the segments are indexed; every stored property must be set first.
+        segments = []
+        timeBase = TimeBase(numerator: 1, denominator: 90_000)
+        index = HLSWindowIndex(table: FrameTable(streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: [],
+                                                 randomAccessPoints: [], source: .packetScan),
+                               locations: [], globalIndices: [:])
+        media = MediaDescription(path: url, container: "hls", startTime: .zero, duration: nil, streams: [],
+                                 selectedStreamIndex: 0)
+        segments = indexWindow(reusing: [])
+        guard let first = segments.lazy.compactMap(\.frames).first else {
+            let cause = segments.first.map { segment -> String in
+                if case .failure(let error) = segment.content { return error.description }
+                return "no frames"
+            } ?? "the playlist lists no segments"
+            throw MediaError(path: url, reason: .noPlayableStream, detail: "no segment can be read: \(cause)")
+        }
+        timeBase = HLSWindowIndex.timeBase(for: first.table)
+        try rebuildIndex()
+    }
+
+    /// The window as of the last load or reload.
+    public var liveSeekWindow: LiveSeekWindow { timeline.window }
+
+    /// When to reload next (`HLSTimeline.reloadDelay`): the target duration after a load that
+    /// changed the playlist, half of it after one that did not, nil once it has EXT-X-ENDLIST.
+    public var reloadDelay: MediaTime? { timeline.reloadDelay }
+
+    /// The EXT-X-PROGRAM-DATE-TIME date of the landed frame; nil before any landing or when the
+    /// playlist has no dates.
+    public var landedDate: ProgramDate? {
+        currentFrameIndex.flatMap { liveSeekWindow.date(forTime: frameTable.frames[$0].time) }
+    }
+
+    /// The landed frame's picture, from the segment engine holding it (see
+    /// `FFmpegEngine.landedPicture()`); nil before any landing.
+    ///
+    /// - Throws: `MediaError` as `FFmpegEngine.landedPicture()` does.
+    public func landedPicture() throws(MediaError) -> DecodedPicture? {
+        try currentSegmentEngine?.landedPicture()
+    }
+
+    /// The landed frame's samples, from the segment engine holding it (see
+    /// `FFmpegEngine.landedAudio()`); nil before any landing.
+    ///
+    /// - Throws: `MediaError` as `FFmpegEngine.landedAudio()` does.
+    public func landedAudio() throws(MediaError) -> DecodedAudio? {
+        try currentSegmentEngine?.landedAudio()
+    }
+
+    /// Seeks as the landing rules say, on the window's frame table, and decodes the landed frame
+    /// with the engine of the segment that holds it.
+    ///
+    /// - Throws: `MediaError`: `.invalidRequest` for a target no landing can satisfy,
+    ///   `.readFailed` when the segment cannot be fetched again, the segment engine's errors
+    ///   while decoding, `.interrupted` when `interruption` is set (the previous landing stays).
+    public func seek(to time: MediaTime, precision: SeekPrecision,
+                     interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+        let plan: LandingPlan
+        do {
+            plan = try frameTable.planLanding(at: time, precision: precision)
+        } catch {
+            throw MediaError(path: url, reason: .invalidRequest, detail: error.description)
+        }
+        return try land(plan, mode: .decode, interruption: interruption)
+    }
+
+    /// Carries out a plan made on the window's table: plans the same frame on its segment's
+    /// table and lets that segment's engine land on it. The landing reports the global plan
+    /// and frame, with the work the segment engine did.
+    func land(_ plan: LandingPlan, mode: LandingMode,
+              interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let location = index.locations[plan.frameIndex]
+        let engine = try segmentEngine(location.sequence)
+        let localPlan: LandingPlan
+        do {
+            localPlan = try engine.frameTable.planLanding(onFrame: location.localIndex)
+        } catch {
+            throw MediaError(path: url, reason: .decodeFailed,
+                             detail: "segment \(location.sequence) frame \(location.localIndex): \(error.description)")
+        }
+        let local = try engine.land(localPlan, mode: mode, interruption: interruption)
+        let global = index.globalIndex(sequence: location.sequence, localIndex: local.frame.index) ?? plan.frameIndex
+        currentSegmentEngine = engine
+        currentFrameIndex = global
+        landedLocation = index.locations[global]
+        return SeekLanding(plan: plan, frame: frameTable.frames[global],
+                           keyframeIndex: local.keyframeIndex.flatMap {
+                               index.globalIndex(sequence: location.sequence, localIndex: $0)
+                           },
+                           framesDecoded: local.framesDecoded, demuxerSeeks: local.demuxerSeeks,
+                           latency: clock.now - start, decodeErrors: local.decodeErrors,
+                           missingData: frameTable.missingData(at: plan.target))
+    }
+
+    /// The engine of segment `sequence`: an open one, or the segment fetched and opened again.
+    ///
+    /// - Throws: `MediaError` (`.readFailed`) naming the segment when it is no longer in the
+    ///   window or cannot be fetched or opened now.
+    func segmentEngine(_ sequence: Int) throws(MediaError) -> FFmpegEngine {
+        if let open = engines.engine(sequence) { return open }
+        guard let segment = segments.first(where: { $0.segment.mediaSequence == sequence })?.segment else {
+            throw MediaError(path: url, reason: .readFailed, detail: "segment \(sequence) is no longer in the window")
+        }
+        let engine = try openSegment(segment)
+        engines.insert(engine, for: sequence)
+        return engine
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import FrameSeekCore
+
+/// What indexing one segment of the window found: its frames, or why it could not be read.
+struct IndexedSegment {
+    /// What the segment's own `FFmpegEngine` made of it.
+    struct Frames {
+        /// The segment engine's frame table, on the segment's own zero-based timeline.
+        let table: FrameTable
+        /// The segment engine's description of the segment (streams, selected stream).
+        let media: MediaDescription
+    }
+
+    /// The segment as the playlist lists it.
+    let segment: HLSSegment
+    /// Its start on the `HLSTimeline`.
+    let start: MediaTime
+    /// Its frames, or the cause it is missing data ("URL: HTTP error 404 Not Found").
+    let content: Result<Frames, MediaError>
+
+    var frames: Frames? { try? content.get() }
+}
+
+/// The one frame table over every segment of a playlist's window, and the way back from a
+/// global frame to the segment and local frame that hold it.
+///
+/// Each segment is placed by the playlist, not by its timestamps: frame time = the segment's
+/// start on the `HLSTimeline` + the frame's distance from the segment's first listed frame.
+/// So a discontinuity (timestamps that reset or jump) and a 33-bit MPEG-TS wrap between
+/// segments cannot reorder or overlap frames: each segment's frames sit where the playlist
+/// says the segment starts. (FFmpeg unwraps timestamps that wrap inside one segment.)
+///
+/// The segment's first listed frame sits exactly on the segment start: a segment starts with a
+/// keyframe (EXT-X-INDEPENDENT-SEGMENTS), and what EXT-X-PROGRAM-DATE-TIME dates is the
+/// segment's first sample. The first video frame is taken as that sample rather than the
+/// container start, which in MPEG-TS is often an audio packet some milliseconds earlier:
+/// placing by the container start would move each video segment by that audio lead, and a
+/// seek to a segment's start would land on the previous segment's last frame. Frames a
+/// segment holds before its first keyframe cannot be decoded from the segment alone and are
+/// not listed (the segment engine already leaves them out, as it does for files).
+struct HLSWindowIndex {
+    /// Where a global frame comes from.
+    struct Location: Hashable {
+        /// The Media Sequence Number of the segment holding it.
+        let sequence: Int
+        /// Its index in that segment's own frame table.
+        let localIndex: Int
+    }
+
+    /// The global table.
+    let table: FrameTable
+    /// `table.frames[i]` is `locations[i]`.
+    let locations: [Location]
+    /// Local frame index to global index, per Media Sequence Number; nil where a local frame is
+    /// not listed (see `build`).
+    let globalIndices: [Int: [Int?]]
+
+    /// The global index of a segment's local frame, if it is listed.
+    func globalIndex(sequence: Int, localIndex: Int) -> Int? {
+        guard let indices = globalIndices[sequence], indices.indices.contains(localIndex) else { return nil }
+        return indices[localIndex]
+    }
+
+    /// The time base of the global table: 1/90000 (MPEG-TS's clock, and fine enough for any
+    /// frame rate) unless `first`, the first readable segment's stream, counts in finer ticks.
+    /// Fixed when the engine opens, so that a reload never changes the meaning of a PTS.
+    static func timeBase(for first: FrameTable) -> TimeBase {
+        let mpegTS = TimeBase(numerator: 1, denominator: 90_000)
+        let own = first.timeBase
+        return own.numerator == 1 && own.denominator > mpegTS.denominator ? own : mpegTS
+    }
+
+    /// Combines `segments` (in playlist order) into one table in `timeBase`.
+    ///
+    /// A frame is listed only if it starts after the frame before it and before the next
+    /// segment's start: a segment whose media runs past its EXTINF duration would otherwise
+    /// overlap the next one, and a frame table must be in strict presentation order. Times are
+    /// rounded down to whole ticks of `timeBase` (exact for EXTINF durations in 1/90000 s).
+    /// A segment that could not be read leaves a hole after the frame before it: missing data
+    /// with the segment's URL and cause (consecutive holes join their causes). A hole before
+    /// the first readable segment has no frame to follow and is not seekable at all; a hole
+    /// at the end of the window is reported by the engine as truncation.
+    static func build(_ segments: [IndexedSegment], timeBase: TimeBase) -> HLSWindowIndex? {
+        guard let firstTable = segments.lazy.compactMap(\.frames).first?.table else { return nil }
+        var frames: [FrameEntry] = []
+        var points: [RandomAccessPoint] = []
+        var locations: [Location] = []
+        var globalIndices: [Int: [Int?]] = [:]
+        var missingAfter: [Int: String] = [:]
+        var decodeBase = 0
+        for (position, indexed) in segments.enumerated() {
+            guard let content = indexed.frames else {
+                if let last = frames.indices.last, case .failure(let error) = indexed.content {
+                    let evidence = "segment \(indexed.segment.mediaSequence) \(error.description)"
+                    missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
+                }
+                continue
+            }
+            let local = content.table
+            guard let zero = local.frames.first?.time else { continue }
+            let limit = segments.indices.contains(position + 1) ? segments[position + 1].start : nil
+            var map = [Int?](repeating: nil, count: local.frames.count)
+            for frame in local.frames {
+                let time = indexed.start + (frame.time - zero)
+                guard let pts = timeBase.ticks(in: time), limit.map({ time < $0 }) ?? true,
+                      frames.last.map({ pts > $0.pts }) ?? true else { continue }
+                let durationTicks = timeBase.ticks(in: frame.duration) ?? 0
+                map[frame.index] = frames.count
+                frames.append(FrameEntry(index: frames.count, pts: pts, time: timeBase.time(ofTicks: pts),
+                                         durationTicks: durationTicks, duration: timeBase.time(ofTicks: durationTicks),
+                                         isKeyframe: frame.isKeyframe, decodeOrder: decodeBase + frame.decodeOrder,
+                                         packetPosition: nil))
+                locations.append(Location(sequence: indexed.segment.mediaSequence, localIndex: frame.index))
+            }
+            for point in local.randomAccessPoints {
+                guard let localIndex = point.frameIndex, let global = map[localIndex] else { continue }
+                points.append(RandomAccessPoint(pts: frames[global].pts, dts: nil,
+                                                decodeOrder: decodeBase + point.decodeOrder, frameIndex: global))
+            }
+            globalIndices[indexed.segment.mediaSequence] = map
+            let packets = (local.frames.map(\.decodeOrder) + local.randomAccessPoints.map(\.decodeOrder)).max() ?? 0
+            decodeBase += packets + 1
+        }
+        guard !frames.isEmpty else { return nil }
+        let table = FrameTable(streamIndex: firstTable.streamIndex, timeBase: timeBase, originPTS: 0, frames: frames,
+                               randomAccessPoints: points, source: firstTable.source, missingDataAfter: missingAfter)
+        return HLSWindowIndex(table: table, locations: locations, globalIndices: globalIndices)
+    }
+}
