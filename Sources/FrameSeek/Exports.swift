@@ -8,18 +8,25 @@ import Dispatch
 import Foundation
 
 extension Player {
-    /// A player that decodes with FFmpeg: any file or URL FFmpeg's I/O layer reads.
+    /// A player that decodes with FFmpeg: any file or URL FFmpeg's I/O layer reads, and HLS
+    /// playlists (`.m3u8`) through `HLSEngine`, which gives the player its live seek window.
+    /// `reloadScheduler` times the reloads of live playlists (a real timer by default).
     public convenience init(callbackQueue: DispatchQueue = .main, clock: any PlayerClock = ContinuousPlayerClock(),
-                            engineOptions: FFmpegEngine.Options = FFmpegEngine.Options()) {
-        self.init(engineFactory: FFmpegEngine.factory(options: engineOptions), callbackQueue: callbackQueue, clock: clock)
+                            engineOptions: FFmpegEngine.Options = FFmpegEngine.Options(),
+                            reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler()) {
+        self.init(engineFactory: FFmpegEngine.factory(options: engineOptions), callbackQueue: callbackQueue, clock: clock,
+                  reloadScheduler: reloadScheduler)
     }
 }
 
 extension FFmpegEngine {
-    /// A factory the player calls to open each item with these options.
+    /// A factory the player calls to open each item with these options: an `HLSEngine` for an
+    /// HLS playlist, an `FFmpegEngine` for anything else.
     public static func factory(options: Options = Options()) -> PlaybackEngineFactory {
         { (url: URL) throws(MediaError) -> any PlaybackEngine in
-            try FFmpegEngine(path: url.isFileURL ? url.path : url.absoluteString, options: options)
+            let location = url.isFileURL ? url.path : url.absoluteString
+            if HLSEngine.isPlaylist(url) { return try HLSEngine(url: location, options: options) }
+            return try FFmpegEngine(path: location, options: options)
         }
     }
 }
