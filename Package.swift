@@ -26,9 +26,11 @@ let package = Package(
         .target(name: "FrameSeekImages", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "CPNG"]),
         // Landing manifests: record where seeks land, check them again after an upgrade.
         .target(name: "FrameSeekLanding", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages"]),
+        // Resume: the SQLite progress store. Every SQLite pointer lives here.
+        .target(name: "FrameSeekResume", dependencies: ["FrameSeekCore", "CSQLite"]),
         // The umbrella module users import.
         .target(name: "FrameSeek", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages",
-                                                  "FrameSeekLanding"]),
+                                                  "FrameSeekLanding", "FrameSeekResume"]),
         // The command-line tool: its logic is a library so the tests can drive it in-process.
         .target(name: "FrameSeekCLI", dependencies: ["FrameSeek"]),
         .executableTarget(name: "frameseek", dependencies: ["FrameSeekCLI"]),
@@ -49,6 +51,10 @@ let package = Package(
         // CycleSoakTests to read the process's descriptors and memory without the other tests'.
         .executableTarget(name: "frameseek-cycles", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages"],
                           path: "Tests/FrameSeekCycles"),
+        // Saves progress into a SQLite store in a process of its own, for ProgressStoreProcessTests
+        // to kill with SIGKILL mid-save and to run two at once against one file.
+        .executableTarget(name: "frameseek-store-writer", dependencies: ["FrameSeekResume"],
+                          path: "Tests/FrameSeekStoreWriter"),
         .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "CPNG"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport",
@@ -57,6 +63,7 @@ let package = Package(
         .testTarget(name: "FrameSeekCLITests", dependencies: ["FrameSeekCLI", "FrameSeek", "FrameSeekTestSupport"]),
         // The Player over the real FFmpeg engine, through the umbrella module users import.
         .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
+        .testTarget(name: "FrameSeekResumeTests", dependencies: ["FrameSeekResume", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekLandingTests", dependencies: ["FrameSeekLanding", "FrameSeekTestSupport", "FrameSeek"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,11 @@
 // `import FrameSeek` is all a user writes: it brings the value types, the player, the FFmpeg
-// engine, the image export and landing manifests, and makes the FFmpeg engine the player's default.
+// engine, the image export, landing manifests and the SQLite progress store, and makes the
+// FFmpeg engine the player's default.
 @_exported import FrameSeekCore
 @_exported import FrameSeekFFmpeg
 @_exported import FrameSeekImages
 @_exported import FrameSeekLanding
+@_exported import FrameSeekResume
 import Dispatch
 import Foundation
 

@@ -1,0 +1,275 @@
+import Foundation
+import FrameSeekCore
+
+/// The default `ProgressStore`: one SQLite database file, one row per media key.
+///
+/// - WAL journal with `synchronous=NORMAL`: a save is one short write transaction that never
+///   blocks readers. A committed save is in the WAL file, in the kernel's page cache, before
+///   `save` returns, so killing the process (even with SIGKILL) loses nothing committed; the
+///   next open replays the WAL. What NORMAL gives up against FULL is durability across a power
+///   loss or kernel crash, where the last few saves may roll back (the database stays
+///   consistent); for playback positions that is a few seconds of progress, not worth an
+///   fsync on every save.
+/// - A busy timeout: several processes (two players, a player and a tool) may write the same
+///   file; a writer waits for the other's lock instead of failing.
+/// - Upserts (`INSERT … ON CONFLICT(key) DO UPDATE`) inside `BEGIN IMMEDIATE`.
+/// - Positions keep their exact rational `value`/`timescale`, so 1001/30000 comes back as
+///   1001/30000, never as a rounded `Double`.
+///
+/// Damage: when the file is not a database or is corrupt (at open, under `PRAGMA quick_check`,
+/// or later in any call), it and its `-wal`/`-shm` are renamed to `PATH.corrupt-<timestamp>`
+/// and a fresh database is created in its place; ``recoveryWarning`` then says so. Saved
+/// positions are conveniences, so losing them beats refusing to play. Anything else (a
+/// directory at the path, permissions, a full disk, a schema from a newer FrameSeek) is a
+/// `ProgressStoreError` naming the file, and the file is left alone.
+///
+/// Safe to use from any thread: calls are serialized on one connection.
+public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
+    // @unchecked Sendable is safe because the one piece of shared mutable state, the connection
+    // (a non-Sendable class around a SQLite handle, which is why `Locked<State>` is not
+    // Sendable by itself), is reached only inside `state.withLock`: every call runs under the
+    // lock, and no method returns the connection or lets it out of the closure. `path` and
+    // `busyTimeout` are immutable.
+
+    /// The database file.
+    public let path: String
+    private let busyTimeout: Duration
+    private let state: Locked<State>
+
+    /// The connection and what recovery has said, changed together under the lock.
+    private struct State {
+        var connection: SQLiteConnection
+        var warning: String?
+    }
+
+    /// The schema this version writes, in `PRAGMA user_version`.
+    static let schemaVersion: Int64 = 1
+
+    /// Set when a damaged file was moved aside and a fresh store created: names the file and
+    /// where it went. nil while the store has needed no recovery.
+    public var recoveryWarning: String? { state.withLock { $0.warning } }
+
+    /// Opens the store at `path`, creating it and its parent directories when missing.
+    ///
+    /// - Parameters:
+    ///   - path: The database file, usually ``defaultPath``.
+    ///   - busyTimeout: How long a call waits while another connection (another process)
+    ///     holds the write lock before failing.
+    /// - Throws: `ProgressStoreError` naming `path` when the store cannot be opened or
+    ///   created: a directory at the path, no permission, a parent that cannot be created, a
+    ///   schema from a newer version. A damaged file is not an error: see ``recoveryWarning``.
+    public init(path: String, busyTimeout: Duration = .seconds(5)) throws(ProgressStoreError) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        try Self.prepareLocation(path)
+        var warning: String?
+        let connection: SQLiteConnection
+        do throws(SQLiteError) {
+            connection = try Self.open(path, busyTimeout)
+        } catch where error.meansDamage {
+            warning = try Self.moveAside(path, because: error)
+            connection = try Self.reopenAfterRecovery(path, busyTimeout)
+        } catch {
+            throw ProgressStoreError(path: path, cause: error.description)
+        }
+        state = Locked(State(connection: connection, warning: warning))
+    }
+
+    /// The saved progress for `key`, nil when there is none.
+    public func load(key: String) throws(ProgressStoreError) -> SavedProgress? {
+        let rows = try run { connection throws(SQLiteError) in
+            try connection.query("""
+                SELECT position_value, position_timescale, duration_value, duration_timescale, updated
+                FROM progress WHERE key = ?
+                """, [.text(key)])
+        }
+        guard let row = rows.first else { return nil }
+        guard row.count == 5, case .integer(let positionValue) = row[0], case .integer(let positionScale) = row[1],
+              case .integer(let durationValue) = row[2], case .integer(let durationScale) = row[3] else {
+            throw ProgressStoreError(path: path, cause: "the row for \(key) does not hold integer times")
+        }
+        let updated: Double
+        switch row[4] {
+        case .real(let seconds): updated = seconds
+        case .integer(let seconds): updated = Double(seconds)
+        default: throw ProgressStoreError(path: path, cause: "the row for \(key) has no update time")
+        }
+        return SavedProgress(key: key, position: Self.decode(positionValue, positionScale),
+                             duration: Self.decode(durationValue, durationScale),
+                             updated: Date(timeIntervalSince1970: updated))
+    }
+
+    /// Saves `progress`, replacing what `progress.key` had, and returns once it is committed.
+    public func save(_ progress: SavedProgress) throws(ProgressStoreError) {
+        let position = Self.encode(progress.position)
+        let duration = Self.encode(progress.duration)
+        _ = try run { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) in
+                try connection.query("""
+                    INSERT INTO progress (key, position_value, position_timescale, duration_value, duration_timescale, updated)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET
+                        position_value = excluded.position_value, position_timescale = excluded.position_timescale,
+                        duration_value = excluded.duration_value, duration_timescale = excluded.duration_timescale,
+                        updated = excluded.updated
+                    """, [.text(progress.key), .integer(position.value), .integer(position.timescale),
+                          .integer(duration.value), .integer(duration.timescale),
+                          .real(progress.updated.timeIntervalSince1970)])
+            }
+        }
+    }
+
+    /// Forgets `key`; nothing happens when it has nothing saved.
+    public func remove(key: String) throws(ProgressStoreError) {
+        _ = try run { connection throws(SQLiteError) in
+            try connection.query("DELETE FROM progress WHERE key = ?", [.text(key)])
+        }
+    }
+
+    // MARK: - Opening and recovery
+
+    /// Creates the parent directories and refuses a directory at the path, which SQLite would
+    /// otherwise report only as a vague "unable to open" (and which recovery must never move).
+    private static func prepareLocation(_ path: String) throws(ProgressStoreError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw ProgressStoreError(path: path, cause: "cannot create the directory \(parent): \(error.localizedDescription)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ProgressStoreError(path: path, cause: "is a directory, not a database file")
+        }
+    }
+
+    /// Opens and checks the database and brings its schema up to date.
+    private static func open(_ path: String, _ busyTimeout: Duration) throws(SQLiteError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        // First, so that everything after it, schema setup included, waits for other writers.
+        try connection.setBusyTimeout(busyTimeout)
+        // sqlite3_open_v2 reads nothing; a file of random bytes fails here with SQLITE_NOTADB.
+        // quick_check also walks every page, so a truncated or overwritten database is found
+        // now rather than by a save in the middle of playback. Stores are small (one row per
+        // media item), so this costs milliseconds.
+        let check = try connection.query("PRAGMA quick_check")
+        if check != [[.text("ok")]] {
+            let problems = check.prefix(3).compactMap { row -> String? in
+                if case .text(let line) = row.first { return line }
+                return nil
+            }
+            throw SQLiteError(function: "PRAGMA quick_check", code: 11 /* SQLITE_CORRUPT */,
+                              message: problems.joined(separator: "; "))
+        }
+        let mode = try connection.query("PRAGMA journal_mode=WAL")
+        guard mode == [[.text("wal")]] else {
+            throw SQLiteError(function: "PRAGMA journal_mode=WAL", code: 1 /* SQLITE_ERROR */,
+                              message: "the journal mode stayed \(mode.first?.first.map { "\($0)" } ?? "unknown")")
+        }
+        try connection.query("PRAGMA synchronous=NORMAL")
+        try connection.transaction { () throws(SQLiteError) in
+            guard case .integer(let version) = try connection.query("PRAGMA user_version").first?.first else {
+                throw SQLiteError(function: "PRAGMA user_version", code: 1, message: "no version returned")
+            }
+            if version > schemaVersion {
+                throw SQLiteError(function: "PRAGMA user_version", code: 1,
+                                  message: "schema version \(version) was written by a newer FrameSeek (this one knows \(schemaVersion))")
+            }
+            try connection.query("""
+                CREATE TABLE IF NOT EXISTS progress (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    position_value INTEGER NOT NULL, position_timescale INTEGER NOT NULL,
+                    duration_value INTEGER NOT NULL, duration_timescale INTEGER NOT NULL,
+                    updated REAL NOT NULL)
+                """)
+            if version < schemaVersion { try connection.query("PRAGMA user_version = \(schemaVersion)") }
+        }
+        return connection
+    }
+
+    /// Opens the fresh database that replaces a moved-aside one.
+    private static func reopenAfterRecovery(_ path: String, _ busyTimeout: Duration) throws(ProgressStoreError)
+        -> SQLiteConnection {
+        do throws(SQLiteError) {
+            return try open(path, busyTimeout)
+        } catch {
+            throw ProgressStoreError(path: path, cause: "a damaged store was moved aside, but a new one failed: \(error)")
+        }
+    }
+
+    /// Renames the damaged file and its `-wal` and `-shm` to `PATH.corrupt-<timestamp>…` and
+    /// returns the warning that says so.
+    ///
+    /// The WAL must go with the file: left behind, SQLite could replay its frames onto the new
+    /// database. Renaming keeps the damaged data for anyone who wants to look at it.
+    private static func moveAside(_ path: String, because damage: SQLiteError) throws(ProgressStoreError) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+        var target = "\(path).corrupt-\(formatter.string(from: Date()))"
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: target) {
+            attempt += 1
+            target = "\(path).corrupt-\(formatter.string(from: Date()))-\(attempt)"
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            if rename(path + suffix, target + suffix) != 0 {
+                let reason = String(cString: strerror(errno))
+                throw ProgressStoreError(path: path, cause: "damaged (\(damage)) and cannot be moved aside to \(target + suffix): \(reason)")
+            }
+        }
+        return "The progress store \(path) was damaged (\(damage)); it was moved to \(target) and a new, empty store created."
+    }
+
+    /// Runs `body` on the connection under the lock. A damaged database found by the call
+    /// (another process or the disk broke it after we opened it) is moved aside and the call
+    /// is run once more on a fresh store.
+    private func run<Result>(_ body: (SQLiteConnection) throws(SQLiteError) -> Result) throws(ProgressStoreError) -> Result {
+        // Locked.withLock rethrows untyped errors; a Result keeps the error's type across it.
+        let outcome = state.withLock { state -> Swift.Result<Result, ProgressStoreError> in
+            do throws(SQLiteError) {
+                return .success(try body(state.connection))
+            } catch where error.meansDamage {
+                do throws(ProgressStoreError) {
+                    // Closed first, so that no handle of ours still points at the moved files.
+                    state.connection.close()
+                    state.warning = try Self.moveAside(path, because: error)
+                    state.connection = try Self.reopenAfterRecovery(path, busyTimeout)
+                } catch {
+                    return .failure(error)
+                }
+                do throws(SQLiteError) {
+                    return .success(try body(state.connection))
+                } catch {
+                    return .failure(ProgressStoreError(path: path, cause: error.description))
+                }
+            } catch {
+                return .failure(ProgressStoreError(path: path, cause: error.description))
+            }
+        }
+        return try outcome.get()
+    }
+
+    // MARK: - Times in columns
+
+    /// Codes for the non-numeric kinds, stored as the value with a timescale of 0 (a timescale
+    /// no numeric time has), so an indefinite live duration comes back indefinite.
+    private static let kindCodes: [(MediaTime, Int64)] = [
+        (.invalid, 0), (.positiveInfinity, 1), (.negativeInfinity, -1), (.indefinite, 2),
+    ]
+
+    private static func encode(_ time: MediaTime) -> (value: Int64, timescale: Int64) {
+        if time.kind == .numeric { return (time.value, Int64(time.timescale)) }
+        return (kindCodes.first { $0.0.kind == time.kind }?.1 ?? 0, 0)
+    }
+
+    /// The time a row holds; anything out of range (another program wrote the row) is
+    /// `.invalid`, never a trap.
+    private static func decode(_ value: Int64, _ timescale: Int64) -> MediaTime {
+        if timescale == 0 { return kindCodes.first { $0.1 == value }?.0 ?? .invalid }
+        guard let scale = Int32(exactly: timescale), scale > 0 else { return .invalid }
+        return MediaTime(value: value, timescale: scale)
+    }
+}
+
