@@ -198,22 +198,15 @@ extension FFmpegEngine {
     /// decode: FFmpeg's own decode of the file lacks them too.
     private func rememberUndecodable(from index: Int) -> MediaError {
         let why = "the decoder does not produce it, even decoding from the start of the file"
-        var start = index
-        var end = index + 1
-        if position?.drained == true {
-            end = frameTable.frames.count
-        } else if let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last), lastIndex > index {
-            end = lastIndex
-        }
-        if let previous = position?.previousOutputPTS, let previousIndex = frameTable.frameIndex(ofPTS: previous),
-           previousIndex < index {
-            start = previousIndex + 1
-        } else if position?.previousOutputPTS == nil, position?.lastOutputPTS.flatMap(frameTable.frameIndex(ofPTS:)).map({ $0 > index }) == true,
-                  let first = position?.startPoint.frameIndex, first < index {
-            // The first frame this decode produced already lies past the target: nothing
-            // from where decoding started up to it came out.
-            start = first
-        }
+        let table = frameTable
+        func frame(_ pts: Int64?) -> Int? { pts.flatMap(table.frameIndex(ofPTS:)) }
+        let last = frame(position?.lastOutputPTS)
+        // The frames between the last one produced before the target (or where decoding
+        // started, if none was) and the first one produced after it (or the end, when the
+        // decoder ran out) did not come out.
+        let producedBefore = [last, frame(position?.previousOutputPTS)].compactMap { $0 }.filter { $0 < index }.max()
+        var start = producedBefore.map { $0 + 1 } ?? min(position?.startPoint.frameIndex ?? index, index)
+        let end = position?.drained == true ? table.frames.count : max(index + 1, last ?? 0)
         // Non-reference frames before `skippedBeforePTS` were skipped on purpose on the way
         // to the target: not coming out does not make them undecodable.
         if let skipped = position?.skippedBeforePTS {
