@@ -75,7 +75,8 @@ package final class FakePlaybackEngine: PlaybackEngine {
     package private(set) var currentFrameIndex: Int?
     private let gate: EngineGate
 
-    package init(path: String, frameCount: Int, gop: Int, gate: EngineGate) {
+    package init(path: String, frameCount: Int, gop: Int, gate: EngineGate,
+                 mediaType: StreamDescription.MediaType = .video) {
         let timeBase = TimeBase(numerator: 1, denominator: 30)
         let frames = (0..<frameCount).map { i in
             FrameEntry(index: i, pts: Int64(i), time: timeBase.time(ofTicks: Int64(i)), durationTicks: 1,
@@ -86,7 +87,7 @@ package final class FakePlaybackEngine: PlaybackEngine {
         }
         frameTable = FrameTable(streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
                                 randomAccessPoints: points, source: .packetScan)
-        let stream = StreamDescription(index: 0, mediaType: .video, codec: "fake", timeBase: timeBase,
+        let stream = StreamDescription(index: 0, mediaType: mediaType, codec: "fake", timeBase: timeBase,
                                        width: 16, height: 16, pixelFormat: "gray", sampleRate: nil, channels: nil,
                                        orientation: .identity, sampleAspectRatio: nil)
         media = MediaDescription(path: path, container: "fake", startTime: .zero,
@@ -95,13 +96,15 @@ package final class FakePlaybackEngine: PlaybackEngine {
         self.gate = gate
     }
 
-    /// A factory for `Player(engineFactory:)`: `frames.fake` names a file of that many frames.
+    /// A factory for `Player(engineFactory:)`: `frames.fake` names a file of that many frames;
+    /// `frames.audio` an audio-only one of that many 1/30 s packets.
     package static func factory(gate: EngineGate, gop: Int = 10) -> PlaybackEngineFactory {
         { (url: URL) throws(MediaError) -> any PlaybackEngine in
             guard let count = Int(url.deletingPathExtension().lastPathComponent), count > 0 else {
                 throw MediaError(path: url.path, reason: .fileNotFound, detail: "no such fake media")
             }
-            return FakePlaybackEngine(path: url.path, frameCount: count, gop: gop, gate: gate)
+            return FakePlaybackEngine(path: url.path, frameCount: count, gop: gop, gate: gate,
+                                      mediaType: url.pathExtension == "audio" ? .audio : .video)
         }
     }
 

@@ -48,6 +48,9 @@ public protocol SeekDelegate: AnyObject, Sendable {
     func onSeekEnd(at time: MediaTime)
     /// The playhead moved.
     func onTimeUpdate(currentTime: MediaTime, duration: MediaTime)
+    /// Playback reached the end of the item and paused there (`currentTime` is the last frame,
+    /// or the duration for audio-only media).
+    func onPlaybackEnded()
 }
 
 extension SeekDelegate {
@@ -57,4 +60,6 @@ extension SeekDelegate {
     public func onSeekEnd(at time: MediaTime) {}
     /// Does nothing.
     public func onTimeUpdate(currentTime: MediaTime, duration: MediaTime) {}
+    /// Does nothing.
+    public func onPlaybackEnded() {}
 }

@@ -15,6 +15,8 @@ public final class Player: Sendable {
     let clock: any PlayerClock
     /// Times the reloads of live playlists.
     let reloadScheduler: any LiveReloadScheduler
+    /// Times playback's ticks.
+    let ticker: any PlaybackTicker
     private let engineFactory: PlaybackEngineFactory
 
     /// The scrub session of this player: many position updates, one seek.
@@ -22,11 +24,15 @@ public final class Player: Sendable {
 
     /// A player whose engines `engineFactory` makes. `import FrameSeek` adds `Player()`,
     /// which uses the FFmpeg engine. `reloadScheduler` times the reloads of live playlists
-    /// (a real timer by default; tests pass one they advance by hand).
+    /// (a real timer by default; tests pass one they advance by hand). `clock` measures
+    /// playback and scrub throttling; `ticker` times playback's ticks (both injectable so tests
+    /// play on a virtual clock).
     public init(engineFactory: @escaping PlaybackEngineFactory, callbackQueue: DispatchQueue = .main,
                 clock: any PlayerClock = ContinuousPlayerClock(),
-                reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler()) {
+                reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler(),
+                ticker: any PlaybackTicker = DispatchPlaybackTicker()) {
         self.engineFactory = engineFactory
+        self.ticker = ticker
         self.machine = PlayerStateMachine(queue: callbackQueue)
         self.clock = clock
         self.reloadScheduler = reloadScheduler
@@ -42,19 +48,54 @@ public final class Player: Sendable {
     /// When the engine is a live playlist (`LivePlaybackEngine`), `liveSeekWindow` is its window
     /// from here on, and the player reloads the playlist whenever the engine's `reloadDelay`
     /// says, until the item is closed or replaced or the playlist ends.
-    public func load(_ url: URL) async throws(MediaError) {
+    ///
+    /// `start`, or else what `startPositionProvider` gives, is where the first frame is: the
+    /// engine lands there (exact) before the item is installed, so no other frame is ever
+    /// shown or reported first. A start outside the item, or non-numeric, is ignored.
+    /// Playback stops; call `play(rate:)` again on the new item.
+    public func load(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) {
         let generation = machine.apply { s, events in s.beginLoad(into: &events) }
         let machine = self.machine
         do {
             try await host.load(url, with: engineFactory) { engine in
                 let item = LoadedItem(engine, generation: generation)
-                guard machine.update({ $0.install(item, generation: generation) }) else { return }
+                let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
+                guard machine.apply({ s, events in
+                    s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
+                }) else { return }
                 self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay)
             }
         } catch {
-            machine.update { $0.loadFailed(generation: generation) }
+            machine.apply { s, events in s.loadFailed(generation: generation, into: &events) }
             throw error
         }
+    }
+
+    /// Where a new item's playhead starts for `start`: the frame an exact seek lands on (video)
+    /// or the time itself (audio-only); nil for the item's start. On the engine's queue.
+    private static func land(_ engine: any PlaybackEngine, _ item: LoadedItem, atStart start: MediaTime?) -> MediaTime? {
+        guard let start, start.isNumeric, let range = item.seekableRange, range.contains(start),
+              start > range.lowerBound else { return nil }
+        guard item.media.selectedStream.mediaType == .video else { return start }
+        return (try? engine.seek(to: start, precision: .exact))?.frame.time
+    }
+
+    /// Where `load()` starts an item when the caller gives no position: called with the URL
+    /// and the item's duration on the engine's queue, before anything is shown. A
+    /// `ResumeTracker` sets it; nil starts every item at its beginning.
+    public var startPositionProvider: StartPositionProvider? {
+        get { machine.read(\.startPositionProvider) }
+        set { machine.update { $0.startPositionProvider = newValue } }
+    }
+
+    /// Starts delivering playback and item events to `listener`, held weakly.
+    public func addPlaybackListener(_ listener: any PlaybackListener) {
+        machine.update { $0.listeners.add(listener) }
+    }
+
+    /// Stops delivering playback and item events to `listener`.
+    public func removePlaybackListener(_ listener: any PlaybackListener) {
+        machine.update { $0.listeners.remove(listener) }
     }
 
     /// Ends every seek and step in flight and unloads the media; later seeks report `notReady`.

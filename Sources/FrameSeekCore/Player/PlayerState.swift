@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the player knows between calls, as one value, and every transition on it.
 ///
 /// The player keeps this value behind its one lock (`PlayerStateMachine`). Each public call
@@ -30,6 +32,14 @@
 ///    while no load is in progress, so nothing of the old item is heard after `load()` begins
 ///    (invariant 5). Seeks by date resolve against `liveWindow` in the transition that registers
 ///    them, so the time they seek to is the one that window gives, whatever reload comes next.
+/// 9. At most one playback session runs (`playback`). A tick moves the playhead only in its
+///    commit, and only while its session is current, its item is installed and no seek or step
+///    is pending (those own the playhead; playback goes on from where they land). `close()` and
+///    `load()` end the session in their own transition, and a tick of an ended session does
+///    nothing.
+/// 10. Each installed item is announced once (`itemLoaded`) and its end once (`itemEnding`, in
+///    the transition of the `close()` or `load()` that ends it, or again `itemLoaded` when that
+///    load fails and the item stays), so a listener always knows which item the events are for.
 struct PlayerState: Sendable {
     var item: LoadedItem?
     /// True from `load()`'s start until its item is installed: new seeks do not know the range.
@@ -44,6 +54,17 @@ struct PlayerState: Sendable {
     var scrub = ScrubMachine()
     var listeners = ListenerRegistry()
     var previewProvider: (any ScrubPreviewProvider)?
+    /// The running playback session, nil while paused.
+    var playback: PlaybackSession?
+    /// How often, in media time, playback emits `timeUpdate`.
+    var timeUpdateInterval = PlayerState.defaultTimeUpdateInterval
+    /// The URL the current item was loaded from.
+    var itemURL: URL?
+    /// Consulted by `load()` for where to start when the caller gives no position.
+    var startPositionProvider: StartPositionProvider?
+    /// The items of `setPlaylist(_:)`, and which one is current.
+    var playlist: [URL] = []
+    var playlistIndex: Int?
     private var lastID: UInt64 = 0
 
     /// A fresh id for a seek or a step.
@@ -170,6 +191,7 @@ extension PlayerState {
             let outcome = SeekOutcome(landing: landing, latency: ContinuousClock.now - seek.start,
                                       landedDate: item?.liveWindow?.date(forTime: landing.frame.time))
             playhead = landing.frame.time
+            reanchorPlayback()
             if outcome.clamp.didClamp { events.append(.seekClamped(outcome.clamp)) }
             if let accuracy = outcome.accuracy { events.append(.seekAccuracy(accuracy, outcome)) }
             finish(seek, outcome, into: &events)
@@ -226,6 +248,7 @@ extension PlayerState {
         events.append(.frameStep(report.result))
         if case .stepped(_, let landed) = report.result, activeSeek == nil {
             playhead = landed
+            reanchorPlayback()
             events.append(.timeUpdate(landed, duration: duration))
         }
         events.append(.stepReply(step.reply, report))
@@ -253,8 +276,7 @@ extension PlayerState {
     /// `load()` starts: the old item's seeks and steps end now (invariant 5). The old item
     /// stays current until the new one is installed, so a failed load leaves it playable.
     mutating func beginLoad(into events: inout [PlayerEmission]) -> UInt64 {
-        endActiveSeek(.cancelled, into: &events)
-        endPendingSteps(.noCurrentItem, into: &events)
+        endItem(into: &events)
         generation &+= 1
         loading = true
         return generation
@@ -263,26 +285,40 @@ extension PlayerState {
     /// The engine opened the item of load `generation`; ignored if a close or another load
     /// came after it. Returns whether it was installed.
     @discardableResult
-    mutating func install(_ loaded: LoadedItem, generation loadGeneration: UInt64) -> Bool {
+    mutating func install(_ loaded: LoadedItem, url: URL, startingAt start: MediaTime?, generation loadGeneration: UInt64,
+                          into events: inout [PlayerEmission]) -> Bool {
         guard loadGeneration == generation else { return false }
         item = loaded
+        itemURL = url
         loading = false
-        playhead = loaded.seekableRange?.lowerBound ?? .zero
+        playhead = start ?? loaded.seekableRange?.lowerBound ?? .zero
+        events.append(.itemLoaded(url, playhead, duration: duration))
         return true
     }
 
-    /// The load of `generation` failed: the old item stays.
-    mutating func loadFailed(generation loadGeneration: UInt64) {
-        if loadGeneration == generation { loading = false }
+    /// The load of `generation` failed: the old item stays, and is announced again (invariant 10).
+    mutating func loadFailed(generation loadGeneration: UInt64, into events: inout [PlayerEmission]) {
+        guard loadGeneration == generation else { return }
+        loading = false
+        if item != nil, let itemURL { events.append(.itemLoaded(itemURL, playhead, duration: duration)) }
+    }
+
+    /// What `close()` and `load()` end first: seeks and steps (invariant 5), playback
+    /// (invariant 9), and the item as listeners know it (invariant 10).
+    private mutating func endItem(into events: inout [PlayerEmission]) {
+        endActiveSeek(.cancelled, into: &events)
+        endPendingSteps(.noCurrentItem, into: &events)
+        stopPlaying(into: &events)
+        if !loading, item != nil, let itemURL { events.append(.itemEnding(itemURL, playhead, duration: duration)) }
     }
 
     /// `close()`: every seek and step ends now (invariant 5) and the item goes.
     mutating func close(into events: inout [PlayerEmission]) {
-        endActiveSeek(.cancelled, into: &events)
-        endPendingSteps(.noCurrentItem, into: &events)
+        endItem(into: &events)
         generation &+= 1
         loading = false
         item = nil
+        itemURL = nil
         playhead = .zero
     }
 }

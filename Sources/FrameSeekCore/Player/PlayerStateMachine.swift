@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// One event a transition emits, in the order it emits them.
 enum PlayerEmission: Sendable {
@@ -14,6 +15,13 @@ enum PlayerEmission: Sendable {
     case stepReply(Reply<FrameStepReport>, FrameStepReport)
     case liveWindowChanged(LiveSeekWindow)
     case liveWindowReloadFailed(MediaError)
+    /// Playback started (rate > 0) or stopped (0) with the playhead there.
+    case playbackRate(Double, MediaTime)
+    case playbackProgress(MediaTime, duration: MediaTime)
+    case playbackEnded(MediaTime, duration: MediaTime)
+    case itemLoaded(URL, MediaTime, duration: MediaTime)
+    case itemEnding(URL, MediaTime, duration: MediaTime)
+    case itemChanged(from: URL?, to: URL?)
     /// Work for the callback queue, after everything emitted before it.
     case callback(@Sendable () -> Void)
 }
@@ -76,6 +84,16 @@ final class PlayerStateMachine: Sendable {
 struct ListenerRegistry: Sendable {
     private var listeners: [WeakListener] = []
     private var delegate = WeakDelegate()
+    private var playbackListeners: [WeakPlaybackListener] = []
+
+    mutating func add(_ listener: any PlaybackListener) {
+        playbackListeners.removeAll { $0.value == nil || $0.value === listener }
+        playbackListeners.append(WeakPlaybackListener(value: listener))
+    }
+
+    mutating func remove(_ listener: any PlaybackListener) {
+        playbackListeners.removeAll { $0.value == nil || $0.value === listener }
+    }
 
     mutating func add(_ listener: any SeekPrecisionListener) {
         listeners.removeAll { $0.value == nil || $0.value === listener }
@@ -93,11 +111,17 @@ struct ListenerRegistry: Sendable {
 
     /// The weak references as they stand; they are read only when an event is delivered, so a
     /// listener released meanwhile gets nothing.
-    var snapshot: ListenerSnapshot { ListenerSnapshot(listeners: listeners, delegate: delegate) }
+    var snapshot: ListenerSnapshot {
+        ListenerSnapshot(listeners: listeners, delegate: delegate, playbackListeners: playbackListeners)
+    }
 }
 
 private struct WeakListener: Sendable {
     weak var value: (any SeekPrecisionListener)?
+}
+
+private struct WeakPlaybackListener: Sendable {
+    weak var value: (any PlaybackListener)?
 }
 
 private struct WeakDelegate: Sendable {
@@ -108,6 +132,7 @@ private struct WeakDelegate: Sendable {
 struct ListenerSnapshot: Sendable {
     fileprivate let listeners: [WeakListener]
     fileprivate let delegate: WeakDelegate
+    fileprivate let playbackListeners: [WeakPlaybackListener]
 
     /// Calls the event's method on whoever is still alive. On the callback queue.
     func deliver(_ event: PlayerEmission) {
@@ -115,7 +140,9 @@ struct ListenerSnapshot: Sendable {
         case .seekStart(let target): delegate.value?.onSeekStart(target)
         case .seekClamped(let clamp): each { $0.onSeekClamped(clamp) }
         case .seekAccuracy(let accuracy, let outcome): each { $0.onSeekAccuracy(accuracy, outcome: outcome) }
-        case .seekEnd(let time): delegate.value?.onSeekEnd(at: time)
+        case .seekEnd(let time):
+            delegate.value?.onSeekEnd(at: time)
+            eachPlayback { $0.onSeekEnded(at: time) }
         case .timeUpdate(let time, let duration): delegate.value?.onTimeUpdate(currentTime: time, duration: duration)
         case .scrubState(let state): each { $0.onScrubStateChanged(state) }
         case .scrubPosition(let position): each { $0.onScrubPositionChanged(position) }
@@ -125,6 +152,15 @@ struct ListenerSnapshot: Sendable {
         case .liveWindowChanged(let window): each { $0.onLiveWindowChanged(window) }
         case .liveWindowReloadFailed(let error): each { $0.onLiveWindowReloadFailed(error) }
         case .callback(let work): work()
+        case .playbackRate(let rate, let time): eachPlayback { $0.onPlaybackRateChanged(rate, at: time) }
+        case .playbackProgress(let time, let duration):
+            eachPlayback { $0.onPlaybackProgress(currentTime: time, duration: duration) }
+        case .playbackEnded(let time, let duration):
+            delegate.value?.onPlaybackEnded()
+            eachPlayback { $0.onPlaybackEnded(at: time, duration: duration) }
+        case .itemLoaded(let url, let time, let duration): eachPlayback { $0.onItemLoaded(url, at: time, duration: duration) }
+        case .itemEnding(let url, let time, let duration): eachPlayback { $0.onItemEnding(url, at: time, duration: duration) }
+        case .itemChanged(let old, let new): eachPlayback { $0.onItemChanged(from: old, to: new) }
         case .seekReply(.resume, _), .stepReply(.resume, _), .seekReply(.direct, _), .stepReply(.direct, _):
             break  // resumed when emitted
         }
@@ -132,5 +168,9 @@ struct ListenerSnapshot: Sendable {
 
     private func each(_ body: (any SeekPrecisionListener) -> Void) {
         for box in listeners { if let listener = box.value { body(listener) } }
+    }
+
+    private func eachPlayback(_ body: (any PlaybackListener) -> Void) {
+        for box in playbackListeners { if let listener = box.value { body(listener) } }
     }
 }
