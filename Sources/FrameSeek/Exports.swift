@@ -32,3 +32,13 @@ extension FFmpegEngine {
         }
     }
 }
+
+extension ResumeTracker {
+    /// A key from the file's identity (`SQLiteProgressStore.defaultKey(forFileAt:)`: its real
+    /// path, size and modification time) for local files, so a file renamed through a symlink
+    /// keeps its position and a file replaced by another encode starts over; the URL itself
+    /// for anything else.
+    public static let fileIdentityKey: @Sendable (URL) -> String = { url in
+        url.isFileURL ? SQLiteProgressStore.defaultKey(forFileAt: url.path) : url.absoluteString
+    }
+}

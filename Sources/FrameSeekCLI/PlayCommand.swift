@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import FrameSeek
+
+/// `frameseek play`: headless playback on the real clock, resuming where the last run left off.
+enum PlayCommand: Subcommand {
+    static let name = "play"
+    static let summary = "play headless on the real clock, resuming where the last run stopped"
+    static let flags: Set<String> = ["--resume"]
+    static let options: Set<String> = ["--store", "--rate", "--for", "--key", "--stream", "--threads"]
+    static let help = """
+    usage: frameseek play FILE [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY] [--json]
+
+    Plays FILE without a window: the clock advances media time at --rate (default 1, up to
+    16), frames are decoded as their time comes due, and a time update is printed every 0.1 s
+    of media time. JSON lines: first {"event": "resumed", "time"} or {"event": "started",
+    "time": 0}, then {"event": "time", "time"} per update, then {"event": "ended"} at the end
+    or {"event": "stopped", "time"} after --for SECONDS of wall time.
+    --resume      resume at the position saved for FILE, and save it while playing (at least
+                  once per second of playback, and on every seek, pause and close); a position
+                  under 3 s, or within 3 s of the end, is not resumed; reaching the end clears it
+    --store PATH  the SQLite store (default $XDG_DATA_HOME/frameseek/progress.sqlite, else
+                  ~/.local/share/frameseek/progress.sqlite)
+    --key KEY     the item's key in the store (default: the file's identity: real path, size
+                  and modification time)
+
+    Exit codes: 0 played, 2 bad usage, unreadable input or an unusable store.
+
+    """
+
+    static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        let file = try singleFile(arguments)
+        let rate = try rateOption(arguments)
+        let limit = try arguments.value("--for").map { text throws(UsageError) -> Duration in
+            guard let seconds = try? MediaTime(parsing: text), seconds > .zero, seconds.seconds <= 1_000_000 else {
+                throw UsageError(message: "--for takes a number of seconds above 0, not \"\(text)\"")
+            }
+            return .nanoseconds(Int64(seconds.seconds * 1e9))
+        }
+        let json = arguments.has("--json")
+        let store: SQLiteProgressStore?
+        if arguments.has("--resume") {
+            let path = arguments.value("--store") ?? SQLiteProgressStore.defaultPath
+            do { store = try SQLiteProgressStore(path: path) } catch { throw UsageError(message: error.description) }
+            if let warning = store?.recoveryWarning { errors.line("frameseek play: warning: \(warning)") }
+        } else {
+            store = nil
+        }
+        let url = URL(fileURLWithPath: file)
+        // The callbacks come on a queue of their own: this thread waits for the end below.
+        let queue = DispatchQueue(label: "frameseek.play")
+        let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
+                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1)
+        let player = Player(callbackQueue: queue, engineOptions: options)
+        let keyProvider: @Sendable (URL) -> String
+        if let key = arguments.value("--key") { keyProvider = { _ in key } } else { keyProvider = ResumeTracker.fileIdentityKey }
+        var tracker: ResumeTracker?
+        if let store { tracker = ResumeTracker(player: player, store: store, keyProvider: keyProvider) }
+        let printer = PlayEventPrinter(output: output, json: json)
+        player.seekDelegate = printer
+
+        let done = DispatchSemaphore(value: 0)
+        printer.onEnd = { done.signal() }
+        let failure = Locked<(any Error)?>(nil)
+        Task {
+            do {
+                try await player.load(url)
+                let start = player.currentTime
+                printer.event(start > .zero ? "resumed" : "started", time: start)
+                try player.play(rate: rate)
+            } catch {
+                failure.withLock { $0 = error }
+                done.signal()
+            }
+        }
+        let ended: Bool
+        if let limit {
+            let nanoseconds = Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000)
+            ended = done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+        } else {
+            done.wait()
+            ended = true
+        }
+        if let error = failure.withLock({ $0 }) {
+            if let media = error as? MediaError { throw media }
+            throw UsageError(message: "\(file): \(error)")
+        }
+        if !ended {
+            player.pause()
+            printer.event("stopped", time: player.currentTime)
+        }
+        let closed = DispatchSemaphore(value: 0)
+        Task {
+            await player.close()
+            closed.signal()
+        }
+        closed.wait()
+        if let error = tracker?.lastError { errors.line("frameseek play: warning: \(error)") }
+        return .success
+    }
+
+    /// `--rate`, a finite number above 0 and at most `Player.maximumRate`.
+    private static func rateOption(_ arguments: Arguments) throws(UsageError) -> Double {
+        guard let text = arguments.value("--rate") else { return 1 }
+        guard let rate = Double(text), rate.isFinite, rate > 0, rate <= Player.maximumRate else {
+            throw UsageError(message: "--rate takes a number above 0 and at most \(Player.maximumRate), not \"\(text)\"")
+        }
+        return rate
+    }
+}
+
+/// Prints the playback events as lines, flushed as they come, so a process killed mid-play
+/// has printed every position it reached.
+final class PlayEventPrinter: SeekDelegate, @unchecked Sendable {
+    // `@unchecked Sendable` because `output` is a class with no lock of its own and `onEnd` is
+    // set once after creation. Safe because every call comes on the player's one serial
+    // callback queue, except `event` calls made before `play` starts and after the player
+    // stopped, which cannot overlap those, and `onEnd` is set before playback starts.
+    private let output: TextOutput
+    private let json: Bool
+    var onEnd: @Sendable () -> Void = {}
+
+    init(output: TextOutput, json: Bool) {
+        self.output = output
+        self.json = json
+    }
+
+    func event(_ name: String, time: MediaTime?) {
+        if json {
+            var fields: JSONValue.KeyValuePairs = [("event", .string(name))]
+            if let time { fields.append(("time", time.json)) }
+            output.line(JSONValue.object(fields).serialized)
+        } else {
+            output.line(time.map { "\(name) \($0.seconds.fixed(3)) s" } ?? name)
+        }
+    }
+
+    func onSeekStart(_ target: MediaTime) {}
+    func onSeekEnd(at time: MediaTime) {}
+    func onTimeUpdate(currentTime: MediaTime, duration: MediaTime) { event("time", time: currentTime) }
+    func onPlaybackEnded() {
+        event("ended", time: nil)
+        onEnd()
+    }
+}

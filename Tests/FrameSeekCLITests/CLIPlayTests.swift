@@ -1,0 +1,119 @@
+// `frameseek play --resume` in processes of its own: killed with SIGKILL in the middle of
+// playback, a second run resumes within one second of the last position the first reported,
+// every time; a finished item starts from the beginning; two files never share a position.
+
+import Foundation
+import FrameSeekCLI
+import FrameSeek
+import FrameSeekTestSupport
+import Testing
+
+/// A `frameseek play` child process whose JSON lines are read as they come.
+private final class PlayProcess {
+    let process = Process()
+    private let pipe = Pipe()
+    private var buffer = ""
+
+    init(_ arguments: [String]) throws {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let tool = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("frameseek").path
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["play"] + arguments + ["--json"]
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The next JSON line, nil at the end of the output.
+    func next() -> [String: Any]? {
+        while true {
+            if let end = buffer.firstIndex(of: "\n") {
+                let line = String(buffer[..<end])
+                buffer.removeSubrange(...end)
+                return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { return nil }
+            buffer += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func wait() -> Int32 {
+        while next() != nil {}
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+@Suite("CLI: play --resume across processes", .serialized)
+struct CLIPlayTests {
+    /// 12 s: kill points stay before its last 3 s, where a position counts as finished.
+    static let clip = Repository.fixture("media/h264_bframes_gop250.mp4")
+
+    @Test("Killed with SIGKILL mid-playback, the next run resumes within one second of the last position reported",
+          arguments: [4.5, 6.3, 8.1])
+    func killNine(_ killAfter: Double) throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        let first = try PlayProcess([Self.clip, "--resume", "--store", store, "--rate", "2"])
+        var lastReported = 0.0
+        while let line = first.next() {
+            if line["event"] as? String == "time", let time = line["time"] as? Double { lastReported = time }
+            if lastReported >= killAfter { break }
+        }
+        first.kill()
+        #expect(lastReported >= killAfter, "the first run reported \(lastReported) s before it ended")
+
+        let second = try PlayProcess([Self.clip, "--resume", "--store", store, "--for", "0.2"])
+        let opening = try #require(second.next())
+        #expect(second.wait() == 0)
+        #expect(opening["event"] as? String == "resumed", "\(opening)")
+        let resumed = try #require(opening["time"] as? Double)
+        #expect(abs(resumed - lastReported) <= 1.0,
+                "killed after reporting \(lastReported) s, resumed at \(resumed) s")
+    }
+
+    @Test("A finished item starts from the beginning; two files keep positions of their own")
+    func finishedAndPerFile() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        let other = Repository.fixture("media/nasa_13013.mp4")
+        // A stops at about 6 s of media time, B at about 4 s.
+        for (file, seconds) in [(Self.clip, "1.5"), (other, "1")] {
+            let run = try PlayProcess([file, "--resume", "--store", store, "--rate", "4", "--for", seconds])
+            #expect(run.wait() == 0)
+        }
+        func opening(_ file: String) throws -> (String?, Double?) {
+            let run = try PlayProcess([file, "--resume", "--store", store, "--for", "0.1"])
+            let line = try #require(run.next())
+            _ = run.wait()
+            return (line["event"] as? String, line["time"] as? Double)
+        }
+        let (eventA, timeA) = try opening(Self.clip)
+        let (eventB, timeB) = try opening(other)
+        #expect(eventA == "resumed" && eventB == "resumed")
+        #expect(timeA != timeB, "each file resumes at its own position: \(timeA ?? -1) and \(timeB ?? -1)")
+        // Played to the end, A starts from 0 next time.
+        let full = try PlayProcess([Self.clip, "--resume", "--store", store, "--rate", "16"])
+        var events: [String] = []
+        while let line = full.next() { events.append(line["event"] as? String ?? "") }
+        #expect(events.last == "ended")
+        let (eventAfter, timeAfter) = try opening(Self.clip)
+        #expect(eventAfter == "started" && timeAfter == 0)
+    }
+
+    @Test("Bad rates, durations and stores are refused with one line", arguments: [
+        ["play", "x.mp4", "--rate", "0"], ["play", "x.mp4", "--rate", "nan"], ["play", "x.mp4", "--for", "-1"],
+        ["play", "/nonexistent/clip.mp4"], ["play", "clip.mp4", "--resume", "--store", "/proc/frameseek/store.sqlite"],
+    ])
+    func badUsage(_ arguments: [String]) {
+        let result = frameseek(arguments)
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.count == 1, "\(result.err)")
+    }
+}
