@@ -15,7 +15,10 @@ public enum CommandLineTool {
         case usageOrInput = 2
     }
 
-    static let commands: [any Subcommand.Type] = [ProbeCommand.self, FramesCommand.self, SeekCommand.self, StepCommand.self, ThumbnailsCommand.self, BenchCommand.self, LandingCommand.self, PlayCommand.self]
+    static let commands: [any Subcommand.Type] = [
+        ProbeCommand.self, FramesCommand.self, SeekCommand.self, LiveCommand.self, StepCommand.self,
+        ThumbnailsCommand.self, BenchCommand.self, LandingCommand.self, PlayCommand.self,
+    ]
 
     /// Runs `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], output: TextOutput, errors: TextOutput) -> ExitCode {

@@ -53,6 +53,15 @@ struct DamageReport {
         return fields
     }
 
+    /// The media's unreadable stretches as `probe` and `live` print them: after_frame, start,
+    /// end (seconds) and evidence.
+    static func json(_ missingData: [MissingData]) -> JSONValue {
+        .array(missingData.map { gap in
+            .object([("after_frame", .integer(Int64(gap.afterFrame))), ("start", gap.start.json),
+                     ("end", gap.end.json), ("evidence", .string(gap.evidence))])
+        })
+    }
+
     /// The text mark of a damaged result, empty for a clean one.
     static func mark(decodeErrors: Int, missingData: MissingData? = nil) -> String {
         var causes: [String] = []

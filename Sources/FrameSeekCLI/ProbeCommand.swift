@@ -57,10 +57,7 @@ enum ProbeCommand: Subcommand {
                 ("index_source", .string(engine.frameTable.source.rawValue)),
                 ("open_ms", .number(engine.openLatency.milliseconds)),
                 ("truncation", truncation),
-                ("missing_data", .array(media.missingData.map { gap in
-                    .object([("after_frame", .integer(Int64(gap.afterFrame))), ("start", gap.start.json),
-                             ("end", gap.end.json), ("evidence", .string(gap.evidence))])
-                })),
+                ("missing_data", DamageReport.json(media.missingData)),
                 ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count))),
             ]).serialized)
             return .success

@@ -5,19 +5,35 @@ import FrameSeek
 enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
-    static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png"]
+    static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
+    static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
     usage: frameseek seek FILE [TIME ...] [--targets FILE] [--precision P] [--stream N]
                           [--threads N] [--md5] [--png PATH] [--no-autorotate] [--strict] [--json]
+           frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
 
     Runs every target, in the order given, through one engine in one process.
     TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
     zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
     per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
     time in it is an error.
+
+    An HLS playlist (a path or URL ending in .m3u8 or .m3u, or a file starting with #EXTM3U)
+    is read by FrameSeek itself, on the zero-based timeline of its window, and every result
+    also gets landed_date: the EXT-X-PROGRAM-DATE-TIME date of the landed frame (ISO 8601
+    with milliseconds; null when the playlist has no dates).
+    --date ISO8601  seek to the frame showing at that date (2024-03-04T23:02:17.684Z; an offset
+                  such as +01:00 is fine), instead of TIMEs or --targets
+    --live-edge   seek to the live edge: the window's end less the hold-back (SERVER-CONTROL
+                  HOLD-BACK, or three target durations), exact unless --precision says otherwise
+    \(PlaylistInput.variantHelp)
+    A date outside the window, a date in a playlist without dates, or --live-edge on a playlist
+    that is not live (EXT-X-ENDLIST or VOD) prints {"result": "unavailable", "reason",
+    "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
+    text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
+    file that is not a playlist are usage errors.
 
     --precision   exact (default), previous-keyframe, next-keyframe,
                   nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
@@ -38,17 +54,23 @@ enum SeekCommand: Subcommand {
     clamp_explanation when clamped, and md5 / png when asked. Times are seconds; the _rational
     fields give the exact values.
 
-    Exit codes: 0 success, 2 bad usage or unreadable input.
+    Exit codes: 0 success, 1 a date or live-edge seek that is unavailable, 2 bad usage or
+    unreadable input.
 
     """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
+        let liveTarget = try LiveTarget(arguments)
         var targets = try arguments.positionals.dropFirst().map { text throws -> MediaTime in
             do { return try MediaTime(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
         if let list = arguments.value("--targets") { targets += try TargetFile.read(list) }
-        guard !targets.isEmpty else { throw UsageError(message: "no TIME given (and no --targets)") }
+        guard !targets.isEmpty || liveTarget != nil else { throw UsageError(message: "no TIME given (and no --targets)") }
+        let isPlaylist = PlaylistInput.isPlaylist(file)
+        if !isPlaylist, let option = liveTarget?.option ?? (arguments.value("--variant") != nil ? "--variant" : nil) {
+            throw UsageError(message: "\(file): \(option) needs an HLS playlist")
+        }
         let precision: SeekPrecision
         do { precision = try SeekPrecision(parsing: arguments.value("--precision") ?? "exact") } catch {
             throw UsageError(message: "\(error)")
@@ -58,7 +80,21 @@ enum SeekCommand: Subcommand {
             throw UsageError(message: "--png needs a pattern such as out-%03d.png with several targets")
         }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
-        let engine = try openEngine(file, arguments)
+        let engine: any SeekingEngine
+        if isPlaylist {
+            let playlist = try PlaylistInput.open(file, arguments)
+            if let liveTarget {
+                switch liveTarget.time(in: playlist) {
+                case .success(let time): targets = [time]
+                case .failure(let unavailable):
+                    output.line(arguments.has("--json") ? unavailable.json.serialized : unavailable.text)
+                    return .failedCheck
+                }
+            }
+            engine = playlist
+        } else {
+            engine = try openEngine(file, arguments)
+        }
         let stream = engine.media.selectedStream
         if pngPattern != nil, stream.mediaType != .video {
             throw UsageError(message: "\(file): --png needs a video stream; stream \(stream.index) is \(stream.mediaType.rawValue)")
@@ -75,14 +111,22 @@ enum SeekCommand: Subcommand {
                 if arguments.has("--md5") { md5 = picture.md5 }
                 if let pngPattern {
                     let path = PathPattern.expand(pngPattern, number: ordinal + 1)
-                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: engine)
+                    // Only a landing decodes a picture, and every landing sets the engine that decoded it.
+                    guard let converter = engine.pictureEngine else { preconditionFailure("a landed picture without its engine") }
+                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: converter)
                     pngPath = path
                 }
             }
+            // Only a playlist has dates: a file's lines stay as they were.
+            let date: ProgramDate?? = engine.dateWindow == nil ? nil : .some(engine.landedDate)
             if json {
-                output.line(jsonLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation).serialized)
+                var line = jsonLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation)
+                if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
+                output.line(line.serialized)
             } else {
-                output.line(textLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation))
+                var line = textLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation)
+                if let date { line += "  date \(date?.iso8601 ?? "none")" }
+                output.line(line)
             }
         }
         damage.warn(errors)

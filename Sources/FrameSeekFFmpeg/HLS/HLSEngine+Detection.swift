@@ -8,7 +8,11 @@ extension HLSEngine {
     public static func isPlaylist(_ url: URL) -> Bool {
         let suffix = url.pathExtension.lowercased()
         if suffix == "m3u8" || suffix == "m3u" { return true }
-        guard url.isFileURL, let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        // Only a regular file is sniffed: opening a FIFO to read would block until a writer
+        // came, and a device may never end.
+        guard url.isFileURL,
+              (try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeRegular,
+              let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 10)) ?? Data()
         let text = String(decoding: head, as: UTF8.self)

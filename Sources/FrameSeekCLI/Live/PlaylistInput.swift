@@ -1,0 +1,37 @@
+import Foundation
+import FrameSeek
+
+/// Recognises HLS playlists on the command line and opens them with `HLSEngine`.
+///
+/// FFmpeg's own HLS demuxer ignores EXT-X-PROGRAM-DATE-TIME and cannot seek in a live window, so
+/// `seek` and `live` read playlists themselves instead of handing them to `FFmpegEngine`.
+enum PlaylistInput {
+    /// What `--variant` adds to a command's help.
+    static let variantHelp = """
+    --variant N   for a multivariant playlist, the variant at 0-based position N in playlist
+                  order (default: the highest BANDWIDTH, the first listed among equals)
+    """
+
+    /// Whether `input` is an HLS playlist (`HLSEngine.isPlaylist`): a path or URL whose path
+    /// ends in `.m3u8` or `.m3u`, or a local file that starts with `#EXTM3U`.
+    static func isPlaylist(_ input: String) -> Bool {
+        let url = input.contains("://") ? URL(string: input) : URL(fileURLWithPath: input)
+        return url.map(HLSEngine.isPlaylist) ?? false
+    }
+
+    /// Opens `input` as a playlist with `--variant`, `--stream` and `--threads`.
+    ///
+    /// - Throws: `UsageError` for a bad `--variant`, `MediaError` naming the playlist when it
+    ///   cannot be read or names no such variant.
+    static func open(_ input: String, _ arguments: Arguments) throws -> HLSEngine {
+        let variant = try arguments.integer("--variant", minimum: 0).map(HLSVariantSelection.index) ?? .highestBandwidth
+        let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
+                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1)
+        return try HLSEngine(url: input, variant: variant, options: options)
+    }
+
+    /// `date` as JSON: ISO 8601 with milliseconds, or null.
+    static func json(_ date: ProgramDate?) -> JSONValue {
+        date.map { .string($0.iso8601) } ?? .null
+    }
+}
