@@ -22,17 +22,20 @@ final class EngineHost: Sendable {
         await confined.perform { engine in engine.map(body) }
     }
 
-    /// Opens `url` with `factory` on the engine's queue and makes it current. `install` runs
-    /// on the queue right after the swap, with the new engine (to read what the player keeps of
-    /// it), so a seek queued behind the load sees the player's state for the new item, never
-    /// the old one.
+    /// Opens `url` with `factory` on the engine's queue and, when `install` accepts it, makes it
+    /// current. `install` runs on the queue with the new engine (to read what the player keeps
+    /// of it) before anything queued behind the load, so a seek queued behind the load sees the
+    /// player's state for the new item, never the old one; it returns false when a later load or
+    /// a close overtook this one, and the engine is then dropped.
     func load(_ url: URL, with factory: @escaping PlaybackEngineFactory,
-              install: @escaping @Sendable (any PlaybackEngine) -> Void) async throws(MediaError) {
+              install: @escaping @Sendable (any PlaybackEngine) -> Bool) async throws(MediaError) {
         let result = await confined.perform { engine -> Result<Void, MediaError> in
             do throws(MediaError) {
                 let opened = try factory(url)
-                engine = opened
-                install(opened)
+                // Only an item the player accepted becomes the engine: a load overtaken by a
+                // later load or a close must not leave its engine serving the item the player
+                // kept (a later load that fails keeps the previous item, and its engine).
+                if install(opened) { engine = opened }
                 return .success(())
             } catch {
                 return .failure(error)

@@ -62,8 +62,9 @@ public final class Player: Sendable {
                 let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
                 guard machine.apply({ s, events in
                     s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
-                }) else { return }
+                }) else { return false }
                 self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay)
+                return true
             }
         } catch {
             machine.apply { s, events in s.loadFailed(generation: generation, into: &events) }
