@@ -102,12 +102,16 @@ extension Subcommand {
         do { try OutputFile.checkWritable(path) } catch { throw UsageError(message: error.description) }
     }
 
+    /// The engine options `--stream` and `--threads` ask for (one decoder thread by default).
+    static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
+        FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
+                             threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
+                             cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes)
+    }
+
     /// Opens FILE with `--stream` and `--threads`.
     static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil) throws -> FFmpegEngine {
-        let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
-                                           cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes)
-        return try FFmpegEngine(path: file, options: options)
+        try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes))
     }
 }
 

@@ -49,8 +49,7 @@ enum PlayCommand: Subcommand {
         let url = URL(fileURLWithPath: file)
         // The callbacks come on a queue of their own: this thread waits for the end below.
         let queue = DispatchQueue(label: "frameseek.play")
-        let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1)
+        let options = try engineOptions(arguments)
         let player = Player(callbackQueue: queue, engineOptions: options)
         let keyProvider: @Sendable (URL) -> String
         if let key = arguments.value("--key") { keyProvider = { _ in key } } else { keyProvider = ResumeTracker.fileIdentityKey }

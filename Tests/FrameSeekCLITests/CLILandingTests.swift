@@ -10,13 +10,6 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-/// A fresh temporary folder.
-private func temporaryFolder(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-landing-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 private func objects(_ lines: [String]) -> [[String: Any]] {
     lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
 }
@@ -27,8 +20,7 @@ private func manifestJSON(_ path: String) throws -> [String: Any] {
 
 /// Runs the real `frameseek` executable, built beside the test bundle, in a process of its own.
 private func frameseekProcess(_ arguments: [String]) throws -> Process {
-    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let tool = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("frameseek").path
+    let tool = Repository.builtExecutable("frameseek")
     try #require(FileManager.default.isExecutableFile(atPath: tool), "frameseek not built at \(tool)")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
@@ -44,7 +36,7 @@ struct CLILandingTests {
     @Test("record then check passes on every video fixture; entries agree with ffprobe's frames and ffmpeg's framemd5",
           arguments: FixtureCatalog.video)
     func recordThenCheck(_ fixture: Fixture) throws {
-        let folder = try temporaryFolder("roundtrip")
+        let folder = try temporaryDirectory("landing-roundtrip")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("m.landing.json").path
         let recorded = frameseek(["landing", "record", fixture.path, "--stream", "\(fixture.stream)", "-n", "5", "--seed", "7",
@@ -69,7 +61,7 @@ struct CLILandingTests {
     @Test("record --barcode: every entry's barcode is its frame index plus the fixture's offset",
           arguments: FixtureCatalog.barcoded)
     func barcodes(_ fixture: Fixture) throws {
-        let folder = try temporaryFolder("barcode")
+        let folder = try temporaryDirectory("landing-barcode")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("m.landing.json").path
         let recorded = frameseek(["landing", "record", fixture.path, "--stream", "\(fixture.stream)", "-n", "6", "--barcode", "-o", manifest])
@@ -86,7 +78,7 @@ struct CLILandingTests {
     func editedManifest() throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let oracle = try Oracle(fixture)
-        let folder = try temporaryFolder("edited")
+        let folder = try temporaryDirectory("landing-edited")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("m.landing.json").path
         #expect(frameseek(["landing", "record", fixture.path, "-n", "3", "-o", manifest]).code == .success)
@@ -115,7 +107,7 @@ struct CLILandingTests {
     @Test("A re-encoded file is refused with exit 2, and with --allow-changed-media reports what moved")
     func changedMedia() throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
-        let folder = try temporaryFolder("changed")
+        let folder = try temporaryDirectory("landing-changed")
         defer { try? FileManager.default.removeItem(at: folder) }
         let media = folder.appendingPathComponent("clip.mp4").path
         try FileManager.default.copyItem(atPath: fixture.path, toPath: media)
@@ -143,7 +135,7 @@ struct CLILandingTests {
     @Test("A manifest from a newer schema is refused with exit 2, naming both versions")
     func newerSchema() throws {
         let fixture = try #require(FixtureCatalog.fixture("vp9_altref.s0"))
-        let folder = try temporaryFolder("schema")
+        let folder = try temporaryDirectory("landing-schema")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("m.landing.json").path
         #expect(frameseek(["landing", "record", fixture.path, "-n", "2", "-o", manifest]).code == .success)
@@ -157,7 +149,7 @@ struct CLILandingTests {
 
     @Test("A catalog checked as 3 shards in 3 processes merges to the one-process run; a missing shard is refused")
     func shardsAndMerge() throws {
-        let folder = try temporaryFolder("shards")
+        let folder = try temporaryDirectory("landing-shards")
         defer { try? FileManager.default.removeItem(at: folder) }
         // The catalog of media, written relative to its own folder.
         var mediaLines: [String] = []

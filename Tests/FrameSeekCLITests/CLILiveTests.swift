@@ -17,7 +17,7 @@ enum Rollover {
     static let framesPerSecond = 24
 
     /// FFmpeg's MD5 of every frame of the playlist, in presentation order.
-    static let md5s: Result<[String], any Error> = Result { try ffmpegFrameMD5Lines(playlist) }
+    static let md5s: Result<[String], any Error> = Result { try ffmpegVideoMD5s(playlist) }
 
     /// The date `milliseconds` into 23:02, as the playlist writes dates.
     static func date(milliseconds: Int) -> String {
@@ -35,30 +35,6 @@ enum Rollover {
     static func date(ofFrame index: Int) -> String {
         date(milliseconds: startMilliseconds + index * 1000 / framesPerSecond)
     }
-}
-
-/// The MD5 column of `ffmpeg -f framemd5` over the playlist's first video stream.
-func ffmpegFrameMD5Lines(_ playlist: String) throws -> [String] {
-    let text = try runTool(["ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-i", playlist, "-map", "0:v:0",
-                            "-fps_mode", "passthrough", "-f", "framemd5", "-"])
-    return text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
-        .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
-}
-
-/// Runs a tool found on PATH and returns its standard output; throws when it fails.
-@discardableResult
-func runTool(_ arguments: [String], in directory: URL? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
-    return String(decoding: data, as: UTF8.self)
 }
 
 /// The one JSON object a command printed.

@@ -15,9 +15,7 @@ private final class PlayProcess {
     private var buffer = ""
 
     init(_ arguments: [String]) throws {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let tool = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("frameseek").path
-        process.executableURL = URL(fileURLWithPath: tool)
+        process.executableURL = URL(fileURLWithPath: Repository.builtExecutable("frameseek"))
         process.arguments = ["play"] + arguments + ["--json"]
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

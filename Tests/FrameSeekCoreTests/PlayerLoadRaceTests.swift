@@ -18,10 +18,10 @@ struct PlayerLoadRaceTests {
         let before = h.player.machine.read(\.generation)
         h.player.host.queue.suspend()
         let loadB = Task { try await h.player.load(FakeHarness.media(200)) }
-        try await waitFor { h.player.machine.read(\.generation) == before + 1 }
+        try await waitUntil("load(B) registered") { h.player.machine.read(\.generation) == before + 1 }
         // `0.fake` names no media: the fake factory refuses it.
         let loadC = Task { try await h.player.load(FakeHarness.media(0)) }
-        try await waitFor { h.player.machine.read(\.generation) == before + 2 }
+        try await waitUntil("load(C) registered") { h.player.machine.read(\.generation) == before + 2 }
         h.player.host.queue.resume()
         try await loadB.value
         await #expect(throws: MediaError.self) { try await loadC.value }
@@ -30,14 +30,5 @@ struct PlayerLoadRaceTests {
         // Frame 250 exists in A (300 frames) but not in B (200): B's engine would clamp to 199.
         let outcome = await h.player.seek(to: MediaTime(value: 250, timescale: 30))
         #expect(outcome.frameIndex == 250 && outcome.clamp == .none, "A's seek served by another engine: \(outcome)")
-    }
-}
-
-/// Polls `condition` until it holds, yielding in between; a deadline guards against a hang.
-private func waitFor(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
-        await Task.yield()
     }
 }

@@ -26,10 +26,7 @@ struct CycleSoakTests {
 
     /// The helper executable, next to the test bundle in the same build directory (`.build`,
     /// `.build-asan`, `.build-tsan`), so it is built with the same sanitizer as the suite.
-    static var helper: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("frameseek-cycles").path
-    }
+    static var helper: String { Repository.builtExecutable("frameseek-cycles") }
 
     /// The growth allowed after the warm-up: allocator and runtime caches settle within the
     /// warm-up, and a leak of even 2 KiB per cycle would exceed it.

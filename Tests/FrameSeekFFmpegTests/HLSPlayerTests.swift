@@ -144,15 +144,6 @@ struct HLSPlayerTests {
     }
 }
 
-/// Polls `condition` until it holds (the scheduled reload runs on the engine's queue).
-private func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw OracleError("timed out waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
 extension FFmpegEngine {
     /// The file engine alone, for a player that must not see playlists.
     static let factoryForTests: PlaybackEngineFactory = { url throws(MediaError) in

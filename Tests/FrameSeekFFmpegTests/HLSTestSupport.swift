@@ -7,45 +7,6 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-/// Runs a tool to completion and returns its standard output; fails on a non-zero exit.
-func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw OracleError("\(tool) \(arguments.joined(separator: " ")) failed") }
-    return String(decoding: data, as: UTF8.self)
-}
-
-/// ffmpeg's own decode of the first video stream of `input`, one MD5 per frame in output
-/// (presentation) order: `ffmpeg -f framemd5`, the independent truth.
-func ffmpegVideoMD5s(_ input: String) throws -> [String] {
-    try runTool("ffmpeg", ["-nostdin", "-v", "quiet", "-threads", "1", "-i", input, "-map", "0:v:0",
-                           "-fps_mode", "passthrough", "-f", "framemd5", "-"])
-        .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
-        .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
-}
-
-/// A directory removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("frameseek-hls-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-}
-
 /// One segment line of a playlist a test writes.
 struct PlaylistEntry {
     var uri: String
@@ -72,7 +33,7 @@ func writePlaylist(_ path: String, _ entries: [PlaylistEntry], mediaSequence: In
 func hlsCut(_ source: String, into directory: TemporaryDirectory, prefix: String,
             seconds: Int = 2) throws -> [PlaylistEntry] {
     let playlist = directory.file("\(prefix).m3u8")
-    _ = try runTool("ffmpeg", ["-nostdin", "-v", "error", "-i", source, "-map", "0:v:0", "-c", "copy", "-f", "hls",
+    _ = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", source, "-map", "0:v:0", "-c", "copy", "-f", "hls",
                                "-hls_time", String(seconds), "-hls_list_size", "0",
                                "-hls_segment_filename", directory.file("\(prefix)%d.ts"), playlist])
     let lines = try String(contentsOfFile: playlist, encoding: .utf8).split(whereSeparator: \.isNewline)

@@ -1,6 +1,7 @@
 import Foundation
 import FrameSeekCore
 @testable import FrameSeekResume
+import FrameSeekTestSupport
 import Testing
 
 @Suite("SQLiteProgressStore on damaged and unusable files: recovered with a warning or a clean error")

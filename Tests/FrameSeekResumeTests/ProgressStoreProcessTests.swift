@@ -1,6 +1,7 @@
 import Foundation
 import FrameSeekCore
 import FrameSeekResume
+import FrameSeekTestSupport
 import Testing
 
 /// frameseek-store-writer in processes of their own: SQLite's locks and its durability after
@@ -9,10 +10,7 @@ import Testing
 struct ProgressStoreProcessTests {
     /// The writer, next to the test bundle in the same build directory, so it is built with the
     /// same sanitizer as the suite.
-    static var writer: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("frameseek-store-writer").path
-    }
+    static var writer: String { Repository.builtExecutable("frameseek-store-writer") }
 
     /// A running writer and its output, read a line at a time while it runs.
     final class Writer {

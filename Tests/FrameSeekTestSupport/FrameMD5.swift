@@ -25,3 +25,32 @@ public func framemd5Column(_ fixture: Fixture) throws -> [String] {
         .filter { !$0.hasPrefix("#") }
         .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
 }
+
+/// Runs a tool found on PATH (`arguments[0]`) to completion, in `directory` if given, and
+/// returns its standard output; throws when it exits with a failure.
+@discardableResult
+package func runTool(_ arguments: [String], in directory: URL? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw OracleError("\(arguments.joined(separator: " ")) failed") }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// ffmpeg's own decode of the first video stream of `input`, one MD5 per frame in output
+/// (presentation) order, as `ffmpeg -f framemd5` prints it: the independent truth where
+/// frames are compared by position (HLS playlists, whose ffmpeg timestamps differ from the
+/// playlist's timeline).
+package func ffmpegVideoMD5s(_ input: String) throws -> [String] {
+    try runTool(["ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-i", input, "-map", "0:v:0",
+                 "-fps_mode", "passthrough", "-f", "framemd5", "-"])
+        .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
+        .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+}

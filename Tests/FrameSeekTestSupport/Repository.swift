@@ -13,6 +13,13 @@ public enum Repository {
     /// `Fixtures/`.
     public static let fixtures = root.appendingPathComponent("Fixtures")
 
+    /// An executable of this package, built beside the running test bundle in the same build
+    /// directory (`.build`, `.build-asan`, `.build-tsan`), so it carries the suite's sanitizer.
+    public static func builtExecutable(_ name: String) -> String {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// The absolute path of `relative` inside `Fixtures/`.
     public static func fixture(_ relative: String) -> String {
         fixtures.appendingPathComponent(relative).path
@@ -76,4 +83,22 @@ public func temporaryDirectory(_ label: String) throws -> URL {
         .appendingPathComponent("frameseek-tests-\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// A fresh temporary directory removed when the value goes away, for tests that write files by
+/// name (playlists, stores) and want them gone however the test ends.
+package final class TemporaryDirectory {
+    package let path: String
+
+    package init() throws {
+        path = try temporaryDirectory("dir").path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// `name` inside the directory.
+    package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// The names in the directory, sorted.
+    package func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
 }

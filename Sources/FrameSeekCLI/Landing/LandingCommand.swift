@@ -84,11 +84,6 @@ enum LandingCommand: Subcommand {
         try arguments.integer("--jobs", minimum: 1, maximum: 256) ?? ProcessInfo.processInfo.activeProcessorCount
     }
 
-    static func engineOptions(_ arguments: Arguments) throws(UsageError) -> FFmpegEngine.Options {
-        FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                             threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1)
-    }
-
     /// Writes the run's JSON lines to `--results`, whole, once the run is over.
     static func writeResults(_ lines: [String], _ arguments: Arguments) throws {
         guard let path = arguments.value("--results") else { return }

@@ -25,8 +25,7 @@ enum PlaylistInput {
     ///   cannot be read or names no such variant.
     static func open(_ input: String, _ arguments: Arguments) throws -> HLSEngine {
         let variant = try arguments.integer("--variant", minimum: 0).map(HLSVariantSelection.index) ?? .highestBandwidth
-        let options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1)
+        let options = try LiveCommand.engineOptions(arguments)
         return try HLSEngine(url: input, variant: variant, options: options)
     }
 

@@ -117,11 +117,16 @@ public struct Truncation: Sendable, Hashable, CustomStringConvertible {
 
     /// One phrase for a person: "truncated: readable to 2.629 s of 5.375 s stated (...)".
     public var description: String {
-        let readable = (readableEnd.seconds * 1000).rounded() / 1000
+        let readable = readableEnd.secondsToTheMillisecond
         if let statedDuration {
-            let stated = (statedDuration.seconds * 1000).rounded() / 1000
+            let stated = statedDuration.secondsToTheMillisecond
             return "truncated: readable to \(readable) s of \(stated) s stated (\(evidence))"
         }
         return "truncated: readable to \(readable) s (\(evidence))"
     }
+}
+
+extension MediaTime {
+    /// Seconds rounded to the millisecond, for the one-phrase descriptions of damage.
+    var secondsToTheMillisecond: Double { (seconds * 1000).rounded() / 1000 }
 }

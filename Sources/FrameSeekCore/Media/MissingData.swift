@@ -28,7 +28,6 @@ public struct MissingData: Sendable, Hashable, CustomStringConvertible {
 
     /// One phrase for a person: "missing data: no frames from 1.96 s to 4.0 s (...)".
     public var description: String {
-        func rounded(_ time: MediaTime) -> Double { (time.seconds * 1000).rounded() / 1000 }
-        return "missing data: no frames from \(rounded(start)) s to \(rounded(end)) s (\(evidence))"
+        "missing data: no frames from \(start.secondsToTheMillisecond) s to \(end.secondsToTheMillisecond) s (\(evidence))"
     }
 }

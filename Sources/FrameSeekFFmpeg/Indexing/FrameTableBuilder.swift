@@ -75,12 +75,17 @@ struct FrameTableBuilder {
         let packet = Packet()
         var packets: [ScannedPacket] = []
         var missingData: [Int: String] = [:]
+        // Only FFmpeg's HLS demuxer skips media it cannot open (`FFmpegLog.reportsMissingData`),
+        // so other files take no lock per packet for it.
+        let watchesSkippedMedia = demuxer.formatName == "hls"
         while true {
             defer {
                 // The HLS demuxer warns of a segment it cannot open inside the read that
                 // returns the first packet after it.
-                let skipped = demuxer.log.takeMissingData()
-                if !skipped.isEmpty { missingData[packets.count, default: ""] += skipped.joined(separator: "; ") }
+                if watchesSkippedMedia {
+                    let skipped = demuxer.log.takeMissingData()
+                    if !skipped.isEmpty { missingData[packets.count, default: ""] += skipped.joined(separator: "; ") }
+                }
             }
             let more: Bool
             do { more = try demuxer.read(into: packet) } catch {
