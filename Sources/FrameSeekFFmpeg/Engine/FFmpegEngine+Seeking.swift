@@ -81,16 +81,23 @@ extension FFmpegEngine {
         var cachingFrom = cachingFrom
         var continued = false
         var keyframeOnly = keyframeOnly
-        if !keyframeOnly, canDecodeForward(to: target, startingAt: point) {
+        if !keyframeOnly, let parked = slotDecodingOn(to: target, startingAt: point) {
+            activate(parked)
+            if position?.startPoint != point, point.pts > position?.startPoint.pts ?? .max {
+                position?.startPoint = point  // it stands just before the keyframe of the target's GOP
+            }
             continued = true
             skipTo = nil  // the decoder already sits before the target, close enough to go on
             decodeStart = position?.startPoint ?? point
-            // Going on from where the decoder stands is a drag forward or a step: keep every
-            // frame on the way, so dragging back over them lands in the cache.
-            if cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last) {
+            // A short run on from where the decoder stands is a drag forward or a step: keep
+            // every frame on the way, so dragging back over them lands in the cache. A long run
+            // is a seek that happens to fall after a parked decoder: it skips what a seek skips.
+            if cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last),
+               isDragDistance(from: lastIndex, to: index) {
                 cachingFrom = lastIndex + 1
             }
         } else {
+            activate(slotForNewStart())
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
             seeks += 1
             skipTo = decodeStart
@@ -146,22 +153,63 @@ extension FFmpegEngine {
         }
     }
 
-    /// Whether decoding on from where the decoder stands reaches `target` for no more work
-    /// than a seek would: the decoder has not passed the target, and it stands in the target's
-    /// GOP or just before the keyframe that starts it.
-    private func canDecodeForward(to target: FrameEntry, startingAt point: RandomAccessPoint) -> Bool {
-        guard let position, !position.drained, let last = position.lastOutputPTS, last < target.pts else {
-            return false
+    /// The pool's decoder that reaches `target` by decoding on for the least work, if any: one
+    /// that has not passed the target and stands in the target's GOP, or just before the
+    /// keyframe that starts it, so going on costs no more than a seek would.
+    private func slotDecodingOn(to target: FrameEntry, startingAt point: RandomAccessPoint) -> DecoderSlot? {
+        var best: (slot: DecoderSlot, last: Int64)?
+        for slot in pool.slots {
+            guard let position = slot.position, !position.drained, let last = position.lastOutputPTS,
+                  last < target.pts, last > best?.last ?? .min else { continue }
+            if let skipped = position.skippedBeforePTS, target.pts < skipped { continue }
+            if position.startPoint == point {
+                best = (slot, last)
+                continue
+            }
+            // Standing just before the keyframe that starts the target's GOP, it reads that
+            // keyframe next.
+            if let lastIndex = frameTable.frameIndex(ofPTS: last), let keyIndex = point.frameIndex,
+               point.pts > position.startPoint.pts, lastIndex + 1 >= keyIndex {
+                best = (slot, last)
+            }
         }
-        if let skipped = position.skippedBeforePTS, target.pts < skipped { return false }
-        if position.startPoint == point { return true }
-        guard let lastIndex = frameTable.frameIndex(ofPTS: last), let keyIndex = point.frameIndex,
-              point.pts > position.startPoint.pts else { return false }
-        if lastIndex + 1 >= keyIndex {
-            self.position?.startPoint = point
-            return true
+        return best?.slot
+    }
+
+    /// Whether going on from frame `last` to frame `target` is a drag or a step (the target
+    /// within a second of frames after it), whose frames are worth caching for a drag back;
+    /// a longer run is a seek, and skips as one.
+    private func isDragDistance(from last: Int, to target: Int) -> Bool {
+        let frames = frameTable.frames
+        guard last + 1 < target else { return true }
+        return frames[target].time - frames[last + 1].time <= MediaTime(value: 1, timescale: 1)
+    }
+
+    /// Makes `slot` the decoder that lands now.
+    private func activate(_ slot: DecoderSlot) {
+        active = slot
+        pool.touch(slot)
+    }
+
+    /// The decoder to seek and decode from a keyframe: the active one when it stands nowhere,
+    /// else a new one while the pool's bound allows, else the least recently used one. A new
+    /// decoder that cannot be opened leaves the pool as it is.
+    private func slotForNewStart() -> DecoderSlot {
+        if active.position == nil { return active }
+        if pool.canGrow {
+            do {
+                let demuxer = try Demuxer(path: path, log: log, memory: active.demuxer.memory)
+                demuxer.selectOnly(streamIndex: streamIndex)
+                let decoder = try Decoder(stream: demuxer.stream(streamIndex), threads: options.threads, log: log)
+                let slot = DecoderSlot(demuxer: demuxer, decoder: decoder)
+                pool.add(slot)
+                return slot
+            } catch {
+                // Opening the file again failed (it went away, or memory ran out): the decoders
+                // already open still land everything.
+            }
         }
-        return false
+        return pool.leastRecentlyUsed
     }
 
     private func reposition(seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,

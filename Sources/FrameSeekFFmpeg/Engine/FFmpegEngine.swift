@@ -23,17 +23,24 @@ public final class FFmpegEngine: PlaybackEngine {
         /// (`skip_frame = AVDISCARD_NONREF` per packet, never on the target's own packet).
         /// Changes no pixel of any landed frame; off only to measure what it saves.
         public var skipsNonReferenceFrames: Bool
+        /// The bound in bytes on the pictures held by the decoders parked in recently visited
+        /// GOPs (see `decoderPoolBoundBytes`); 0 keeps one decoder, as a pool of one.
+        public var decoderPoolBytes: Int
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
+        /// The default bound on the decoder pool (256 MiB).
+        public static let defaultDecoderPoolBytes = DecoderPool.defaultBoundBytes
 
-        /// Options with FFmpeg's stream choice, one decoder thread and the default cache.
+        /// Options with FFmpeg's stream choice, one decoder thread, the default cache and the
+        /// default decoder pool.
         public init(streamIndex: Int? = nil, threads: Int = 1, cacheBytes: Int = Options.defaultCacheBytes,
-                    skipsNonReferenceFrames: Bool = true) {
+                    skipsNonReferenceFrames: Bool = true, decoderPoolBytes: Int = Options.defaultDecoderPoolBytes) {
             self.streamIndex = streamIndex
             self.threads = threads
             self.cacheBytes = cacheBytes
             self.skipsNonReferenceFrames = skipsNonReferenceFrames
+            self.decoderPoolBytes = decoderPoolBytes
         }
     }
 
@@ -56,17 +63,40 @@ public final class FFmpegEngine: PlaybackEngine {
     public var cachePeakBytes: Int { cache.peakBytes }
     /// The bytes the frame cache holds now.
     public var cacheUsedBytes: Int { cache.usedBytes }
+    /// The bound on the bytes of pictures the decoder pool's decoders hold together: the most
+    /// decoders `Options.decoderPoolBytes` lets the pool keep, each counted at the most its
+    /// codec level lets it hold. One decoder is always kept, so a single decoder larger than
+    /// the option is the bound then.
+    public var decoderPoolBoundBytes: Int { max(pool.capacity, 1) * pool.slotBytes }
+    /// The same bound for the most decoders the pool has held at once: the pool's peak.
+    public var decoderPoolPeakBytes: Int { pool.peakSlots * pool.slotBytes }
+    /// The most decoders the pool has held at once.
+    public var decoderPoolPeakDecoders: Int { pool.peakSlots }
 
     let path: String
     let options: Options
-    var demuxer: Demuxer
-    let decoder: Decoder
+    /// The decoders parked in recently visited GOPs (see `DecoderPool`).
+    var pool: DecoderPool
+    /// The pool's decoder that lands now: the demuxer, decoder and position below are its.
+    var active: DecoderSlot
+    /// The active slot's demuxer.
+    var demuxer: Demuxer {
+        get { active.demuxer }
+        set { active.demuxer = newValue }
+    }
+    /// The active slot's decoder.
+    var decoder: Decoder { active.decoder }
     /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
     /// packet read after a seek is recognised.
     let decodeOrderByPTS: [Int64: Int]
-    /// Where the decoder stands, so a later target in the same GOP decodes forward instead of
-    /// seeking again. Nil means "unknown: seek before decoding".
-    var position: DecodePosition?
+    /// Where the active decoder stands, so a later target in the same GOP decodes forward
+    /// instead of seeking again. Nil means "unknown: seek before decoding".
+    var position: DecodePosition? {
+        get { active.position }
+        set { active.position = newValue }
+    }
+    /// The selected stream's absolute index: what a new slot's demuxer selects.
+    let streamIndex: Int
     /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
     let landedFrame = Frame()
     var landedFrameIndex: Int?
@@ -120,20 +150,24 @@ public final class FFmpegEngine: PlaybackEngine {
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
+        let demuxer: Demuxer
         do {
             demuxer = try Demuxer(path: path, log: log, memory: memory)
         } catch {
             throw Self.openError(error, path: path, log: log)
         }
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
+        self.streamIndex = streamIndex
         demuxer.selectOnly(streamIndex: streamIndex)
         let stream = demuxer.stream(streamIndex)
         do {
-            decoder = try Decoder(stream: stream, threads: options.threads, log: log)
+            let decoder = try Decoder(stream: stream, threads: options.threads, log: log)
+            active = DecoderSlot(demuxer: demuxer, decoder: decoder)
         } catch {
             throw MediaError(path: path, reason: .streamUnavailable,
                              detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
         }
+        pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         let originPTS = Self.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
         let threads = options.threads

@@ -69,6 +69,7 @@ public final class HLSEngine: LivePlaybackEngine {
         self.url = url
         var segmentOptions = options
         segmentOptions.cacheBytes = options.cacheBytes / HLSEngine.openSegmentEngines
+        segmentOptions.decoderPoolBytes = options.decoderPoolBytes / HLSEngine.openSegmentEngines
         self.options = segmentOptions
         let fetcher = SegmentFetcher()
         self.fetcher = fetcher
