@@ -6,19 +6,28 @@ enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
-    static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant"]
+    static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
+                                       "--sample", "--every"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
-    usage: frameseek seek FILE [TIME ...] [--targets FILE] [--precision P] [--stream N]
-                          [--threads N] [--md5] [--png PATH] [--no-autorotate] [--strict] [--json]
+    usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
+                          [--stream N] [--threads N] [--md5] [--png PATH] [--no-autorotate] [--strict] [--json]
            frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
 
-    Runs every target, in the order given, through one engine in one process.
+    Runs every target through one engine in one process and prints the results in the order
+    given. Several targets in a file are landed as one batch: planned first, then decoded in
+    one forward pass per run of GOPs, each frame once, skipping the non-reference frames
+    between targets; latency_ms is then each landing's share of the pass.
     TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
     zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
     per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
     time in it is an error.
+    --sample N    N targets spread evenly over the clip: the middle of each of N equal parts
+                  of the span from the first frame to the last (as peers.py --workload sample)
+    --every S     a target every S seconds from the first frame (S at least 0.001)
+    Targets from TIMEs, --targets, --sample and --every add up, in that order (at most
+    100,000).
 
     An HLS playlist (a path or URL ending in .m3u8 or .m3u, or a file starting with #EXTM3U)
     is read by FrameSeek itself, on the zero-based timeline of its window, and every result
@@ -66,8 +75,14 @@ enum SeekCommand: Subcommand {
             do { return try MediaTime(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
         if let list = arguments.value("--targets") { targets += try TargetFile.read(list) }
-        guard !targets.isEmpty || liveTarget != nil else { throw UsageError(message: "no TIME given (and no --targets)") }
+        guard !targets.isEmpty || liveTarget != nil || SampleTargets.isRequested(arguments) else {
+            throw UsageError(message: "no TIME given (and no --targets, --sample or --every)")
+        }
         let isPlaylist = PlaylistInput.isPlaylist(file)
+        let sampled = try SampleTargets(arguments)
+        if let option = liveTarget?.option, SampleTargets.isRequested(arguments) {
+            throw UsageError(message: "\(option) cannot be combined with --sample or --every")
+        }
         if !isPlaylist, let option = liveTarget?.option ?? (arguments.value("--variant") != nil ? "--variant" : nil) {
             throw UsageError(message: "\(file): \(option) needs an HLS playlist")
         }
@@ -76,9 +91,6 @@ enum SeekCommand: Subcommand {
             throw UsageError(message: "\(error)")
         }
         let pngPattern = arguments.value("--png")
-        if let pngPattern, targets.count > 1, !PathPattern.hasNumber(pngPattern) {
-            throw UsageError(message: "--png needs a pattern such as out-%03d.png with several targets")
-        }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
         let engine: any SeekingEngine
         if isPlaylist {
@@ -99,10 +111,17 @@ enum SeekCommand: Subcommand {
         if pngPattern != nil, stream.mediaType != .video {
             throw UsageError(message: "\(file): --png needs a video stream; stream \(stream.index) is \(stream.mediaType.rawValue)")
         }
+        targets += sampled.times(in: engine.frameTable)
+        if targets.count > SampleTargets.limit {
+            throw UsageError(message: "\(targets.count) targets; at most \(SampleTargets.limit) in one run")
+        }
+        guard !targets.isEmpty else { throw UsageError(message: "\(file): no target falls in the clip") }
+        if let pngPattern, targets.count > 1, !PathPattern.hasNumber(pngPattern) {
+            throw UsageError(message: "--png needs a pattern such as out-%03d.png with several targets")
+        }
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         let json = arguments.has("--json")
-        for (ordinal, target) in targets.enumerated() {
-            let landing = try engine.seek(to: target, precision: precision)
+        func report(_ ordinal: Int, _ landing: SeekLanding) throws -> String {
             try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
             var md5: String?
             var pngPath: String?
@@ -122,11 +141,23 @@ enum SeekCommand: Subcommand {
             if json {
                 var line = jsonLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation)
                 if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
-                output.line(line.serialized)
+                return line.serialized
             } else {
                 var line = textLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation)
                 if let date { line += "  date \(date?.iso8601 ?? "none")" }
-                output.line(line)
+                return line
+            }
+        }
+        if let file = engine as? FFmpegEngine, targets.count > 1 {
+            // One forward pass in frame order; the lines come out in the order given.
+            var lines = [String](repeating: "", count: targets.count)
+            _ = try file.seek(to: targets, precision: precision) { ordinal, landing in
+                lines[ordinal] = try report(ordinal, landing)
+            }
+            lines.forEach(output.line)
+        } else {
+            for (ordinal, target) in targets.enumerated() {
+                output.line(try report(ordinal, try engine.seek(to: target, precision: precision)))
             }
         }
         damage.warn(errors)

@@ -35,6 +35,7 @@ struct NumericOption: Sendable, CustomTestStringConvertible {
             for option in ["--stream", "--threads"] { list.append(plain(command, option)) }
         }
         list.append(NumericOption(command: ["seek", file], option: nil, spell: { [$0] }))
+        for option in ["--sample", "--every"] { list.append(plain(["seek", file], option)) }
         list.append(NumericOption(command: ["step", file, "--forward"], option: "--at", spell: { ["--at", $0] }))
         for option in ["--count", "--repeat", "--cache-mb"] { list.append(plain(step, option)) }
         list.append(plain(thumbnailsEvery, "--count"))

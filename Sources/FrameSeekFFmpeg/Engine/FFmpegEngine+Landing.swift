@@ -13,6 +13,10 @@ package enum LandingMode: Sendable, Hashable {
     /// frame is not a random access point of its own, the stream's packets cannot be told
     /// apart (decode-scanned tables), or that one packet does not produce the frame.
     case keyframeOnly
+    /// As `decode`, for a landing in a batch that goes forward (`seek(to:precision:...)` with
+    /// several times): the frames on the way to the target are never kept in the cache, so
+    /// every non-reference frame among them is skipped, however near the previous landing.
+    case forwardPass
 }
 
 extension FFmpegEngine {
@@ -53,7 +57,7 @@ extension FFmpegEngine {
         } else {
             var cachingFrom: Int?
             let draggingBack = landedFrameIndex.map { index < $0 } == true && position?.startPoint == point
-            if mode == .refillingBackward || draggingBack {
+            if mode == .refillingBackward || (mode == .decode && draggingBack) {
                 // A scrub dragging back inside the GOP the decoder stands in refills as a
                 // backward step does. Only the frames nearest the target survive the bound;
                 // inserting the others would only evict them again.
@@ -61,7 +65,8 @@ extension FFmpegEngine {
                 cachingFrom = max(point.frameIndex ?? 0, index - fitting + 1)
             }
             work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom,
-                              keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point))
+                              keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
+                              cachingGoingOn: mode != .forwardPass)
             landedFrameIndex = decodedFrameIndex(planned: index)
             cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors)
         }
