@@ -48,26 +48,32 @@ public struct LandingCheck {
         let engine: FFmpegEngine
         do { engine = try FFmpegEngine(path: mediaPath, options: engineOptions) } catch { throw unreadable(error) }
 
-        var results: [LandingEntryResult] = []
-        for (offset, expected) in manifest.entries.enumerated() {
-            let replay: (entry: LandingEntry, picture: DecodedPicture?)
-            do {
-                replay = try engine.landingEntry(at: expected.target, precision: expected.precision, barcode: manifest.barcode)
-            } catch {
-                throw unreadable(error)
+        // Every entry is replayed in one batch (one forward pass), and reported in the
+        // manifest's order.
+        var results = [LandingEntryResult?](repeating: nil, count: manifest.entries.count)
+        do {
+            try engine.landingEntries(manifest.entries.map { ($0.target, $0.precision) }, barcode: manifest.barcode) {
+                offset, landed, picture in
+                let expected = manifest.entries[offset]
+                var result = LandingEntryResult(expected: expected, landed: landed, comparingBarcodes: manifest.barcode)
+                if !result.matches, let directory = options.diffDirectory, let picture {
+                    let name = URL(fileURLWithPath: manifestPath).deletingPathExtension().lastPathComponent
+                    let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name)-\(offset + 1).png").path
+                    try writeDiff(expectedFrame: expected.frameIndex, landedFrame: landed.frameIndex,
+                                  landed: picture, engine: engine, to: path)
+                    result.diffPicture = path
+                }
+                results[offset] = result
             }
-            var result = LandingEntryResult(expected: expected, landed: replay.entry, comparingBarcodes: manifest.barcode)
-            if !result.matches, let directory = options.diffDirectory, let picture = replay.picture {
-                let name = URL(fileURLWithPath: manifestPath).deletingPathExtension().lastPathComponent
-                let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name)-\(offset + 1).png").path
-                try writeDiff(expectedFrame: expected.frameIndex, landedFrame: replay.entry.frameIndex,
-                              landed: picture, engine: engine, to: path)
-                result.diffPicture = path
-            }
-            results.append(result)
+        } catch let error as MediaError {
+            throw unreadable(error)
+        } catch let error as LandingCheckError {
+            throw error
+        } catch {
+            throw LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "\(error)")
         }
         return LandingCheckReport(manifestPath: manifestPath, mediaPath: mediaPath, mediaChanged: changed,
-                                  environment: LandingEnvironment(current: engine), results: results)
+                                  environment: LandingEnvironment(current: engine), results: results.map { $0! })
     }
 
     /// Draws the expected frame (decoded by its index), the landed picture and their amplified

@@ -17,18 +17,14 @@ public enum LandingRecorder {
                               barcode: Bool, options: FFmpegEngine.Options = .init()) throws -> LandingManifest {
         let sha256 = try MediaDigest.sha256(ofFileAt: mediaPath)
         let engine = try FFmpegEngine(path: mediaPath, options: options)
-        var entries: [LandingEntry] = []
-        entries.reserveCapacity(targets.count * precisions.count)
-        for target in targets {
-            for precision in precisions {
-                entries.append(try engine.landingEntry(at: target, precision: precision, barcode: barcode).entry)
-            }
-        }
+        let requests = targets.flatMap { target in precisions.map { (target, $0) } }
+        var entries = [LandingEntry?](repeating: nil, count: requests.count)
+        try engine.landingEntries(requests, barcode: barcode) { position, entry, _ in entries[position] = entry }
         let size = (try? FileManager.default.attributesOfItem(atPath: mediaPath)[.size] as? NSNumber)?.int64Value ?? 0
         let media = LandingMedia(path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: size,
                                  sha256: sha256, streamIndex: engine.media.selectedStreamIndex)
         return LandingManifest(media: media, environment: LandingEnvironment(current: engine), barcode: barcode,
-                               entries: entries)
+                               entries: entries.map { $0! })
     }
 
     /// `path` as seen from the directory of `manifestPath` (`../media/clip.mp4`), so that the
@@ -52,15 +48,29 @@ extension LandingEnvironment {
 }
 
 extension FFmpegEngine {
-    /// Seeks to `target` at `precision` and describes the landing as a manifest entry: the
-    /// one measurement recording and checking share, so both see the same thing.
+    /// Lands on every (target, precision) in `requests` as one batch (`land(_:each:)`: one
+    /// forward pass, each frame decoded once) and describes each landing as a manifest entry:
+    /// the one measurement recording and checking share, so both see the same thing.
+    ///
+    /// - Parameter each: called per request, in the order the frames are landed, with the
+    ///   request's position, its entry, and the landed picture for video (nil for audio).
+    /// - Throws: `MediaError` when planning, a landing, the copy of a picture, its RGB
+    ///   conversion (for the barcode) or the audio reference decode fails; or what `each` throws.
+    func landingEntries(_ requests: [(target: MediaTime, precision: SeekPrecision)], barcode: Bool,
+                        each: (_ position: Int, _ entry: LandingEntry, _ picture: DecodedPicture?) throws -> Void) throws {
+        let plans = try requests.map { request throws(MediaError) in try plan(at: request.target, precision: request.precision) }
+        _ = try land(plans) { position, landing in
+            let described = try landingEntry(describing: landing, barcode: barcode)
+            try each(position, described.entry, described.picture)
+        }
+    }
+
+    /// The manifest entry of `landing`, the engine's landed frame now.
     ///
     /// - Returns: the entry, and the landed picture for video (nil for audio).
-    /// - Throws: `MediaError` when the seek, the copy of the picture, its RGB conversion (for
-    ///   the barcode) or the audio reference decode fails.
-    func landingEntry(at target: MediaTime, precision: SeekPrecision,
-                      barcode: Bool) throws(MediaError) -> (entry: LandingEntry, picture: DecodedPicture?) {
-        let landing = try seek(to: target, precision: precision, interruption: nil)
+    private func landingEntry(describing landing: SeekLanding,
+                              barcode: Bool) throws(MediaError) -> (entry: LandingEntry, picture: DecodedPicture?) {
+        let target = landing.plan.requested
         let picture = try landedPicture()
         let md5: String
         var number: Int?
@@ -73,7 +83,7 @@ extension FFmpegEngine {
         } else {
             throw MediaError(path: media.path, reason: .decodeFailed, detail: "the seek to \(target) landed on no frame")
         }
-        let entry = LandingEntry(target: target, precision: precision, frameIndex: landing.frame.index,
+        let entry = LandingEntry(target: target, precision: landing.plan.precision, frameIndex: landing.frame.index,
                                  pts: landing.frame.pts, time: landing.frame.time, keyframeIndex: landing.keyframeIndex,
                                  damaged: landing.damaged, md5: md5, barcode: number)
         return (entry, picture)

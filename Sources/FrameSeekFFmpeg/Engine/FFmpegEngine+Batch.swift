@@ -25,6 +25,13 @@ extension FFmpegEngine {
     public func seek(to times: [MediaTime], precision: SeekPrecision, interruption: SeekInterruptionFlag? = nil,
                      each: (_ position: Int, _ landing: SeekLanding) throws -> Void = { _, _ in }) throws -> [SeekLanding] {
         let plans = try times.map { time throws(MediaError) in try plan(at: time, precision: precision) }
+        return try land(plans, interruption: interruption, each: each)
+    }
+
+    /// Carries out `plans` as one batch, as `seek(to:precision:interruption:each:)` does: for
+    /// callers whose targets differ in precision too (landing manifests).
+    package func land(_ plans: [LandingPlan], interruption: SeekInterruptionFlag? = nil,
+                      each: (_ position: Int, _ landing: SeekLanding) throws -> Void) throws -> [SeekLanding] {
         // Ties keep the caller's order, so a repeated frame is decoded for its first target.
         let order = plans.indices.sorted { (plans[$0].frameIndex, $0) < (plans[$1].frameIndex, $1) }
         var landings = [SeekLanding?](repeating: nil, count: plans.count)
@@ -32,7 +39,8 @@ extension FFmpegEngine {
         for position in order {
             let plan = plans[position]
             let landing: SeekLanding
-            if let previous, previous.plan.frameIndex == plan.frameIndex {
+            // A repeat is the frame still landed, unless `each` landed elsewhere meanwhile.
+            if let previous, previous.plan.frameIndex == plan.frameIndex, currentFrameIndex == previous.frame.index {
                 landing = SeekLanding(plan: plan, frame: previous.frame, keyframeIndex: previous.keyframeIndex,
                                       framesDecoded: 0, demuxerSeeks: 0, latency: .zero,
                                       decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target))
