@@ -7,12 +7,13 @@ enum SeekCommand: Subcommand {
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
     static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
-                                       "--sample", "--every"]
+                                       "--sample", "--every", "--pool-mb"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
     usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
-                          [--stream N] [--threads N] [--md5] [--png PATH] [--no-autorotate] [--strict] [--json]
+                          [--stream N] [--threads N] [--pool-mb MB] [--md5] [--png PATH] [--no-autorotate]
+                          [--strict] [--json]
            frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
 
     Runs every target through one engine in one process and prints the results in the order
@@ -54,6 +55,8 @@ enum SeekCommand: Subcommand {
                   Video streams only.
     --no-autorotate  write the PNG in coded orientation
     --threads N   decoder threads (default 1; 0 lets FFmpeg choose)
+    --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
+                  one decoder): a later target in such a GOP decodes on from the nearest one
     \(DamageReport.help)
 
     --json prints one line per target: requested, landed, landed_pts, frame_index,
