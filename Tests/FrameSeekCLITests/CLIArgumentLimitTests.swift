@@ -36,6 +36,7 @@ struct NumericOption: Sendable, CustomTestStringConvertible {
         }
         list.append(NumericOption(command: ["seek", file], option: nil, spell: { [$0] }))
         for option in ["--sample", "--every"] { list.append(plain(["seek", file], option)) }
+        list.append(plain(seek, "--pool-mb"))
         list.append(NumericOption(command: ["step", file, "--forward"], option: "--at", spell: { ["--at", $0] }))
         for option in ["--count", "--repeat", "--cache-mb"] { list.append(plain(step, option)) }
         list.append(plain(thumbnailsEvery, "--count"))
