@@ -26,16 +26,20 @@ struct BatchSeekTests {
         }
     }
 
-    static let cases: [(Fixture, Order)] = FixtureCatalog.video.flatMap { fixture in Order.allCases.map { (fixture, $0) } }
+    /// Every order at one decoder thread; shuffled also at two (frame threads), the batch's
+    /// default on a many-target `seek`.
+    static let cases: [(Fixture, Order, Int)] = FixtureCatalog.video.flatMap { fixture in
+        Order.allCases.map { (fixture, $0, 1) } + [(fixture, .shuffled, 2)]
+    }
 
     @Test("A batch lands each target on ffprobe's frame with framemd5's pixels, in the caller's order, as single seeks do",
           arguments: cases)
-    func batchEqualsSingleSeeks(_ fixture: Fixture, _ order: Order) throws {
+    func batchEqualsSingleSeeks(_ fixture: Fixture, _ order: Order, _ threads: Int) throws {
         let oracle = try Oracle(fixture)
         var generator = SeededGenerator("batch-\(order.rawValue)-" + fixture.id)
         let indices = order.apply(oracle.seekSample(using: &generator), &generator)
         let targets = indices.map(oracle.middle)
-        let engine = try openEngine(fixture)
+        let engine = try FFmpegEngine(path: fixture.path, options: .init(streamIndex: fixture.stream, threads: threads))
         var reported: [Int] = []
         var landedFrames: [Int] = []
         let landings = try engine.seek(to: targets, precision: .exact) { position, landing in
@@ -43,7 +47,7 @@ struct BatchSeekTests {
             landedFrames.append(landing.frame.index)
             // The callback runs while this target's frame is the landed frame.
             verifyExactLanding(landing, engine: engine, oracle: oracle, target: targets[position],
-                               expected: indices[position], context: "\(fixture.id) \(order) batch target #\(position)")
+                               expected: indices[position], context: "\(fixture.id) \(order) \(threads)-thread batch target #\(position)")
         }
         #expect(reported.sorted() == Array(targets.indices), "every target reported once")
         #expect(landedFrames == landedFrames.sorted(), "landed in presentation order")
