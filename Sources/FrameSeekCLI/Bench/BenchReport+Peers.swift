@@ -21,15 +21,15 @@ extension BenchReport {
         section += [peers.file.map { "<span class=\"mono\">\(escape($0))</span>" }, peers.count.map { "n \($0)" },
                     peers.seed.map { "seed \($0)" }, peers.threads.map(threadsText)]
             .compactMap { $0 }.joined(separator: ", ")
-        section += ". Bars are medians; the lighter bar behind each is the p95. Same file, same targets, same run.</p>\n"
+        section += ". Bars are medians; the lighter bar behind each is the p95. The numbers are the medians, in ms. Same file, same targets, same run.</p>\n"
         let colors = peerColors(peers)
         let drawn = peers.workloads.map { workload in (workload, workload.entries.filter { $0.medianSeconds != nil }) }
         let values = drawn.flatMap { $0.1.flatMap { [$0.medianSeconds, $0.p95Seconds].compactMap { $0 } } }.map { $0 * 1000 }
         if let smallest = values.min(), let largest = values.max() {
             section += peerChart(drawn, colors: colors, axis: LogAxis(from: smallest, to: largest))
             section += "<p class=\"legend\">" + colors.map { peer, color in
-                "<span style=\"white-space:nowrap\"><svg width=\"12\" height=\"12\"><rect width=\"12\" height=\"12\" fill=\"\(color)\"/></svg> \(escape(peer))</span>"
-            }.joined(separator: " &nbsp; ") + "</p>\n"
+                "<span class=\"key\"><span class=\"swatch\" style=\"background:\(color)\"></span>\(escape(peer))</span>"
+            }.joined() + "</p>\n"
         } else {
             section += "<p class=\"empty\">No measurements: no decoder in the peers file has a median to draw.</p>\n"
         }

@@ -37,6 +37,8 @@ package enum BenchReport {
         .charts { display: flex; gap: 1.5em; flex-wrap: wrap; }
         .empty { padding: 1em 1.2em; background: #fff7e0; border: 1px solid #e8d08a; display: inline-block; }
         .note { color: #555; }
+        .legend .key { white-space: nowrap; margin-right: 1.2em; }
+        .legend .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; }
         svg text { font: 11px system-ui, sans-serif; fill: #333; }
         svg text.title { font-weight: bold; font-size: 12px; }
         svg .grid { stroke: #e6e6e6; }
@@ -130,6 +132,7 @@ package enum BenchReport {
         return order.map { "\(escape($0)) (\(workloads[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
     }
 
+    /// The decoder threads as a reader reads them: "1 decoder thread", "0 (FFmpeg's choice)".
     static func threadsText(_ threads: Int) -> String {
         threads == 0 ? "0 (FFmpeg's choice)" : "\(threads) decoder thread\(threads == 1 ? "" : "s")"
     }
