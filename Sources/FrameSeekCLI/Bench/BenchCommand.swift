@@ -7,11 +7,13 @@ enum BenchCommand: Subcommand {
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
     static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
     static let options: Set<String> = ["--workload", "-n", "--seed", "--targets", "--precision", "--threads",
-                                       "--stream", "--report", "--cache-mb"]
+                                       "--stream", "--report", "--cache-mb", "--peers"]
     static let help = """
     usage: frameseek bench FILE [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
                            [--precision P] [--threads N] [--stream N] [--cache-mb MB]
                            [--no-convert] [--no-skip-nonref] [--json] [--report out.html]
+                           [--peers RESULTS.json]
+           frameseek bench --peers RESULTS.json --report out.html
 
     Workloads (default random):
       random      N exact seeks to seeded random times (default N 20)
@@ -30,12 +32,19 @@ enum BenchCommand: Subcommand {
     --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
     Decoding uses one thread unless --threads says otherwise.
 
-    Prints a table; --json prints one object per workload: workload, n, open_ms, median_ms,
-    p95_ms, mean_ms, max_ms, fps, peak_rss_mb, and samples [{target, latency_ms, frame_index,
-    frames_decoded, key_frame_index}]. --report writes one self-contained HTML file with the
-    latency distribution per workload and latency against distance from the keyframe; the
-    report's folder is checked before the run, and the file is written under a temporary
-    name and renamed into place.
+    Prints a line per workload; --json prints one object per workload: workload, n, open_ms,
+    median_ms, p95_ms, mean_ms, max_ms, fps, peak_rss_mb (this workload's own peak, null when
+    the kernel cannot reset the peak), process_peak_rss_mb, pool_peak_mb, pool_bound_mb,
+    threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
+    frame_count, gop_median_frames, requested_n, seed, targets_file, threads, cache_mb,
+    skip_nonref, convert_rgb, ffmpeg_libraries, cpu_model, date}, and samples [{target,
+    latency_ms, frame_index, frames_decoded, key_frame_index}].
+    --report writes one self-contained HTML file: the run's settings, a row per workload,
+    the latency distribution and latency against distance from the keyframe; the report's
+    folder is checked before the run, and the file is written under a temporary name and
+    renamed into place. --peers adds a grouped bar chart of Benchmarks/compare_peers.py
+    --json results (medians and p95s per workload and decoder); without FILE the report
+    holds that chart alone. A peers file that cannot be read is refused before the run.
     Progress goes to stderr when it is a terminal.
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
@@ -43,7 +52,20 @@ enum BenchCommand: Subcommand {
     """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
-        let file = try singleFile(arguments)
+        let report = arguments.value("--report")
+        // Found out now, not after minutes of measuring.
+        if let report { try checkOutputPath(report) }
+        var peers: PeerComparison?
+        if let path = arguments.value("--peers") {
+            guard report != nil else { throw UsageError(message: "--peers draws into the report: add --report out.html") }
+            peers = try PeerComparison.read(path)
+        }
+        // A peers file alone makes a report of its chart; anything else measures FILE.
+        guard let file = arguments.positionals.first else {
+            guard let peers, let report else { throw UsageError(message: "missing FILE") }
+            try writeReport(BenchReport.html([], peers: peers), to: report)
+            return .success
+        }
         let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
         var runner = BenchRunner()
         runner.threads = try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1
@@ -59,11 +81,11 @@ enum BenchCommand: Subcommand {
         if let text = arguments.value("--precision") {
             do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
-        let report = arguments.value("--report")
-        // Found out now, not after minutes of measuring.
-        if let report { try checkOutputPath(report) }
         var targets: [MediaTime]?
-        if let path = arguments.value("--targets") { targets = try TargetFile.read(path) }
+        if let path = arguments.value("--targets") {
+            targets = try TargetFile.read(path)
+            runner.targetsFile = path
+        }
         let count = try arguments.integer("-n", minimum: 1)
         let seed = UInt64(try arguments.integer("--seed", minimum: 0) ?? 1)
         let stream = try arguments.integer("--stream", minimum: 0)
@@ -82,12 +104,14 @@ enum BenchCommand: Subcommand {
                 output.line(BenchJSON.textLine(result))
             }
         }
-        if let report {
-            do { try OutputFile.write(BenchReport.html(results), to: report) } catch {
-                throw UsageError(message: "\(report): cannot write the report (\(error.cause))")
-            }
-        }
+        if let report { try writeReport(BenchReport.html(results, peers: peers), to: report) }
         return .success
+    }
+
+    private static func writeReport(_ html: String, to path: String) throws(UsageError) {
+        do { try OutputFile.write(html, to: path) } catch {
+            throw UsageError(message: "\(path): cannot write the report (\(error.cause))")
+        }
     }
 
     static func parseWorkloads(_ text: String) throws(UsageError) -> [BenchWorkload] {
@@ -118,15 +142,21 @@ package enum BenchJSON {
             ("open_ms", .number(r.openLatency.milliseconds)),
             ("median_ms", .number(r.median)), ("p95_ms", .number(r.p95)), ("mean_ms", .number(r.mean)),
             ("max_ms", .number(r.max)), ("fps", .number(r.framesPerSecond)),
-            ("peak_rss_mb", r.peakResidentBytes.map { .number(Double($0) / 1_048_576) } ?? .null),
+            ("peak_rss_mb", megabytes(r.peakResidentBytes)),
         ]
         if let ffmpeg = r.ffmpegFramesPerSecond { fields.append(("ffmpeg_fps", .number(ffmpeg))) }
+        // Added after the contract's fields, which outside scripts read in place.
+        fields += [("process_peak_rss_mb", megabytes(r.processPeakResidentBytes)), ("pool_peak_mb", megabytes(r.poolPeakBytes)),
+                   ("pool_bound_mb", megabytes(r.poolBoundBytes)), ("settings", r.settings.json)]
         fields.append(("samples", .array(samples)))
         return .object(fields)
     }
 
+    /// Bytes as (fractional) megabytes, null when not measured.
+    private static func megabytes(_ bytes: Int?) -> JSONValue { bytes.map { .number(Double($0) / 1_048_576) } ?? .null }
+
     static func textLine(_ r: BenchResult) -> String {
-        var line = "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  open \(r.openLatency.milliseconds.fixed(1)) ms"
+        var line = "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  threads \(r.threads)  open \(r.openLatency.milliseconds.fixed(1)) ms"
         // No operation (a one-frame file's backstep) has no median: say so, never "nan".
         func ms(_ value: Double) -> String { value.isFinite ? "\(value.fixed(3)) ms" : "-" }
         line += "  median \(ms(r.median))  p95 \(ms(r.p95))  mean \(ms(r.mean))  max \(ms(r.max))"
@@ -134,7 +164,9 @@ package enum BenchJSON {
             line += "  \(r.framesPerSecond.fixed(1)) fps"
             if let ffmpeg = r.ffmpegFramesPerSecond { line += " (ffmpeg -threads 1: \(ffmpeg.fixed(1)) fps)" }
         }
-        if let peak = r.peakResidentBytes { line += "  peak RSS \(peak / 1_048_576) MB" }
+        line += "  peak RSS " + (r.peakResidentBytes.map { "\($0 / 1_048_576) MB" } ?? "not measured")
+        if let peak = r.poolPeakBytes { line += "  pool peak \(peak / 1_048_576) MB" }
+        if let bound = r.poolBoundBytes { line += " of \(bound / 1_048_576) MB" }
         return line
     }
 }

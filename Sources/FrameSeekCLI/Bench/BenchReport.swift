@@ -3,107 +3,150 @@ import FrameSeek
 
 /// The bench report: one self-contained HTML file, inline SVG, no scripts, nothing fetched.
 ///
-/// Per workload: a summary row, the latency distribution, and latency against the distance
-/// from the keyframe, which is where a GOP structure shows: exact-seek cost grows with the
-/// number of frames decoded from the keyframe.
-enum BenchReport {
-    static func html(_ results: [BenchResult]) -> String {
-        var body = "<h1>FrameSeek seek latency</h1>\n"
-        if let file = results.first?.file { body += "<p class=\"file\">\(escape(file))</p>\n" }
-        body += "<table><tr><th>workload</th><th>n</th><th>open ms</th><th>median ms</th><th>p95 ms</th><th>mean ms</th><th>max ms</th><th>peak RSS MB</th></tr>\n"
-        for r in results {
-            body += "<tr><td>\(r.workload.rawValue)</td><td>\(r.samples.count)</td><td>\(r.openLatency.milliseconds.fixed(1))</td>"
-            body += "<td>\(r.median.fixed(3))</td><td>\(r.p95.fixed(3))</td><td>\(r.mean.fixed(3))</td><td>\(r.max.fixed(3))</td>"
-            body += "<td>\(r.peakResidentBytes.map { String($0 / 1_048_576) } ?? "-")</td></tr>\n"
+/// It opens with the run's settings (what was measured, on what, with what), then a summary
+/// row per workload, then per workload the latency distribution and latency against the
+/// distance from the keyframe, which is where a GOP structure shows: exact-seek cost grows
+/// with the number of frames decoded from the keyframe. With a peers file, a grouped bar chart
+/// puts FrameSeek beside the other decoders.
+package enum BenchReport {
+    /// The report's HTML for `results` (may be empty when only `peers` is drawn).
+    package static func html(_ results: [BenchResult], peers: PeerComparison? = nil) -> String {
+        var body = "<h1>FrameSeek bench</h1>\n"
+        if let first = results.first {
+            body += settingsTable(first.settings, results: results)
+            body += summaryTable(results)
+            for result in results { body += workloadSection(result) }
+        } else if let peers {
+            body += peerSettingsTable(peers)
         }
-        body += "</table>\n"
-        for r in results {
-            body += "<section><h2>\(r.workload.rawValue): \(escape(r.workload.summary))</h2>\n"
-            body += "<div class=\"charts\">\(histogram(r))\(scatter(r))</div></section>\n"
-        }
+        if let peers { body += peersSection(peers) }
         return """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>FrameSeek bench</title>
         <style>
-        body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
-        table { border-collapse: collapse; margin: 1em 0; }
-        th, td { border: 1px solid #ccc; padding: 4px 10px; text-align: right; }
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; max-width: 1100px; }
+        h2 { margin-top: 1.6em; font-size: 1.15em; }
+        table { border-collapse: collapse; margin: 0.6em 0 1em; }
+        th, td { border: 1px solid #ccc; padding: 4px 9px; text-align: right; vertical-align: top; }
         th:first-child, td:first-child { text-align: left; }
-        .charts { display: flex; gap: 2em; flex-wrap: wrap; }
-        .file { color: #666; font-family: monospace; }
+        table.summary th { white-space: nowrap; }
+        table.settings th { background: #f4f4f4; font-weight: 600; white-space: nowrap; }
+        table.settings td { text-align: left; }
+        .mono { font-family: ui-monospace, monospace; font-size: 13px; overflow-wrap: anywhere; }
+        .baseline { color: #666; white-space: nowrap; }
+        .charts { display: flex; gap: 1.5em; flex-wrap: wrap; }
+        .empty { padding: 1em 1.2em; background: #fff7e0; border: 1px solid #e8d08a; display: inline-block; }
+        .note { color: #555; }
+        .legend .key { white-space: nowrap; margin-right: 1.2em; }
+        .legend .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; }
         svg text { font: 11px system-ui, sans-serif; fill: #333; }
+        svg text.title { font-weight: bold; font-size: 12px; }
+        svg .grid { stroke: #e6e6e6; }
+        svg text.median { fill: #c33; }
+        svg text.halo { stroke: #fff; stroke-width: 3px; paint-order: stroke; }
         </style></head><body>
         \(body)</body></html>
 
         """
     }
 
-    private static let width = 460.0, height = 260.0, left = 52.0, bottom = 36.0, top = 24.0, right = 12.0
+    /// What the run was measured on and with.
+    static func settingsTable(_ s: BenchSettings, results: [BenchResult]) -> String {
+        var rows: [(String, String)] = [("file", "<span class=\"mono\">\(escape(s.file))</span>"), ("codec", escape(s.codec))]
+        if let width = s.width, let height = s.height { rows.append(("resolution", "\(width)x\(height)")) }
+        rows.append(("GOP", s.medianGOP.map { "\($0) frames (median distance between keyframes), \(s.frameCount) frames in all" }
+            ?? "no keyframes in the frame table, \(s.frameCount) frames in all"))
+        let requested = s.requestedCount.map { "\($0) per workload (-n)" } ?? "each workload's default"
+        rows.append(("n", requested + "; measured: " + results.map { "\($0.workload.rawValue) \($0.samples.count)" }.joined(separator: ", ")))
+        rows.append(("targets", s.targetsFile.map { "from <span class=\"mono\">\(escape($0))</span>" } ?? "drawn with seed \(s.seed)"))
+        rows.append(("seed", String(s.seed)))
+        rows.append(("threads", threadsText(s.threads)))
+        rows.append(("precision", precisionsText(results)))
+        rows.append(("cache", "\(megabytes(s.cacheBytes)) MB"))
+        rows.append(("decoding", (s.skipsNonReferenceFrames ? "non-reference frames before a target skipped" : "every frame decoded (--no-skip-nonref)")
+            + (s.convertsToRGB ? "; each landed frame converted to RGB" : "; no RGB conversion (--no-convert)")))
+        rows.append(("FFmpeg", escape(s.librariesText)))
+        rows.append(("CPU", escape(s.cpuModel ?? "unknown") + ", \(ProcessInfo.processInfo.activeProcessorCount) cores online"))
+        rows.append(("date", s.isoDate))
+        return keyValueTable(rows)
+    }
 
-    /// Latency histogram: 24 bins from 0 to the maximum.
-    static func histogram(_ r: BenchResult) -> String {
-        let values = r.sortedMilliseconds
-        guard let maximum = values.last, maximum > 0 else { return "" }
-        let bins = 24
-        var counts = [Int](repeating: 0, count: bins)
-        for v in values { counts[min(bins - 1, Int(v / maximum * Double(bins)))] += 1 }
-        let tallest = Double(counts.max() ?? 1)
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        var svg = frame(title: "latency distribution", xLabel: "latency (ms)", yLabel: "operations")
-        for (i, c) in counts.enumerated() where c > 0 {
-            let x = left + plotWidth * Double(i) / Double(bins)
-            let h = plotHeight * Double(c) / tallest
-            svg += "<rect x=\"\(x.fixed(1))\" y=\"\((top + plotHeight - h).fixed(1))\" width=\"\((plotWidth / Double(bins) - 1).fixed(1))\" height=\"\(h.fixed(1))\" fill=\"#4a7fb5\"/>"
+    /// A two-column table of settings, keys on the left.
+    static func keyValueTable(_ rows: [(String, String)]) -> String {
+        "<h2>Run settings</h2>\n<table class=\"settings\">"
+            + rows.map { "<tr><th>\($0.0)</th><td>\($0.1)</td></tr>" }.joined(separator: "\n") + "</table>\n"
+    }
+
+    /// One row per workload: counts, latencies, throughput beside ffmpeg's, memory.
+    static func summaryTable(_ results: [BenchResult]) -> String {
+        var table = "<table class=\"summary\"><tr><th>workload</th><th>n</th><th>precision</th><th>threads</th><th>open<br>ms</th>"
+            + "<th>median<br>ms</th><th>p95<br>ms</th><th>mean<br>ms</th><th>max<br>ms</th><th>fps<br>(ffmpeg -threads 1)</th>"
+            + "<th>peak RSS<br>MB</th><th>pool peak<br>MB</th><th>pool bound<br>MB</th></tr>\n"
+        for r in results {
+            table += "<tr><td>\(r.workload.rawValue)</td><td>\(r.samples.count)</td><td>\(escape(r.precision.description))</td>"
+            table += "<td>\(r.threads)</td><td>\(r.openLatency.milliseconds.fixed(1))</td>"
+            for value in [r.median, r.p95, r.mean, r.max] { table += "<td>\(milliseconds(value))</td>" }
+            table += "<td>\(framesPerSecondText(r))</td>"
+            table += "<td>\(r.peakResidentBytes.map { String(megabytes($0)) } ?? "not measured")</td>"
+            table += "<td>\(r.poolPeakBytes.map { String(megabytes($0)) } ?? missing)</td>"
+            table += "<td>\(r.poolBoundBytes.map { String(megabytes($0)) } ?? missing)</td></tr>\n"
         }
-        svg += axisTicks(maxX: maximum, maxY: tallest, wholeY: true)
-        let medianX = left + plotWidth * r.median / maximum
-        svg += "<line x1=\"\(medianX.fixed(1))\" y1=\"\(top)\" x2=\"\(medianX.fixed(1))\" y2=\"\(top + plotHeight)\" stroke=\"#c33\" stroke-dasharray=\"4 3\"/>"
-        svg += "<text x=\"\((medianX + 4).fixed(1))\" y=\"\(top + 12)\" fill=\"#c33\">median \(r.median.fixed(2))</text>"
-        return svg + "</svg>"
+        return table + "</table>\n<p class=\"note\">Peak RSS is each workload's own (Linux VmHWM, reset before the workload)"
+            + (results.last?.processPeakResidentBytes.map { "; the process's peak over the run was \(megabytes($0)) MB" } ?? "")
+            + ".</p>\n"
     }
 
-    /// Latency against frames from the keyframe decoding started at.
-    static func scatter(_ r: BenchResult) -> String {
-        let points = r.samples.map { (Double($0.frameIndex - ($0.keyFrameIndex ?? $0.frameIndex)), $0.latency.milliseconds) }
-        guard let maxY = points.map(\.1).max(), maxY > 0 else { return "" }
-        let maxX = max(1, points.map(\.0).max() ?? 1)
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        var svg = frame(title: "latency against distance from the keyframe", xLabel: "frames after the keyframe", yLabel: "latency (ms)")
-        for (x, y) in points {
-            let px = left + plotWidth * max(0, x) / maxX, py = top + plotHeight - plotHeight * y / maxY
-            svg += "<circle cx=\"\(px.fixed(1))\" cy=\"\(py.fixed(1))\" r=\"3\" fill=\"#4a7fb5\" fill-opacity=\"0.6\"/>"
+    /// A workload's charts, or the reason there are none.
+    static func workloadSection(_ r: BenchResult) -> String {
+        var section = "<section class=\"workload\"><h2>\(r.workload.rawValue): \(escape(r.workload.summary))</h2>\n"
+        if r.samples.isEmpty {
+            section += "<p class=\"empty\">No measurements: this workload ran no operations (n = 0), so it has no latencies to draw."
+            if r.workload == .thumbnails && r.settings.width == nil { section += " Audio has no pictures to make thumbnails of." }
+            section += "</p>"
+        } else {
+            section += "<div class=\"charts\">\(histogram(r))\(scatter(r))</div>"
         }
-        svg += axisTicks(maxX: maxX, maxY: maxY)
-        return svg + "</svg>"
+        return section + "</section>\n"
     }
 
-    private static func frame(title: String, xLabel: String, yLabel: String) -> String {
-        let plotHeight = height - top - bottom
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
-            + "<rect width=\"100%\" height=\"100%\" fill=\"#fafafa\"/>"
-            + "<text x=\"\(left)\" y=\"15\" font-weight=\"bold\">\(escape(title))</text>"
-            + "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(width - right)\" y2=\"\(top + plotHeight)\" stroke=\"#555\"/>"
-            + "<line x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(top + plotHeight)\" stroke=\"#555\"/>"
-            + "<text x=\"\((left + width - right) / 2)\" y=\"\(height - 4)\" text-anchor=\"middle\">\(escape(xLabel))</text>"
-            + "<text x=\"12\" y=\"\(top + plotHeight / 2)\" transform=\"rotate(-90 12 \(top + plotHeight / 2))\" text-anchor=\"middle\">\(escape(yLabel))</text>"
-    }
-
-    private static func axisTicks(maxX: Double, maxY: Double, wholeY: Bool = false) -> String {
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
-        var svg = ""
-        for i in 0...4 {
-            let fx = Double(i) / 4
-            svg += "<text x=\"\((left + plotWidth * fx).fixed(1))\" y=\"\(top + plotHeight + 14)\" text-anchor=\"middle\">\(tick(maxX * fx))</text>"
-            let y = maxY * fx
-            // Counts are whole: label only the ticks that fall on whole numbers.
-            if wholeY && y != y.rounded() { continue }
-            svg += "<text x=\"\(left - 4)\" y=\"\((top + plotHeight - plotHeight * fx + 4).fixed(1))\" text-anchor=\"end\">\(wholeY ? String(Int(y)) : tick(y))</text>"
+    /// "320.9" and beside it ffmpeg's figure and the ratio, for the sequential workload.
+    static func framesPerSecondText(_ r: BenchResult) -> String {
+        guard r.workload == .sequential, r.framesPerSecond.isFinite else { return missing }
+        var text = r.framesPerSecond.fixed(1)
+        if let ffmpeg = r.ffmpegFramesPerSecond, ffmpeg > 0 {
+            text += "<br><span class=\"baseline\">ffmpeg \(ffmpeg.fixed(1)): \((r.framesPerSecond / ffmpeg).fixed(2))x</span>"
+        } else {
+            text += "<br><span class=\"baseline\">ffmpeg not run</span>"
         }
-        return svg
+        return text
     }
 
-    private static func tick(_ v: Double) -> String { v >= 10 ? String(Int(v.rounded())) : v.fixed(v >= 1 ? 1 : 3) }
+    /// Each precision used, with the workloads that used it.
+    static func precisionsText(_ results: [BenchResult]) -> String {
+        var order: [String] = [], workloads: [String: [String]] = [:]
+        for r in results {
+            let name = r.precision.description
+            if workloads[name] == nil { order.append(name) }
+            workloads[name, default: []].append(r.workload.rawValue)
+        }
+        return order.map { "\(escape($0)) (\(workloads[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
+    }
 
+    /// The decoder threads as a reader reads them: "1 decoder thread", "0 (FFmpeg's choice)".
+    static func threadsText(_ threads: Int) -> String {
+        threads == 0 ? "0 (FFmpeg's choice)" : "\(threads) decoder thread\(threads == 1 ? "" : "s")"
+    }
+
+    /// What a cell shows when there is no value.
+    static let missing = "–"
+
+    /// A latency cell: three decimals, or the missing mark when there was nothing to measure.
+    static func milliseconds(_ value: Double) -> String { value.isFinite ? value.fixed(3) : missing }
+
+    /// Bytes as whole megabytes (MiB), as `peak_rss_mb` counts them.
+    static func megabytes(_ bytes: Int) -> Int { bytes / 1_048_576 }
+
+    /// Text made safe for HTML content and attribute values.
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")

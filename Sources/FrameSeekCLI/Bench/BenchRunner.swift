@@ -1,59 +1,6 @@
 import Foundation
 import FrameSeek
 
-/// One measured operation.
-public struct BenchSample: Sendable {
-    /// The seek target, or the landed time for steps.
-    public let target: MediaTime
-    /// Monotonic time from the call to the landed frame being available (and converted).
-    public let latency: Duration
-    /// The frame landed on.
-    public let frameIndex: Int
-    /// Frames the decoder produced.
-    public let framesDecoded: Int
-    /// The keyframe decoding started from (the frame's own keyframe on a cache hit).
-    public let keyFrameIndex: Int?
-}
-
-/// A workload's samples and what they add up to.
-public struct BenchResult: Sendable {
-    /// The file measured.
-    public let file: String
-    /// The workload run.
-    public let workload: BenchWorkload
-    /// Opening and indexing, apart from the operations.
-    public let openLatency: Duration
-    /// One sample per operation.
-    public let samples: [BenchSample]
-    /// The process's peak resident memory after the run, in bytes (Linux `VmHWM`).
-    public let peakResidentBytes: Int?
-    /// Decoder threads used.
-    public let threads: Int
-    /// The precision of the workload's seeks.
-    public let precision: SeekPrecision
-    /// `ffmpeg -threads 1 -i F -f null -` frames per second, measured in the same run
-    /// (sequential workload only, when the ffmpeg command is on PATH).
-    public let ffmpegFramesPerSecond: Double?
-
-    /// The operations' latencies.
-    public var latencies: LatencySamples { LatencySamples(milliseconds: samples.map(\.latency.milliseconds)) }
-    /// Latencies in milliseconds, sorted.
-    public var sortedMilliseconds: [Double] { latencies.sorted }
-    /// The median latency.
-    public var median: Double { latencies.median }
-    /// The 95th percentile latency.
-    public var p95: Double { latencies.p95 }
-    /// The mean latency.
-    public var mean: Double { latencies.mean }
-    /// The worst latency.
-    public var max: Double { latencies.max }
-    /// Frames per second over the whole run (meaningful for sequential).
-    public var framesPerSecond: Double {
-        let total = latencies.total
-        return total > 0 ? Double(samples.count) / (total / 1000) : .nan
-    }
-}
-
 /// Runs workloads on the FFmpeg engine.
 public struct BenchRunner {
     /// Decoder threads.
@@ -67,6 +14,8 @@ public struct BenchRunner {
     public var skipsNonReferenceFrames = true
     /// Called after each operation with (done, total), for progress lines.
     public var progress: ((Int, Int) -> Void)?
+    /// The `--targets` file the targets came from, for the settings the run reports.
+    public var targetsFile: String?
 
     /// A runner with the defaults.
     public init() {}
@@ -75,6 +24,9 @@ public struct BenchRunner {
     /// with `seed`, or the seeks in `targets`.
     public func run(_ workload: BenchWorkload, file: String, stream: Int?, count: Int?, seed: UInt64,
                     targets: [MediaTime]?, precision: SeekPrecision?) throws -> BenchResult {
+        let date = Date()
+        // Before the engine opens: its index and buffers are part of the workload's memory.
+        let memoryReset = WorkloadMemory.startWorkload()
         let engine = try FFmpegEngine(path: file, options: .init(streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
                                                                  skipsNonReferenceFrames: skipsNonReferenceFrames))
         let table = engine.frameTable
@@ -139,23 +91,30 @@ public struct BenchRunner {
         }
         let ffmpeg = workload == .sequential ? Self.ffmpegFramesPerSecond(file: file, stream: table.streamIndex,
                                                                          frames: table.frames.count) : nil
+        // Read while the engine is still open, so its cache and buffers count.
+        let pool = Self.decoderPoolBytes(engine)
+        let memory = WorkloadMemory.endWorkload(reset: memoryReset)
+        let stream = engine.media.selectedStream
+        let settings = BenchSettings(
+            file: file, codec: stream.codec, width: stream.width, height: stream.height, frameCount: table.frames.count,
+            medianGOP: table.statistics.medianGOP, requestedCount: count, seed: seed,
+            targetsFile: targets == nil ? nil : targetsFile, threads: threads, cacheBytes: cacheBytes,
+            skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
+            libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
         return BenchResult(file: file, workload: workload, openLatency: engine.openLatency, samples: samples,
-                           peakResidentBytes: Self.peakResidentBytes(), threads: threads, precision: seekPrecision,
-                           ffmpegFramesPerSecond: ffmpeg)
+                           peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
+                           poolPeakBytes: pool.peak, poolBoundBytes: pool.bound, threads: threads, precision: seekPrecision,
+                           ffmpegFramesPerSecond: ffmpeg, settings: settings)
+    }
+
+    /// The engine's decoder pool: its peak and its bound, in bytes, read after a workload.
+    /// Nil until the engine has a pool; wiring it is this one line.
+    static func decoderPoolBytes(_ engine: FFmpegEngine) -> (peak: Int?, bound: Int?) {
+        (peak: nil, bound: nil)  // wired after the engine's pool lands: (engine.poolPeakBytes, engine.poolBoundBytes)
     }
 
     private func convert(_ engine: FFmpegEngine) throws(MediaError) {
         if convertsToRGB { _ = try engine.landedImage() }
-    }
-
-    /// `VmHWM` from /proc/self/status.
-    static func peakResidentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first
-            return kilobytes.map { $0 * 1024 }
-        }
-        return nil
     }
 
     /// Times `ffmpeg -threads 1 -i FILE -map 0:S -f null -`, the reference for sequential decoding.

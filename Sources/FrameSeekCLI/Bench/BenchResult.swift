@@ -1,0 +1,72 @@
+import Foundation
+import FrameSeek
+
+/// One measured operation.
+public struct BenchSample: Sendable {
+    /// The seek target, or the landed time for steps.
+    public let target: MediaTime
+    /// Monotonic time from the call to the landed frame being available (and converted).
+    public let latency: Duration
+    /// The frame landed on.
+    public let frameIndex: Int
+    /// Frames the decoder produced.
+    public let framesDecoded: Int
+    /// The keyframe decoding started from (the frame's own keyframe on a cache hit).
+    public let keyFrameIndex: Int?
+
+    /// Frames from the keyframe decoding started at to the landed frame: the x of the report's
+    /// scatter, where a GOP structure shows. Never negative (an open GOP's leading pictures
+    /// sit before their keyframe in presentation order).
+    public var framesAfterKeyframe: Int { max(0, frameIndex - (keyFrameIndex ?? frameIndex)) }
+}
+
+/// A workload's samples and what they add up to.
+public struct BenchResult: Sendable {
+    /// The file measured.
+    public let file: String
+    /// The workload run.
+    public let workload: BenchWorkload
+    /// Opening and indexing, apart from the operations.
+    public let openLatency: Duration
+    /// One sample per operation.
+    public let samples: [BenchSample]
+    /// The peak resident memory of this workload alone, in bytes: Linux `VmHWM`, reset before
+    /// the workload opened its engine and read after it ended. Nil when the kernel refused the
+    /// reset, since the process-wide peak would then be passed off as this workload's.
+    public let peakResidentBytes: Int?
+    /// The process's peak resident memory so far, in bytes, all workloads before this one
+    /// included (what `peak_rss_mb` meant before it was measured per workload).
+    public let processPeakResidentBytes: Int?
+    /// The engine's decoder pool at its largest during the workload, in bytes; nil while the
+    /// engine has no pool.
+    public let poolPeakBytes: Int?
+    /// The memory bound the engine's decoder pool keeps to, in bytes; nil while it has none.
+    public let poolBoundBytes: Int?
+    /// Decoder threads used.
+    public let threads: Int
+    /// The precision of the workload's seeks.
+    public let precision: SeekPrecision
+    /// `ffmpeg -threads 1 -i F -f null -` frames per second, measured in the same run
+    /// (sequential workload only, when the ffmpeg command is on PATH).
+    public let ffmpegFramesPerSecond: Double?
+    /// What the run was measured on and with, so a report can be trusted and repeated.
+    public let settings: BenchSettings
+
+    /// The operations' latencies.
+    public var latencies: LatencySamples { LatencySamples(milliseconds: samples.map(\.latency.milliseconds)) }
+    /// Latencies in milliseconds, sorted.
+    public var sortedMilliseconds: [Double] { latencies.sorted }
+    /// The median latency.
+    public var median: Double { latencies.median }
+    /// The 95th percentile latency.
+    public var p95: Double { latencies.p95 }
+    /// The mean latency.
+    public var mean: Double { latencies.mean }
+    /// The worst latency.
+    public var max: Double { latencies.max }
+    /// Frames per second over the whole run (meaningful for sequential).
+    public var framesPerSecond: Double {
+        let total = latencies.total
+        return total > 0 ? Double(samples.count) / (total / 1000) : .nan
+    }
+}
