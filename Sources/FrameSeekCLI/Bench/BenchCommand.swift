@@ -7,10 +7,10 @@ enum BenchCommand: Subcommand {
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
     static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
     static let options: Set<String> = ["--workload", "-n", "--seed", "--targets", "--precision", "--threads",
-                                       "--stream", "--report", "--cache-mb", "--peers"]
+                                       "--stream", "--report", "--cache-mb", "--pool-mb", "--peers"]
     static let help = """
     usage: frameseek bench FILE [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
-                           [--precision P] [--threads N] [--stream N] [--cache-mb MB]
+                           [--precision P] [--threads N] [--stream N] [--cache-mb MB] [--pool-mb MB]
                            [--no-convert] [--no-skip-nonref] [--json] [--report out.html]
                            [--peers RESULTS.json]
            frameseek bench --peers RESULTS.json --report out.html
@@ -21,6 +21,8 @@ enum BenchCommand: Subcommand {
       backstep    N single-frame steps backward from a random frame (default 60)
       sequential  every frame in order (or the first N); also times ffmpeg -threads 1 -f null
       thumbnails  a 160x90 thumbnail every 10 s from the thumbnail generator (nearest keyframe)
+      sample      N frames spread evenly over the clip (default 32), landed as one batch
+                  (seek --sample); each sample's latency is its share of the pass
       all         every workload above
     --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
                     writes them; blank lines and CRLF are fine, a file with no time is an
@@ -30,6 +32,8 @@ enum BenchCommand: Subcommand {
     n counts measured operations only: backstep's landing before its first step is not one.
     Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
     --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
+    --pool-mb MB bounds the decoders parked in recently visited GOPs (default 256; 0 keeps one
+    decoder, to measure what the pool saves); pool_peak_mb and pool_bound_mb report it.
     Decoding uses one thread unless --threads says otherwise.
 
     Prints a line per workload; --json prints one object per workload: workload, n, open_ms,
@@ -72,6 +76,9 @@ enum BenchCommand: Subcommand {
         runner.convertsToRGB = !arguments.has("--no-convert")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
         if let megabytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576) { runner.cacheBytes = megabytes * 1024 * 1024 }
+        if let megabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576) {
+            runner.decoderPoolBytes = megabytes * 1024 * 1024
+        }
         if errors.isTerminal {
             runner.progress = { done, total in
                 if done == total || done % 10 == 0 { errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")") }
@@ -93,7 +100,7 @@ enum BenchCommand: Subcommand {
         var results: [BenchResult] = []
         for workload in workloads {
             // Explicit targets replace the seeks of the seek workloads, and give backstep its frames.
-            let given = [.random, .scrub, .backstep].contains(workload) ? targets : nil
+            let given = [.random, .scrub, .backstep, .sample].contains(workload) ? targets : nil
             results.append(try runner.run(workload, file: file, stream: stream, count: count, seed: seed,
                                           targets: given, precision: precision))
         }
@@ -119,7 +126,7 @@ enum BenchCommand: Subcommand {
         var workloads: [BenchWorkload] = []
         for name in text.split(separator: ",") {
             guard let workload = BenchWorkload(rawValue: String(name)) else {
-                throw UsageError(message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, all)")
+                throw UsageError(message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, sample, all)")
             }
             workloads.append(workload)
         }

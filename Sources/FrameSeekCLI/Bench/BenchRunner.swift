@@ -12,6 +12,8 @@ public struct BenchRunner {
     public var cacheBytes = FFmpegEngine.Options.defaultCacheBytes
     /// See `FFmpegEngine.Options.skipsNonReferenceFrames`.
     public var skipsNonReferenceFrames = true
+    /// See `FFmpegEngine.Options.decoderPoolBytes`.
+    public var decoderPoolBytes = FFmpegEngine.Options.defaultDecoderPoolBytes
     /// Called after each operation with (done, total), for progress lines.
     public var progress: ((Int, Int) -> Void)?
     /// The `--targets` file the targets came from, for the settings the run reports.
@@ -28,7 +30,8 @@ public struct BenchRunner {
         // Before the engine opens: its index and buffers are part of the workload's memory.
         let memoryReset = WorkloadMemory.startWorkload()
         let engine = try FFmpegEngine(path: file, options: .init(streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
-                                                                 skipsNonReferenceFrames: skipsNonReferenceFrames))
+                                                                 skipsNonReferenceFrames: skipsNonReferenceFrames,
+                                                                 decoderPoolBytes: decoderPoolBytes))
         let table = engine.frameTable
         let operations: [BenchOperation]
         switch (workload, targets) {
@@ -36,6 +39,8 @@ public struct BenchRunner {
             // The peers' backstep targets are the frames before a start, newest first: land on
             // the first, then step back once per remaining target.
             operations = [.setUp(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
+        case (.sample, let targets?):
+            operations = [.batch(targets)]
         case (_, let targets?):
             operations = targets.map(BenchOperation.seek)
         case (_, nil):
@@ -53,6 +58,20 @@ public struct BenchRunner {
             switch operation {
             case .setUp(let target):
                 _ = try engine.seek(to: target, precision: seekPrecision)
+                sample = nil
+            case .batch(let times):
+                // Each landing's latency is the pass's time since the landing before it, so the
+                // samples add up to the whole call; they are kept in the order of `times`.
+                var batch = [BenchSample?](repeating: nil, count: times.count)
+                var mark = start
+                _ = try engine.seek(to: times, precision: seekPrecision) { position, landing in
+                    try convert(engine)
+                    let now = clock.now
+                    batch[position] = BenchSample(target: times[position], latency: now - mark, frameIndex: landing.frame.index,
+                                                  framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
+                    mark = now
+                }
+                samples += batch.compactMap { $0 }
                 sample = nil
             case .seek(let target):
                 let landing = try engine.seek(to: target, precision: seekPrecision)
@@ -108,9 +127,8 @@ public struct BenchRunner {
     }
 
     /// The engine's decoder pool: its peak and its bound, in bytes, read after a workload.
-    /// Nil until the engine has a pool; wiring it is this one line.
     static func decoderPoolBytes(_ engine: FFmpegEngine) -> (peak: Int?, bound: Int?) {
-        (peak: nil, bound: nil)  // wired after the engine's pool lands: (engine.poolPeakBytes, engine.poolBoundBytes)
+        (peak: engine.decoderPoolPeakBytes, bound: engine.decoderPoolBoundBytes)
     }
 
     private func convert(_ engine: FFmpegEngine) throws(MediaError) {

@@ -13,6 +13,9 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
     case sequential
     /// One picture every 10 s, from the nearest keyframe before it.
     case thumbnails
+    /// N frames spread evenly over the stream, landed as one batch (as `peers.py --workload
+    /// sample`, where torchcodec uses its batch call).
+    case sample
 
     /// What the workload measures, for reports.
     public var summary: String {
@@ -22,6 +25,7 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
         case .backstep: return "single-frame steps backward from a random frame"
         case .sequential: return "every frame in order"
         case .thumbnails: return "a 160x90 thumbnail every 10 s, from the nearest keyframe"
+        case .sample: return "frames spread evenly over the clip, landed as one batch"
         }
     }
 }
@@ -29,6 +33,10 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
 /// One operation of a workload.
 enum BenchOperation: Sendable {
     case seek(MediaTime)
+    /// Exact landings on all these times in one batch call (`FFmpegEngine.seek(to:precision:)`
+    /// with an array): one sample per time, in the order given, each timed as its share of
+    /// the pass.
+    case batch([MediaTime])
     /// A seek that puts the decoder where the measured operations start (backstep's
     /// landing): done, never counted.
     case setUp(MediaTime)
@@ -67,6 +75,8 @@ extension BenchWorkload {
         case .sequential:
             let steps = min(count, frames.count) - 1
             return [.seek(first.time)] + Array(repeating: .stepForward, count: max(0, steps))
+        case .sample:
+            return [.batch(table.evenlySpacedTimes(count: count))]
         case .thumbnails:
             var operations: [BenchOperation] = []
             var time = first.time
@@ -86,6 +96,7 @@ extension BenchWorkload {
         case .backstep: return 60
         case .sequential: return Int.max
         case .thumbnails: return Int.max
+        case .sample: return 32
         }
     }
 

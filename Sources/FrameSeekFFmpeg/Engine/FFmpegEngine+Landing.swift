@@ -66,7 +66,7 @@ extension FFmpegEngine {
             }
             work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom,
                               keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
-                              cachingGoingOn: mode != .forwardPass)
+                              forwardPass: mode == .forwardPass)
             landedFrameIndex = decodedFrameIndex(planned: index)
             cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors)
         }

@@ -58,8 +58,10 @@ extension FFmpegEngine {
     }
 
     /// Decodes until frame `index` is in `landedFrame`, caching frames from `cachingFrom` on.
-    /// With `cachingGoingOn`, a short run on from where a decoder stands also caches the frames
-    /// on the way (a drag forward or a step); without it, that run skips as a seek does.
+    /// A short run on from where a decoder stands caches the frames on the way (a drag forward
+    /// or a step), except in a `forwardPass` (a batch, which only goes forward): there every
+    /// run skips as a seek does, and a start from a keyframe reuses the active decoder, which
+    /// the batch has left behind for good, instead of parking another.
     ///
     /// With `keyframeOnly`, the frame must be a keyframe that is its own random access point:
     /// the demuxer seeks to it and only its packet is decoded, then the decoder is drained. A
@@ -67,7 +69,7 @@ extension FFmpegEngine {
     /// the keyframe are passed over undecoded); when the packet alone does not give the frame,
     /// decoding starts over as an ordinary landing.
     func decode(frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?,
-                keyframeOnly: Bool, cachingGoingOn: Bool = true) throws(MediaError) -> DecodeWork {
+                keyframeOnly: Bool, forwardPass: Bool = false) throws(MediaError) -> DecodeWork {
         let target = frameTable.frames[index]
         if let known = undecodable[index] {
             throw MediaError(path: path, reason: .decodeFailed,
@@ -94,12 +96,12 @@ extension FFmpegEngine {
             // A short run on from where the decoder stands is a drag forward or a step: keep
             // every frame on the way, so dragging back over them lands in the cache. A long run
             // is a seek that happens to fall after a parked decoder: it skips what a seek skips.
-            if cachingGoingOn, cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last),
+            if !forwardPass, cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last),
                isDragDistance(from: lastIndex, to: index) {
                 cachingFrom = lastIndex + 1
             }
         } else {
-            activate(slotForNewStart())
+            activate(forwardPass ? active : slotForNewStart())
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
             seeks += 1
             skipTo = decodeStart
