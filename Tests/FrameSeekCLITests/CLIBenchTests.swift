@@ -17,7 +17,7 @@ struct CLIBenchTests {
         let oracle = try Oracle(fixture)
         let lines = jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--workload", "all",
                                "-n", "8", "--json"])
-        #expect(lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails"])
+        #expect(lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails", "sample"])
         for object in lines {
             let workload = object["workload"] as? String ?? "?"
             for field in Self.fields { #expect(object[field] != nil, "\(fixture.id) \(workload): no \(field)") }
@@ -35,6 +35,13 @@ struct CLIBenchTests {
             if workload == "sequential" {
                 #expect(samples.compactMap { JSON.int($0["frame_index"]) } == Array(0..<min(8, oracle.count)))
             }
+            if workload == "sample" {
+                // Eight frames spread as peers.py spreads them, worked out from ffprobe's table.
+                let ptsInOrder = oracle.frames.map(\.pts).sorted()
+                let span = ptsInOrder.last! - ptsInOrder[0]
+                let expected = (0..<8).map { CLISampleTests.covering(oracle, pts: ptsInOrder[0] + span * Int64(2 * $0 + 1) / 16) }
+                #expect(samples.compactMap { JSON.int($0["frame_index"]) } == expected, "\(fixture.id): sample")
+            }
             if workload == "backstep" {
                 let visited = samples.compactMap { JSON.int($0["frame_index"]) }
                 #expect(zip(visited, visited.dropFirst()).allSatisfy { $1 == $0 - 1 }, "\(fixture.id): backstep visits \(visited)")
@@ -46,7 +53,7 @@ struct CLIBenchTests {
     func audioOnly(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let lines = jsonLines(["bench", fixture.path, "--workload", "all", "-n", "6", "--json"])
-        #expect(lines.count == 5)
+        #expect(lines.count == 6)
         for object in lines {
             let samples = object["samples"] as? [[String: Any]] ?? []
             let workload = object["workload"] as? String
