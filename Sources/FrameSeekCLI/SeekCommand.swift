@@ -124,14 +124,16 @@ enum SeekCommand: Subcommand {
         }
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         let json = arguments.has("--json")
+        // Damage is noted as lines are printed, in the order given, so --strict stops at the
+        // first damaged target in that order; a damaged landing's PNG is never written then.
+        let strict = damage.strict
         func report(_ ordinal: Int, _ landing: SeekLanding) throws -> String {
-            try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
             var md5: String?
             var pngPath: String?
             if arguments.has("--md5"), let audio = try engine.landedAudio() { md5 = audio.md5 }
             if arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
                 if arguments.has("--md5") { md5 = picture.md5 }
-                if let pngPattern {
+                if let pngPattern, !(strict && landing.damaged) {
                     let path = PathPattern.expand(pngPattern, number: ordinal + 1)
                     // Only a landing decodes a picture, and every landing sets the engine that decoded it.
                     guard let converter = engine.pictureEngine else { preconditionFailure("a landed picture without its engine") }
@@ -154,13 +156,18 @@ enum SeekCommand: Subcommand {
         if let file = engine as? FFmpegEngine, targets.count > 1 {
             // One forward pass in frame order; the lines come out in the order given.
             var lines = [String](repeating: "", count: targets.count)
-            _ = try file.seek(to: targets, precision: precision) { ordinal, landing in
+            let landings = try file.seek(to: targets, precision: precision) { ordinal, landing in
                 lines[ordinal] = try report(ordinal, landing)
             }
-            lines.forEach(output.line)
+            for (landing, line) in zip(landings, lines) {
+                try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
+                output.line(line)
+            }
         } else {
             for (ordinal, target) in targets.enumerated() {
-                output.line(try report(ordinal, try engine.seek(to: target, precision: precision)))
+                let landing = try engine.seek(to: target, precision: precision)
+                try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
+                output.line(try report(ordinal, landing))
             }
         }
         damage.warn(errors)

@@ -37,7 +37,8 @@ struct BenchReportTests {
         for object in lines {
             // The contract's fields are still there, and the new ones are added beside them.
             for field in CLIBenchTests.fields + ["threads", "precision", "peak_rss_mb"] { #expect(object[field] != nil, "no \(field)") }
-            for field in ["pool_peak_mb", "pool_bound_mb"] { #expect(object[field] is NSNull, "\(field) is null until the pool lands") }
+            let poolPeak = try #require(JSON.double(object["pool_peak_mb"])), poolBound = try #require(JSON.double(object["pool_bound_mb"]))
+            #expect(poolPeak > 0 && poolPeak <= poolBound, "the pool's peak \(poolPeak) MB within its bound \(poolBound) MB")
             let settings = try #require(object["settings"] as? [String: Any])
             #expect(settings["codec"] as? String == codec)
             #expect(JSON.int(settings["width"]) == oracle.frames[0].width && JSON.int(settings["height"]) == oracle.frames[0].height)
