@@ -22,21 +22,67 @@ public final class FileDescriptorOutput: TextOutput {
     /// Writes to `descriptor`.
     public init(descriptor: Int32) { self.descriptor = descriptor }
 
-    /// Writes all of `text`, retrying short writes.
+    /// Writes all of `text`, retrying short writes, straight from the string's own storage.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
             }
-            if written <= 0 { return }
-            offset += written
         }
     }
 
     /// Whether the descriptor is a terminal.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+}
+
+/// Gathers a command's many short lines into few writes: `frameseek step --repeat N` prints a
+/// line per step, and a `write(2)` per line costs more than the line.
+///
+/// A terminal gets every write at once, as it is a person watching. Anything else (a pipe, a
+/// file) gets the text once 64 KiB have gathered, or at the first write 0.1 s after the last
+/// one went out, so a slow run still streams its lines, and at `flush()`: call it before
+/// writing to another output and when the command ends, whichever way it ends.
+final class BufferedOutput: TextOutput {
+    /// Bytes gathered before they are written regardless of time.
+    static let capacity = 64 * 1024
+
+    private let destination: TextOutput
+    private let interval: Duration
+    private let passesThrough: Bool
+    private var pending = ""
+    private let clock = ContinuousClock()
+    private var lastFlush: ContinuousClock.Instant
+
+    /// Gathers what is written for `destination`, for at most `interval` between writes.
+    init(_ destination: TextOutput, interval: Duration = .milliseconds(100)) {
+        self.destination = destination
+        self.interval = interval
+        passesThrough = destination.isTerminal
+        lastFlush = clock.now
+    }
+
+    /// Gathers `text`, writing everything gathered when it is due.
+    func write(_ text: String) {
+        if passesThrough { return destination.write(text) }
+        pending += text
+        if pending.utf8.count >= Self.capacity || clock.now - lastFlush >= interval { flush() }
+    }
+
+    /// Writes what has gathered.
+    func flush() {
+        lastFlush = clock.now
+        guard !pending.isEmpty else { return }
+        destination.write(pending)
+        pending = ""
+        pending.reserveCapacity(Self.capacity)
+    }
+
+    /// The destination's.
+    var isTerminal: Bool { passesThrough }
 }
 
 /// Collects what a command writes, for tests.

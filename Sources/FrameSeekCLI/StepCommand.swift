@@ -64,29 +64,36 @@ enum StepCommand: Subcommand {
             throw UsageError(message: "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)")
         }
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
+        // Read once: the loop below may run for every frame of the file.
+        let json = arguments.has("--json"), wantsMD5 = arguments.has("--md5"), autorotate = !arguments.has("--no-autorotate")
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
+        // One line per step: gathered into few writes, and out before anything on stderr
+        // (an error thrown below is printed after this function returns).
+        let lines = BufferedOutput(output)
+        defer { lines.flush() }
         for ordinal in 1...repeats {
             let report = engine.step(direction, count: count)
             if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
             var md5: String?
             var png: String?
-            if report.result.didStep, arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
-                if arguments.has("--md5") { md5 = picture.md5 }
+            if report.result.didStep, wantsMD5 || pngPattern != nil, let picture = try engine.landedPicture() {
+                if wantsMD5 { md5 = picture.md5 }
                 if let pngPattern {
                     let path = PathPattern.expand(pngPattern, number: ordinal)
-                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: engine)
+                    try picture.writePNG(to: path, autorotate: autorotate, using: engine)
                     png = path
                 }
             }
-            if arguments.has("--json") {
-                output.line(json(report, md5: md5, png: png).serialized)
+            if json {
+                lines.line(self.json(report, md5: md5, png: png).serialized)
             } else {
-                output.line(text(report, md5: md5, png: png))
+                lines.line(text(report, md5: md5, png: png))
             }
             if !report.result.didStep { break }
         }
+        lines.flush()
         damage.warn(errors)
         return .success
     }

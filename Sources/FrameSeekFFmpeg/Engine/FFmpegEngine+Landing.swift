@@ -8,6 +8,10 @@ package enum LandingMode: Sendable, Hashable {
     /// As `decode`, keeping every frame on the way that the cache can hold: a backward step,
     /// so the backward steps after it find their frames without decoding again.
     case refillingBackward
+    /// As `decode`, for a forward frame step: the landed frame joins the cache's short trail
+    /// of recent steps (`FrameCache.trailFrames`) instead of its least-recently-used pool, so
+    /// a sequential pass does not fill the cache with frames it never asks for again.
+    case steppingForward
     /// Read and decode only the planned keyframe's packet, then drain the decoder: one packet
     /// per picture instead of a GOP (thumbnails). Decodes as `decode` does when the planned
     /// frame is not a random access point of its own, the stream's packets cannot be told
@@ -68,7 +72,8 @@ extension FFmpegEngine {
                               keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
                               forwardPass: mode == .forwardPass)
             landedFrameIndex = decodedFrameIndex(planned: index)
-            cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors)
+            cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
+                         trailing: mode == .steppingForward)
         }
         return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
                            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,

@@ -6,15 +6,40 @@ import FrameSeekCore
 /// Entries are references to the decoder's own buffers (`av_frame_ref`), so caching a frame
 /// copies no pixels. Scrubbing back and forth and stepping backward land here instead of in
 /// the decoder.
+///
+/// Frames that forward steps land on are kept apart, in a short trail of the last
+/// `trailFrames` of them (`insert(_:as:decodeErrors:trailing:)`). A frame the cache holds is
+/// a decoder buffer that cannot go back to FFmpeg's buffer pool, so every frame held makes the
+/// decoder allocate (and zero, and page in) a new one. A forward pass caching every frame it
+/// lands on fills the whole bound with frames it never asks for again, and on a small picture
+/// that allocation costs more than decoding; then each new frame evicts an old one. The trail
+/// keeps what the next few backward steps land on, and the buffers it lets go return to the
+/// pool, so a sequential pass allocates nothing after its first frames. A backward step past
+/// the trail refills from the GOP's keyframe, as it does after any seek.
 final class FrameCache {
     /// The default bound: about 60 decoded 1080p 4:2:0 frames, which keeps a process under
     /// 300 MB on 1080p media while holding a typical backward-stepping window.
     static let defaultCapacityBytes = 192 * 1024 * 1024
+    /// How many frames forward steps landed on stay cached: a few steps back are free, and the
+    /// decoder's buffer pool grows by no more than this many frames over a sequential pass.
+    static let trailFrames = 8
+
+    private struct Entry {
+        let frame: Frame
+        let decodeErrors: Int
+        let bytes: Int
+        var lastUse: UInt64
+        /// Inserted as a forward step's landing: evicted first-in first-out past `trailFrames`.
+        let trailing: Bool
+    }
 
     let capacityBytes: Int
     private(set) var usedBytes = 0
     private(set) var peakBytes = 0
-    private var entries: [Int: (frame: Frame, decodeErrors: Int, bytes: Int, lastUse: UInt64)] = [:]
+    private var entries: [Int: Entry] = [:]
+    /// Indices inserted with `trailing`, oldest first; an index whose entry has since been
+    /// evicted or replaced by an ordinary insert is skipped when the trail is trimmed.
+    private var trail: [Int] = []
     private var clock: UInt64 = 0
 
     init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
@@ -32,15 +57,24 @@ final class FrameCache {
     /// frames until the bound holds. A frame larger than the whole bound is not cached, nor
     /// one `av_frame_ref` cannot reference (out of memory): the cache only saves decoding, so
     /// a frame missing from it is decoded again when asked for.
-    func insert(_ frame: Frame, as index: Int, decodeErrors: Int) {
+    ///
+    /// - Parameter trailing: the frame is a forward step's landing: it joins the trail, and
+    ///   the oldest trail frame beyond `trailFrames` is dropped.
+    func insert(_ frame: Frame, as index: Int, decodeErrors: Int, trailing: Bool = false) {
         let bytes = frame.byteCount
         guard bytes <= capacityBytes else { return }
         remove(index)
+        if trailing {
+            // Once in the trail: an older place for the same index would evict the new entry.
+            trail.removeAll { $0 == index }
+            trail.append(index)
+            trimTrail()
+        }
         while usedBytes + bytes > capacityBytes, let victim = leastRecentlyUsed() { remove(victim) }
         let copy = Frame()
         do { try copy.reference(frame) } catch { return }
         clock += 1
-        entries[index] = (copy, decodeErrors, bytes, clock)
+        entries[index] = Entry(frame: copy, decodeErrors: decodeErrors, bytes: bytes, lastUse: clock, trailing: trailing)
         usedBytes += bytes
         peakBytes = max(peakBytes, usedBytes)
     }
@@ -48,6 +82,16 @@ final class FrameCache {
     /// How many frames of `bytesPerFrame` fit: how far back a refill is worth caching.
     func capacity(framesOf bytesPerFrame: Int) -> Int {
         bytesPerFrame > 0 ? capacityBytes / bytesPerFrame : 0
+    }
+
+    /// Drops the oldest trail frames until `trailFrames` are left (the newest index, just
+    /// appended, counts; its entry is inserted after this).
+    private func trimTrail() {
+        guard trail.count > Self.trailFrames else { return }
+        for index in trail.prefix(trail.count - Self.trailFrames) where entries[index]?.trailing == true {
+            remove(index)
+        }
+        trail.removeFirst(trail.count - Self.trailFrames)
     }
 
     private func remove(_ index: Int) {

@@ -40,7 +40,7 @@ struct FrameStepLoop {
             do {
                 // A step is a landing planned on its destination frame, carried out as seeks are.
                 let plan = try table.planLanding(onFrame: target)
-                let landing = try land(plan, direction == .backward ? .refillingBackward : .decode)
+                let landing = try land(plan, direction == .backward ? .refillingBackward : .steppingForward)
                 return report(.stepped(direction, landedMediaTime: landing.frame.time), moved: moved,
                               decoded: landing.framesDecoded, errors: landing.decodeErrors + passedOver)
             } catch where isUndecodable(target) {
