@@ -24,7 +24,11 @@ final class Demuxer {
     ///
     /// - Throws: `FFmpegError` from `avformat_alloc_context`, `avformat_open_input` or
     ///   `avformat_find_stream_info`, or `MemoryReader`'s allocations.
-    init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil) throws(FFmpegError) {
+    ///
+    /// With `probingStreams` false, stream info is read only when the container's header does
+    /// not list its streams (`AVFMTCTX_NOHEADER`: MPEG-TS, FLV, ...): a second demuxer of a file
+    /// already probed needs only the packets, and probing would decode frames for nothing.
+    init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true) throws(FFmpegError) {
         let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
         // while probing already carry the sink's token.
@@ -40,7 +44,9 @@ final class Demuxer {
         // Before any stored property is set: a class initializer that throws once they all are
         // runs `deinit`, which would close the context a second time (found by the fuzzer).
         do {
-            try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+            if probingStreams || opened.pointee.ctx_flags & AVFMTCTX_NOHEADER != 0 {
+                try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
+            }
         } catch {
             avformat_close_input(&context)
             throw error

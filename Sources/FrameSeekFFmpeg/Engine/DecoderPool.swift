@@ -42,7 +42,8 @@ struct DecoderPool {
     /// The default bound on the pool's decoders, in bytes (256 MiB).
     static let defaultBoundBytes = 256 * 1024 * 1024
 
-    /// Every decoder in the pool, the one that landed last among them.
+    /// Every decoder in the pool; the first is the one opened with the engine, whose demuxer
+    /// read the stream info the others take their parameters from.
     private(set) var slots: [DecoderSlot]
     /// The bound, in bytes, on the pictures all the pool's decoders hold together.
     let boundBytes: Int
