@@ -68,10 +68,12 @@ enum ThumbnailsCommand: Subcommand {
         if let problem = outputFolderProblem(directory) {
             throw UsageError(message: "\(directory): cannot write the output folder (\(problem))")
         }
-        let decoders = try arguments.integer("--decoders", minimum: 1, maximum: 16) ?? ThumbnailGenerator.defaultDecoders
+        let decoders = try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders) ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
+        // The other decoders open the file while this one does, each on a core of its own.
         let generator = try ThumbnailGenerator(path: file, options: .init(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                                                          threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1))
+                                                                          threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1),
+                                               decoders: decoders)
         generator.maximumSize = size
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }

@@ -7,11 +7,15 @@ extension ThumbnailGenerator {
     /// thumbnails are independent (one seek and one packet each), so a second decoder nearly
     /// halves the time on two cores; beyond the cores it only adds an open and a frame cache.
     public static var defaultDecoders: Int { max(1, min(2, ProcessInfo.processInfo.activeProcessorCount)) }
+    /// The most decoders one generator uses.
+    public static let maximumDecoders = 16
 
     /// Thumbnails for many times, returned in the order asked, made by up to `decoders`
     /// decoders at once. The generator's own engine decodes on the calling thread; each other
-    /// decoder opens the same media with the same options on a queue of its own, takes the next
-    /// frame to make (so each decoder's demuxer only ever seeks forward), and is closed there.
+    /// decoder is a generator of its own for the same media and options, on a queue of its own
+    /// (opened there by `init(path:options:decoders:)` or by the first run that needs it, and
+    /// closed there when this generator goes), and takes the next frame to make, so each
+    /// decoder's demuxer only ever seeks forward.
     /// The pictures are the ones one decoder makes: every frame is landed by the same plan and
     /// decodes to the same pixels on any decoder. Times that land on the same frame share its
     /// picture. `progress` is called on the calling thread with (done, total).
@@ -57,10 +61,12 @@ extension ThumbnailGenerator {
         }
         let board = ThumbnailBoard(jobs: jobs)
         defer { framesMadeByOtherDecoders = board.stopAndWaitForHelpers() }
-        if let source, decoders > 1, jobs.count > 1 {
-            for helper in 1..<min(decoders, jobs.count) {
-                startHelper(helper, source: source, board: board)
+        if let source, jobs.count > 1 {
+            let wanted = min(decoders, jobs.count, Self.maximumDecoders) - 1
+            while helpers.count < wanted {
+                helpers.append(Self.openHelper(helpers.count + 1, path: source.path, options: source.options))
             }
+            for helper in helpers.prefix(max(0, wanted)) { start(helper, on: board) }
         }
         var done = 0
         for index in jobs.indices {
@@ -91,32 +97,43 @@ extension ThumbnailGenerator {
         }
     }
 
-    /// Opens the media again for decoder `number` on a queue of its own, which makes thumbnails
-    /// from `board` until none are left. The engine is opened, used and closed on that queue
-    /// alone, as an engine must be.
-    private func startHelper(_ number: Int, source: (path: String, options: FFmpegEngine.Options), board: ThumbnailBoard) {
+    /// Decoder `number`: a generator for `path` opened on a queue of its own, where it stays.
+    /// It is nil there when the media cannot be opened again (removed since): the other
+    /// decoders then do its share.
+    static func openHelper(_ number: Int, path: String, options: FFmpegEngine.Options) -> QueueConfined<ThumbnailGenerator?> {
+        let helper = QueueConfined<ThumbnailGenerator?>(nil, label: "frameseek.thumbnails.decoder-\(number + 1)")
+        helper.schedule { generator in generator = try? ThumbnailGenerator(path: path, options: options) }
+        return helper
+    }
+
+    /// Sets `helper` making thumbnails from `board` on its queue, after its opening, until
+    /// none are left.
+    private func start(_ helper: QueueConfined<ThumbnailGenerator?>, on board: ThumbnailBoard) {
         let frames = engine.frameTable.frames
         let (size, precision) = (maximumSize, precision)
-        let (path, options) = source
         board.helperStarted()
-        DispatchQueue(label: "frameseek.thumbnails.decoder-\(number + 1)").async {
-            Self.help(number, board: board, path: path, options: options, frames: frames, size: size, precision: precision)
-            // Only now, with the engine closed (it lived in `help` alone), may the run return.
+        helper.schedule { generator in
+            Self.help(&generator, board: board, frames: frames, size: size, precision: precision)
+            // Only now, with `help` returned (and a mismatched engine closed in it), may the
+            // run return.
             board.helperExited()
         }
     }
 
-    /// One extra decoder's life: opens `path`, makes thumbnails from `board` until none are
-    /// left, and closes the engine on return. A decoder that cannot open, or that indexes the
-    /// media differently from the first (`frames`), leaves the work to the others.
-    private static func help(_ number: Int, board: ThumbnailBoard, path: String, options: FFmpegEngine.Options, frames: [FrameEntry],
+    /// One other decoder's part in a run: makes thumbnails from `board` until none are left.
+    /// A decoder whose media indexes differently from the first's (`frames`) is closed and
+    /// takes no part, now or later.
+    private static func help(_ generator: inout ThumbnailGenerator?, board: ThumbnailBoard, frames: [FrameEntry],
                              size: (width: Int, height: Int), precision: SeekPrecision) {
-        guard let generator = try? ThumbnailGenerator(path: path, options: options),
-              generator.engine.frameTable.frames == frames else { return }
-        generator.maximumSize = size
-        generator.precision = precision
+        guard let helper = generator else { return }
+        guard helper.engine.frameTable.frames == frames else {
+            generator = nil
+            return
+        }
+        helper.maximumSize = size
+        helper.precision = precision
         while let (index, job) = board.take() {
-            board.finish(index, Result { () throws(MediaError) in try generator.thumbnail(for: job.plan) }, by: number)
+            board.finish(index, Result { () throws(MediaError) in try helper.thumbnail(for: job.plan) }, by: 1)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import FrameSeekCore
 import FrameSeekFFmpeg
 
@@ -47,11 +48,18 @@ public final class ThumbnailGenerator {
     /// Whether the calling thread decodes too while other decoders run (it does: it would only
     /// wait otherwise). Tests turn it off so that the other decoders make every frame.
     package var callerDecodes = true
+    /// The other decoders, each a generator of its own on a queue of its own, opened from
+    /// `source` when first needed and kept until this generator goes.
+    var helpers: [QueueConfined<ThumbnailGenerator?>] = []
 
-    /// Opens `path` with an engine of its own.
-    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options()) throws(MediaError) {
+    /// Opens `path` with an engine of its own. With `decoders` above 1, the other decoders
+    /// that `thumbnails(at:decoders:progress:)` uses open the file at the same time, each on a
+    /// queue of its own, so their opening costs no wall time on a machine with the cores.
+    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options(), decoders: Int = 1) throws(MediaError) {
+        let helpers = (1..<max(1, min(decoders, Self.maximumDecoders))).map { Self.openHelper($0, path: path, options: options) }
         engine = try FFmpegEngine(path: path, options: options)
         source = (path, options)
+        self.helpers = helpers
         let stream = engine.media.selectedStream
         guard stream.mediaType == .video else {
             let detail = options.streamIndex == nil ? "no video stream to make thumbnails from"
@@ -70,6 +78,19 @@ public final class ThumbnailGenerator {
         }
         self.engine = engine
         source = nil
+    }
+
+    deinit {
+        // Each other decoder's engine is closed on its own queue, and before this returns, so
+        // no file stays open after the generator.
+        for helper in helpers {
+            let closed = DispatchSemaphore(value: 0)
+            helper.schedule { generator in
+                generator = nil
+                closed.signal()
+            }
+            closed.wait()
+        }
     }
 
     /// The tolerance as a seek precision.
