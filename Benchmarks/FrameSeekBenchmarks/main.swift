@@ -5,7 +5,7 @@
 //       backward steps vs forward steps vs exact seeks to the previous frame
 //   frameseek-benchmarks suite [FILE ...] [--out results.json]
 //       every `frameseek bench` workload over the video fixtures and the files given
-//   frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode]
+//   frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
 //       a 160x90 PNG every 10 s: the whole `frameseek thumbnails` process (5x4 sheets) against
 //       `ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png`
 //   frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
@@ -108,17 +108,26 @@ func suite(files: [String], out: String?) throws {
     if let out { try (lines.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8) }
 }
 
-/// Runs a command, returning its wall time, or nil if it failed.
-func timeCommand(_ arguments: [String]) -> Duration? {
+/// Runs a command, returning its wall time and the CPU time (user and system, all threads)
+/// it used, or nil if it failed.
+func timeCommand(_ arguments: [String]) -> (wall: Duration, cpu: Duration)? {
+    func childrenCPU() -> Duration {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        let micros = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        return .microseconds(micros)
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    let cpuBefore = childrenCPU()
     let start = ContinuousClock.now
     guard (try? process.run()) != nil else { return nil }
     process.waitUntilExit()
-    return process.terminationStatus == 0 ? ContinuousClock.now - start : nil
+    let wall = ContinuousClock.now - start
+    return process.terminationStatus == 0 ? (wall, childrenCPU() - cpuBefore) : nil
 }
 
 func freshDirectory(_ name: String) -> String {
@@ -139,7 +148,8 @@ func frameseekExecutable() -> String {
 /// WebVTT track and the storyboard) on two decoders and on one, against ffmpeg's keyframe-only
 /// command writing one PNG per picture, and with `fullDecode` against ffmpeg decoding every
 /// frame. Each round runs every way once, in turn; medians of `runs` rounds.
-func thumbnailsBenchmark(path: String, runs: Int, fullDecode: Bool) {
+/// With `before`, another `frameseek` build (an older commit) runs the same command too.
+func thumbnailsBenchmark(path: String, runs: Int, fullDecode: Bool, before: String?) {
     let frameseek = frameseekExecutable()
     let directory = freshDirectory("out")
     let ours = [frameseek, "thumbnails", path, "--out", directory, "--every", "10", "--size", "160x90", "--columns", "5", "--rows", "4"]
@@ -150,26 +160,30 @@ func thumbnailsBenchmark(path: String, runs: Int, fullDecode: Bool) {
         ("frameseek thumbnails ... --decoders 1", ours + ["--decoders", "1"]),
         ("ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png", ffmpeg),
     ]
+    if let before {
+        ways.append(("the same with \(before) (before)", [before] + ours.dropFirst()))
+    }
     if fullDecode {
         ways.append(("ffmpeg -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png (every frame)",
                      ffmpeg.filter { $0 != "-skip_frame" && $0 != "nokey" }))
     }
-    var samples = [LatencySamples](repeating: LatencySamples(), count: ways.count)
+    var walls = [LatencySamples](repeating: LatencySamples(), count: ways.count), cpus = walls
     for _ in 0..<runs {
         for (i, way) in ways.enumerated() {
             try? FileManager.default.removeItem(atPath: directory)
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             guard let time = timeCommand(way.command) else { fail("failed: \(way.command.joined(separator: " "))") }
-            samples[i].add(time)
+            walls[i].add(time.wall)
+            cpus[i].add(time.cpu)
         }
     }
     try? FileManager.default.removeItem(atPath: directory)
-    let reference = samples[2].median
+    let reference = walls[2].median
     print("file: \(path)")
-    print("one 160x90 picture every 10 s; wall time of the whole process; medians of \(runs) rounds, the ways in turn in each round")
-    print("median_ms  / ffmpeg nokey  way")
-    for (way, sample) in zip(ways, samples) {
-        print("\(fmt(sample.median))  \(fmt(sample.median / reference))      \(way.name)")
+    print("one 160x90 picture every 10 s; wall and CPU time of the whole process; medians of \(runs) rounds, the ways in turn in each round")
+    print("wall_ms  / ffmpeg nokey    cpu_ms  way")
+    for (i, way) in ways.enumerated() {
+        print("\(fmt(walls[i].median))  \(fmt(walls[i].median / reference))  \(fmt(cpus[i].median))  \(way.name)")
     }
 }
 
@@ -179,7 +193,8 @@ func option(_ name: String, _ fallback: Int, in arguments: [String] = arguments)
     return v
 }
 if arguments.first == "thumbnails", arguments.count >= 2 {
-    thumbnailsBenchmark(path: arguments[1], runs: option("--runs", 3), fullDecode: arguments.contains("--full-decode"))
+    let before = arguments.firstIndex(of: "--before").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    thumbnailsBenchmark(path: arguments[1], runs: option("--runs", 3), fullDecode: arguments.contains("--full-decode"), before: before)
     exit(0)
 }
 if arguments.first == "png", arguments.count >= 2 {
@@ -196,7 +211,7 @@ if arguments.first == "png", arguments.count >= 2 {
 let usage = """
     usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
            frameseek-benchmarks suite [FILE ...] [--out results.json]
-           frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode]
+           frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
            frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
     """
 if arguments.first == "suite" {
