@@ -5,9 +5,12 @@
 //       backward steps vs forward steps vs exact seeks to the previous frame
 //   frameseek-benchmarks suite [FILE ...] [--out results.json]
 //       every `frameseek bench` workload over the video fixtures and the files given
-//   frameseek-benchmarks thumbnails FILE [--runs R]
-//       a 160x90 PNG every 10 s: FrameSeek's generator against
-//       `ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90` and against a full decode
+//   frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
+//       a 160x90 PNG every 10 s: the whole `frameseek thumbnails` process (5x4 sheets) against
+//       `ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png`
+//   frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
+//       PNG encode time of one landed frame: libpng per zlib level and row filter against
+//       FFmpeg's PNG encoder, with file sizes and a pixel check through the ffmpeg CLI
 import FrameSeek
 import FrameSeekCLI
 import Foundation
@@ -105,17 +108,26 @@ func suite(files: [String], out: String?) throws {
     if let out { try (lines.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8) }
 }
 
-/// Runs a command, returning its wall time, or nil if it failed.
-func timeCommand(_ arguments: [String]) -> Duration? {
+/// Runs a command, returning its wall time and the CPU time (user and system, all threads)
+/// it used, or nil if it failed.
+func timeCommand(_ arguments: [String]) -> (wall: Duration, cpu: Duration)? {
+    func childrenCPU() -> Duration {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        let micros = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        return .microseconds(micros)
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    let cpuBefore = childrenCPU()
     let start = ContinuousClock.now
     guard (try? process.run()) != nil else { return nil }
     process.waitUntilExit()
-    return process.terminationStatus == 0 ? ContinuousClock.now - start : nil
+    let wall = ContinuousClock.now - start
+    return process.terminationStatus == 0 ? (wall, childrenCPU() - cpuBefore) : nil
 }
 
 func freshDirectory(_ name: String) -> String {
@@ -125,47 +137,83 @@ func freshDirectory(_ name: String) -> String {
     return path
 }
 
-/// A 160x90 PNG every 10 s, three ways, side by side; medians over `runs` runs.
-func thumbnailsBenchmark(path: String, runs: Int) throws {
-    var ours = LatencySamples(), nokey = LatencySamples(), full = LatencySamples()
-    var count = 0, sizeText = ""
-    for _ in 0..<runs {
-        let directory = freshDirectory("frameseek")
-        let start = ContinuousClock.now
-        let generator = try ThumbnailGenerator(path: path)
-        generator.maximumSize = (160, 90)
-        guard let range = generator.engine.frameTable.seekableRange else { fail("\(path): no frames") }
-        var times: [MediaTime] = []
-        var t = range.lowerBound
-        while t < range.upperBound { times.append(t); t = t + MediaTime(value: 10, timescale: 1) }
-        let thumbnails = try generator.thumbnails(at: times)
-        _ = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory)
-        ours.add(ContinuousClock.now - start)
-        count = thumbnails.count
-        sizeText = "\(generator.thumbnailSize.width)x\(generator.thumbnailSize.height)"
-        let ffmpegNokey = freshDirectory("nokey")
-        if let d = timeCommand(["ffmpeg", "-v", "error", "-skip_frame", "nokey", "-i", path, "-vf", "fps=1/10,scale=160:90",
-                                "-f", "image2", ffmpegNokey + "/%04d.png"]) { nokey.add(d) }
-        let ffmpegFull = freshDirectory("full")
-        if let d = timeCommand(["ffmpeg", "-v", "error", "-i", path, "-vf", "fps=1/10,scale=160:90",
-                                "-f", "image2", ffmpegFull + "/%04d.png"]) { full.add(d) }
+/// The `frameseek` executable built beside this one (`swift build -c release --product frameseek`).
+func frameseekExecutable() -> String {
+    let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("frameseek").path
+    guard FileManager.default.isExecutableFile(atPath: path) else { fail("\(path) is missing: swift build -c release --product frameseek") }
+    return path
+}
+
+/// A 160x90 PNG every 10 s: the whole `frameseek thumbnails` process (5x4 sprite sheets, the
+/// WebVTT track and the storyboard) on two decoders and on one, against ffmpeg's keyframe-only
+/// command writing one PNG per picture, and with `fullDecode` against ffmpeg decoding every
+/// frame. Each round runs every way once, in turn; medians of `runs` rounds.
+/// With `before`, another `frameseek` build (an older commit) runs the same command too.
+func thumbnailsBenchmark(path: String, runs: Int, fullDecode: Bool, before: String?) {
+    let frameseek = frameseekExecutable()
+    let directory = freshDirectory("out")
+    let ours = [frameseek, "thumbnails", path, "--out", directory, "--every", "10", "--size", "160x90", "--columns", "5", "--rows", "4"]
+    let ffmpeg = ["ffmpeg", "-v", "error", "-skip_frame", "nokey", "-i", path, "-vf", "fps=1/10,scale=160:90", "-fps_mode", "vfr",
+                  directory + "/out%03d.png"]
+    var ways: [(name: String, command: [String])] = [
+        ("frameseek thumbnails F --every 10 --size 160x90 --columns 5 --rows 4 (2 decoders)", ours + ["--decoders", "2"]),
+        ("frameseek thumbnails ... --decoders 1", ours + ["--decoders", "1"]),
+        ("ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png", ffmpeg),
+    ]
+    if let before {
+        ways.append(("the same with \(before) (before)", [before] + ours.dropFirst()))
     }
+    if fullDecode {
+        ways.append(("ffmpeg -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png (every frame)",
+                     ffmpeg.filter { $0 != "-skip_frame" && $0 != "nokey" }))
+    }
+    var walls = [LatencySamples](repeating: LatencySamples(), count: ways.count), cpus = walls
+    for _ in 0..<runs {
+        for (i, way) in ways.enumerated() {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            guard let time = timeCommand(way.command) else { fail("failed: \(way.command.joined(separator: " "))") }
+            walls[i].add(time.wall)
+            cpus[i].add(time.cpu)
+        }
+    }
+    try? FileManager.default.removeItem(atPath: directory)
+    let reference = walls[2].median
     print("file: \(path)")
-    print("\(count) thumbnails of \(sizeText), written as PNG; medians of \(runs) runs, wall time including opening the file")
-    print("way                                                         median_ms")
-    print("FrameSeek ThumbnailGenerator (keyframes only, one thread)  \(fmt(ours.median))")
-    print("ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90    \(fmt(nokey.median))")
-    print("ffmpeg -i F -vf fps=1/10,scale=160:90 (every frame)        \(fmt(full.median))")
-    print("FrameSeek / ffmpeg nokey: \(fmt(ours.median / nokey.median));  FrameSeek / full decode: \(fmt(ours.median / full.median))")
+    print("one 160x90 picture every 10 s; wall and CPU time of the whole process; medians of \(runs) rounds, the ways in turn in each round")
+    print("wall_ms  / ffmpeg nokey    cpu_ms  way")
+    for (i, way) in ways.enumerated() {
+        print("\(fmt(walls[i].median))  \(fmt(walls[i].median / reference))  \(fmt(cpus[i].median))  \(way.name)")
+    }
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, _ fallback: Int, in arguments: [String] = arguments) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
 if arguments.first == "thumbnails", arguments.count >= 2 {
-    let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 3
-    do { try thumbnailsBenchmark(path: arguments[1], runs: runs) } catch { fail("\(error)") }
+    let before = arguments.firstIndex(of: "--before").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    thumbnailsBenchmark(path: arguments[1], runs: option("--runs", 3), fullDecode: arguments.contains("--full-decode"), before: before)
     exit(0)
 }
-let usage = "usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]\n       frameseek-benchmarks suite [FILE ...] [--out results.json]\n       frameseek-benchmarks thumbnails FILE [--runs R]"
+if arguments.first == "png", arguments.count >= 2 {
+    let at = arguments.firstIndex(of: "--at").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "0"
+    let levels = arguments.firstIndex(of: "--levels").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "0,1,2,3,6,9"
+    do {
+        try pngBenchmark(path: arguments[1], at: try MediaTime(parsing: at), runs: option("--runs", 3),
+                         levels: levels.split(separator: ",").compactMap { Int($0) })
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+let usage = """
+    usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
+           frameseek-benchmarks suite [FILE ...] [--out results.json]
+           frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
+           frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
+    """
 if arguments.first == "suite" {
     var files: [String] = []
     var out: String?
@@ -178,10 +226,6 @@ if arguments.first == "suite" {
 }
 guard arguments.count >= 2, arguments[0] == "steps" else { fail(usage) }
 let file = arguments[1]
-func option(_ name: String, _ fallback: Int, in arguments: [String] = arguments) -> Int {
-    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
-    return v
-}
 do {
     try stepsBenchmark(path: file, starts: option("-n", 10), steps: option("--steps", 30), seed: UInt64(option("--seed", 1)))
 } catch {

@@ -7,17 +7,23 @@ enum ThumbnailsCommand: Subcommand {
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
     static let flags: Set<String> = ["--strict"]
     static let options: Set<String> = ["--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
-                                       "--stream", "--threads"]
+                                       "--stream", "--threads", "--decoders", "--png-compression"]
     static let help = """
     usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
-                                [--columns C --rows R] [--precision P] [--stream N] [--strict] [--json]
+                                [--columns C --rows R] [--precision P] [--stream N] [--strict]
+                                [--decoders N] [--png-compression 0-9] [--json]
 
     Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
     WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
     the sample aspect ratio are applied, so portrait phone video gives portrait thumbnails.
-    A decoder of its own is used; with the default precision (any keyframe, the nearest)
+    Decoders of its own are used; with the default precision (any keyframe, the nearest)
     only keyframe packets are read and decoded. --precision exact gives the exact frames;
     nearest-keyframe:S or tolerance:B,A bound how far the picture may be from its time.
+    --decoders N (1-16; default one per core, at most 2) opens the file N times and
+    decodes different thumbnails at once; the pictures are the same for any N. PNGs are
+    encoded while decoding goes on, with zlib level --png-compression (default \(PNGCompression.default.level):
+    fast; 9 is smallest and slowest, 0 stores the pixels uncompressed). Every level gives
+    the same pixels.
 
     SECONDS is seconds (10, 0.5 or 10s), a rational (1001/30000) or a clock time (00:00:10).
 
@@ -62,8 +68,12 @@ enum ThumbnailsCommand: Subcommand {
         if let problem = outputFolderProblem(directory) {
             throw UsageError(message: "\(directory): cannot write the output folder (\(problem))")
         }
+        let decoders = try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders) ?? ThumbnailGenerator.defaultDecoders
+        let compression = try pngCompression(arguments)
+        // The other decoders open the file while this one does, each on a core of its own.
         let generator = try ThumbnailGenerator(path: file, options: .init(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                                                          threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1))
+                                                                          threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1),
+                                               decoders: decoders)
         generator.maximumSize = size
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
@@ -105,10 +115,18 @@ enum ThumbnailsCommand: Subcommand {
         let progress: ((Int, Int) -> Void)? = errors.isTerminal ? { done, total in
             errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
         } : nil
-        let thumbnails = try generator.thumbnails(at: times, progress: progress)
-        for thumbnail in thumbnails { try damage.note(frame: thumbnail.frameIndex, decodeErrors: thumbnail.decodeErrors) }
-        let storyboard = try Storyboard.write(thumbnails, duration: range.upperBound, to: directory, columns: columns, rows: rows,
-                                              withTrack: true)
+        // Pictures are written as they come, in time order, while the decoders go on; a failure
+        // (a damaged thumbnail under --strict included) leaves only temporary files, which the
+        // writer removes.
+        let writer = try StoryboardWriter(directory: directory, count: times.count, tileWidth: tile.width, tileHeight: tile.height,
+                                          columns: columns, rows: rows, withTrack: true, compression: compression)
+        var keyframeOnly = 0
+        try generator.forEachThumbnail(at: times, decoders: decoders, progress: progress) { thumbnail in
+            try damage.note(frame: thumbnail.frameIndex, decodeErrors: thumbnail.decodeErrors)
+            try writer.add(thumbnail)
+            if thumbnail.fromKeyframeOnly { keyframeOnly += 1 }
+        }
+        let storyboard = try writer.finish(duration: range.upperBound)
         let vttPath = directory + "/" + Storyboard.trackFileName, storyboardPath = directory + "/" + Storyboard.storyboardFileName
         if arguments.has("--json") {
             let items: [JSONValue] = storyboard.tiles.map { tile in
@@ -120,11 +138,17 @@ enum ThumbnailsCommand: Subcommand {
                 ("thumbnails", .array(items)), ("vtt", .string(vttPath)), ("storyboard", .string(storyboardPath)),
             ]).serialized)
         } else {
-            let keyframeOnly = thumbnails.filter(\.fromKeyframeOnly).count
-            output.line("\(thumbnails.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)")
+            output.line("\(storyboard.tiles.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)")
         }
         damage.warn(errors)
         return .success
+    }
+
+    /// `--png-compression 0-9` as a `PNGCompression` with the default filter; the default
+    /// when absent.
+    static func pngCompression(_ arguments: Arguments) throws(UsageError) -> PNGCompression {
+        guard let level = try arguments.integer("--png-compression", minimum: 0, maximum: 9) else { return .default }
+        return PNGCompression(level: level, filter: PNGCompression.default.filter)
     }
 
     /// Why thumbnails cannot be written into `directory`, or nil: an existing folder must be

@@ -39,8 +39,14 @@ public enum OutputFile {
     /// Writes `text` to `path` as it goes; errors name `shownPath`, the file the caller
     /// will rename it to.
     static func writeInPlace(_ text: String, to path: String, naming shownPath: String) throws(OutputFileError) {
+        try writeInPlace(Array(text.utf8), to: path, naming: shownPath)
+    }
+
+    /// Writes `bytes` to `path` as it goes; errors name `shownPath`, the file the caller
+    /// will rename it to.
+    static func writeInPlace(_ bytes: [UInt8], to path: String, naming shownPath: String) throws(OutputFileError) {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
         } catch {
             unlink(path)
             throw OutputFileError(path: shownPath, cause: directoryProblem(of: shownPath) ?? "cannot create a file there")

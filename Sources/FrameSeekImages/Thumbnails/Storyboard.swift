@@ -95,67 +95,36 @@ public struct Storyboard: Sendable {
     /// an interrupted run left) are removed. No other file in `directory` is touched. An
     /// interrupted run leaves the previous set as it was, and at most hidden temporary files.
     ///
+    /// Each picture is encoded with `compression` (see `StoryboardWriter`, which this uses).
+    ///
     /// - Throws: `StoryboardLimitError` beyond the limits (see `checkLimits`), `PNGWriteError`
     ///   or `OutputFileError` naming the file that could not be written.
     public static func write(_ thumbnails: [Thumbnail], duration: MediaTime, to directory: String,
-                             columns: Int? = nil, rows: Int? = nil, withTrack: Bool = false) throws -> Storyboard {
+                             columns: Int? = nil, rows: Int? = nil, withTrack: Bool = false,
+                             compression: PNGCompression = .default) throws -> Storyboard {
         let (w, h) = thumbnails.first.map { ($0.image.width, $0.image.height) } ?? (0, 0)
-        try checkLimits(count: thumbnails.count, tileWidth: max(1, w), tileHeight: max(1, h), columns: columns, rows: rows)
-        var tiles: [Tile] = []
-        var staged: [(temporary: String, final: String)] = []
-        func stage(_ image: RGBImage, as name: String) throws(PNGWriteError) {
-            let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
-            staged.append((temporary, final))
-            try PNGFile.writeInPlace(image, to: temporary, naming: final)
+        let writer = try StoryboardWriter(directory: directory, count: thumbnails.count, tileWidth: w, tileHeight: h,
+                                          columns: columns, rows: rows, withTrack: withTrack, compression: compression)
+        for thumbnail in thumbnails { try writer.add(thumbnail) }
+        return try writer.finish(duration: duration)
+    }
+
+    /// One sheet of `images` (tiles of `tileWidth` x `tileHeight`, in order) in rows of
+    /// `columns`, only as large as the tiles it holds.
+    static func sheet(of images: [RGBImage], columns: Int, tileWidth: Int, tileHeight: Int) -> RGBImage {
+        // checkLimits has bounded every sheet's sides, so these products fit.
+        let size = sheetSize(tiles: images.count, columns: columns, tileWidth: tileWidth, tileHeight: tileHeight)!
+        var sheet = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        for (slot, image) in images.enumerated() {
+            blit(image, into: &sheet, sheetWidth: size.width, x: (slot % columns) * tileWidth, y: (slot / columns) * tileHeight)
         }
-        do {
-            func end(_ i: Int) -> MediaTime { i + 1 < thumbnails.count ? thumbnails[i + 1].requestedTime : max(duration, thumbnails[i].requestedTime) }
-            if let columns, let rows {
-                let perSheet = min(columns.multipliedReportingOverflow(by: rows).overflow ? Int.max : columns * rows, maximumCount)
-                for sheetStart in stride(from: 0, to: thumbnails.count, by: perSheet) {
-                    let name = String(format: "sheet-%03d.png", sheetStart / perSheet + 1)
-                    let held = min(perSheet, thumbnails.count - sheetStart)
-                    // checkLimits has bounded every sheet's sides, so these products fit.
-                    let size = sheetSize(tiles: held, columns: columns, tileWidth: w, tileHeight: h)!
-                    var sheet = [UInt8](repeating: 0, count: size.width * size.height * 3)
-                    for i in sheetStart..<(sheetStart + held) {
-                        let slot = i - sheetStart
-                        let (x, y) = ((slot % columns) * w, (slot / columns) * h)
-                        blit(thumbnails[i].image, into: &sheet, sheetWidth: size.width, x: x, y: y)
-                        tiles.append(Tile(requested: thumbnails[i].requestedTime, end: end(i), actual: thumbnails[i].actualTime,
-                                          file: name, x: x, y: y))
-                    }
-                    try stage(RGBImage(width: size.width, height: size.height, pixels: sheet), as: name)
-                }
-            } else {
-                for (i, thumbnail) in thumbnails.enumerated() {
-                    let name = String(format: "thumb-%04d.png", i + 1)
-                    try stage(thumbnail.image, as: name)
-                    tiles.append(Tile(requested: thumbnail.requestedTime, end: end(i), actual: thumbnail.actualTime, file: name, x: 0, y: 0))
-                }
-            }
-            let storyboard = Storyboard(tileWidth: w, tileHeight: h, duration: duration, tiles: tiles)
-            if withTrack {
-                for (name, text) in [(trackFileName, storyboard.webVTT), (storyboardFileName, storyboard.json.serialized + "\n")] {
-                    let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
-                    staged.append((temporary, final))
-                    try OutputFile.writeInPlace(text, to: temporary, naming: final)
-                }
-            }
-            // Pictures first, the track and storyboard that point at them last.
-            for file in staged { try OutputFile.commit(file.temporary, to: file.final) }
-            removeStaleFiles(in: directory, keeping: Set(tiles.map(\.file)).union(withTrack ? [trackFileName, storyboardFileName] : []))
-            return storyboard
-        } catch {
-            for file in staged { unlink(file.temporary) }
-            throw error
-        }
+        return RGBImage(width: size.width, height: size.height, pixels: sheet)
     }
 
     /// Removes what an earlier run wrote into `directory` and this one did not: pictures named
     /// as this type names them, the track, the storyboard and leftover temporary files.
     /// Nothing else is touched.
-    private static func removeStaleFiles(in directory: String, keeping kept: Set<String>) {
+    static func removeStaleFiles(in directory: String, keeping kept: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where !kept.contains(name) && isOwnFile(name) {
             unlink(directory + "/" + name)

@@ -1,3 +1,4 @@
+import Dispatch
 import FrameSeekCore
 import FrameSeekFFmpeg
 
@@ -38,10 +39,27 @@ public final class ThumbnailGenerator {
     public var toleranceBefore: MediaTime = .positiveInfinity
     /// How far after the requested time the frame may be.
     public var toleranceAfter: MediaTime = .positiveInfinity
+    /// What the engine was opened from, so more decoders can open the same media
+    /// (`thumbnails(at:decoders:progress:)`); nil for an engine handed in, which is the only one.
+    let source: (path: String, options: FFmpegEngine.Options)?
+    /// How many frames the other decoders made in the last `forEachThumbnail` run: what shows
+    /// that they really took part.
+    package internal(set) var framesMadeByOtherDecoders = 0
+    /// Whether the calling thread decodes too while other decoders run (it does: it would only
+    /// wait otherwise). Tests turn it off so that the other decoders make every frame.
+    package var callerDecodes = true
+    /// The other decoders, each a generator of its own on a queue of its own, opened from
+    /// `source` when first needed and kept until this generator goes.
+    var helpers: [QueueConfined<ThumbnailGenerator?>] = []
 
-    /// Opens `path` with an engine of its own.
-    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options()) throws(MediaError) {
+    /// Opens `path` with an engine of its own. With `decoders` above 1, the other decoders
+    /// that `thumbnails(at:decoders:progress:)` uses open the file at the same time, each on a
+    /// queue of its own, so their opening costs no wall time on a machine with the cores.
+    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options(), decoders: Int = 1) throws(MediaError) {
+        let helpers = (1..<max(1, min(decoders, Self.maximumDecoders))).map { Self.openHelper($0, path: path, options: options) }
         engine = try FFmpegEngine(path: path, options: options)
+        source = (path, options)
+        self.helpers = helpers
         let stream = engine.media.selectedStream
         guard stream.mediaType == .video else {
             let detail = options.streamIndex == nil ? "no video stream to make thumbnails from"
@@ -59,6 +77,20 @@ public final class ThumbnailGenerator {
             throw MediaError(path: engine.media.path, reason: .noPlayableStream, detail: "no video stream to make thumbnails from")
         }
         self.engine = engine
+        source = nil
+    }
+
+    deinit {
+        // Each other decoder's engine is closed on its own queue, and before this returns, so
+        // no file stays open after the generator.
+        for helper in helpers {
+            let closed = DispatchSemaphore(value: 0)
+            helper.schedule { generator in
+                generator = nil
+                closed.signal()
+            }
+            closed.wait()
+        }
     }
 
     /// The tolerance as a seek precision.
@@ -95,27 +127,9 @@ public final class ThumbnailGenerator {
 
     /// Thumbnails for many times in one pass in time order (the demuxer only ever seeks
     /// forward), returned in the order asked. Times that land on the same frame share its
-    /// picture.
+    /// picture. One decoder: `thumbnails(at:decoders:progress:)` uses more.
     public func thumbnails(at times: [MediaTime], progress: ((Int, Int) -> Void)? = nil) throws(MediaError) -> [Thumbnail] {
-        let order = times.indices.sorted { times[$0] < times[$1] }
-        var results = [Thumbnail?](repeating: nil, count: times.count)
-        var previous: (plan: LandingPlan, thumbnail: Thumbnail)?
-        for (done, position) in order.enumerated() {
-            let time = times[position]
-            let plan = try plan(at: time)
-            if let previous, previous.plan.frameIndex == plan.frameIndex {
-                let shown = previous.thumbnail
-                results[position] = Thumbnail(requestedTime: time, actualTime: shown.actualTime, frameIndex: shown.frameIndex,
-                                              fromKeyframeOnly: shown.fromKeyframeOnly, image: shown.image,
-                                              decodeErrors: shown.decodeErrors)
-            } else {
-                let made = try thumbnail(for: plan)
-                results[position] = made
-                previous = (plan, made)
-            }
-            progress?(done + 1, times.count)
-        }
-        return results.compactMap { $0 }
+        try thumbnails(at: times, decoders: 1, progress: progress)
     }
 
     /// The landing plan for `time` at the generator's precision: made once per thumbnail, and
