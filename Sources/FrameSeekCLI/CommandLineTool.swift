@@ -102,20 +102,19 @@ extension Subcommand {
         do { try OutputFile.checkWritable(path) } catch { throw UsageError(message: error.description) }
     }
 
-    /// The engine options `--stream`, `--threads` and `--pool-mb` ask for; `defaultThreads`
-    /// is the command's own choice when `--threads` is not given.
-    static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil, defaultThreads: Int = 1) throws(UsageError) -> FFmpegEngine.Options {
+    /// The engine options `--stream`, `--threads` and `--pool-mb` ask for (one decoder thread by
+    /// default: see the README's "Threads" for why).
+    static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
         let poolMegabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576)
         return FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                    threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? defaultThreads,
+                                    threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
                                     cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
                                     decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
     }
 
     /// Opens FILE with `--stream`, `--threads` and `--pool-mb`.
-    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil,
-                           defaultThreads: Int = 1) throws -> FFmpegEngine {
-        try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes, defaultThreads: defaultThreads))
+    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil) throws -> FFmpegEngine {
+        try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes))
     }
 }
 

@@ -54,7 +54,9 @@ enum SeekCommand: Subcommand {
                   such as out-%03d.png, numbered from 1 (needed with several targets).
                   Video streams only.
     --no-autorotate  write the PNG in coded orientation
-    --threads N   decoder threads (default 1; 0 lets FFmpeg choose)
+    --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
+                  decode-forward runs of clean media; see the README's "Threads" for why
+                  the default stays 1
     --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
                   one decoder): a later target in such a GOP decodes on from the nearest one
     \(DamageReport.help)

@@ -28,6 +28,8 @@ enum StepCommand: Subcommand {
     renamed into place.
     On a file with several streams, --stream N picks a video stream by its absolute index
     (see frameseek probe); an audio stream of a file that has video is refused.
+    --threads N decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
+    over many frames of clean media).
     \(DamageReport.help)
     A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
     the step moves one frame more than asked and is damaged.

@@ -86,13 +86,13 @@ extension ThumbnailGenerator {
         while true {
             if let made = board.result(index) { return made }
             if callerDecodes, let (taken, job) = board.take() {
-                board.finish(taken, Result { () throws(MediaError) in try thumbnail(for: job.plan) }, by: 0)
+                board.finish(taken, Result { () throws(MediaError) in try thumbnail(for: job.plan, inForwardPass: true) }, by: 0)
                 continue
             }
             if let made = board.waitForResult(index) { return made }
             // No other decoder is left to make it (none could open the media): this one does.
             if let (taken, job) = board.take() {
-                board.finish(taken, Result { () throws(MediaError) in try thumbnail(for: job.plan) }, by: 0)
+                board.finish(taken, Result { () throws(MediaError) in try thumbnail(for: job.plan, inForwardPass: true) }, by: 0)
             }
         }
     }
@@ -133,7 +133,7 @@ extension ThumbnailGenerator {
         helper.maximumSize = size
         helper.precision = precision
         while let (index, job) = board.take() {
-            board.finish(index, Result { () throws(MediaError) in try helper.thumbnail(for: job.plan) }, by: 1)
+            board.finish(index, Result { () throws(MediaError) in try helper.thumbnail(for: job.plan, inForwardPass: true) }, by: 1)
         }
     }
 }

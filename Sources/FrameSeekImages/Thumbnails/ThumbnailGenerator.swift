@@ -139,10 +139,12 @@ public final class ThumbnailGenerator {
     }
 
     /// The thumbnail `plan` lands on. A keyframe inside the window is decoded from its own
-    /// packet alone; any other frame is decoded as an exact seek decodes it.
-    func thumbnail(for plan: LandingPlan) throws(MediaError) -> Thumbnail {
+    /// packet alone; any other frame is decoded as an exact seek decodes it, or, in a pass in
+    /// time order (`inForwardPass`), as a batch landing: no frame on the way is cached, so
+    /// every non-reference frame between two thumbnails is skipped.
+    func thumbnail(for plan: LandingPlan, inForwardPass: Bool = false) throws(MediaError) -> Thumbnail {
         let keyframeOnly = plan.landedOnKeyframeInWindow
-        let landing = try engine.land(plan, mode: keyframeOnly ? .keyframeOnly : .decode)
+        let landing = try engine.land(plan, mode: keyframeOnly ? .keyframeOnly : inForwardPass ? .forwardPass : .decode)
         return Thumbnail(requestedTime: plan.requested, actualTime: landing.frame.time, frameIndex: landing.frame.index,
                          fromKeyframeOnly: keyframeOnly, image: try picture(), decodeErrors: landing.decodeErrors)
     }
