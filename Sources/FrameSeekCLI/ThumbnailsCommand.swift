@@ -71,9 +71,7 @@ enum ThumbnailsCommand: Subcommand {
         let decoders = try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders) ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
         // The other decoders open the file while this one does, each on a core of its own.
-        let generator = try ThumbnailGenerator(path: file, options: .init(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                                                          threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1),
-                                               decoders: decoders)
+        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments), decoders: decoders)
         generator.maximumSize = size
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }

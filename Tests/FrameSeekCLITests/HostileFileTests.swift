@@ -69,17 +69,9 @@ struct HostileFile: Sendable {
 /// because on damaged input FFmpeg's concealment differs between thread counts. Nil when ffmpeg cannot decode the
 /// stream at all.
 func ffmpegFrameMD5s(_ path: String, stream: Int) throws -> [MediaTime: String]? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-noautorotate", "-i", path, "-map", "0:\(stream)",
-                         "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-fflags", "+bitexact", "-f", "framemd5", "-"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
+    let text = try runTool(["ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-noautorotate", "-i", path, "-map", "0:\(stream)",
+                            "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-fflags", "+bitexact", "-f", "framemd5", "-"],
+                           requiringSuccess: false)
     var timeBase: TimeBase?
     var frames: [MediaTime: String] = [:]
     for line in text.split(separator: "\n") {

@@ -171,9 +171,8 @@ package enum BenchJSON {
             line += "  \(r.framesPerSecond.fixed(1)) fps"
             if let ffmpeg = r.ffmpegFramesPerSecond { line += " (ffmpeg -threads 1: \(ffmpeg.fixed(1)) fps)" }
         }
-        line += "  peak RSS " + (r.peakResidentBytes.map { "\($0 / 1_048_576) MB" } ?? "not measured")
-        if let peak = r.poolPeakBytes { line += "  pool peak \(peak / 1_048_576) MB" }
-        if let bound = r.poolBoundBytes { line += " of \(bound / 1_048_576) MB" }
+        line += "  peak RSS " + (r.peakResidentBytes.map { "\(BenchReport.megabytes($0)) MB" } ?? "not measured")
+        line += "  pool peak \(BenchReport.megabytes(r.poolPeakBytes)) MB of \(BenchReport.megabytes(r.poolBoundBytes)) MB"
         return line
     }
 }

@@ -88,8 +88,7 @@ package enum BenchReport {
             for value in [r.median, r.p95, r.mean, r.max] { table += "<td>\(milliseconds(value))</td>" }
             table += "<td>\(framesPerSecondText(r))</td>"
             table += "<td>\(r.peakResidentBytes.map { String(megabytes($0)) } ?? "not measured")</td>"
-            table += "<td>\(r.poolPeakBytes.map { String(megabytes($0)) } ?? missing)</td>"
-            table += "<td>\(r.poolBoundBytes.map { String(megabytes($0)) } ?? missing)</td></tr>\n"
+            table += "<td>\(megabytes(r.poolPeakBytes))</td><td>\(megabytes(r.poolBoundBytes))</td></tr>\n"
         }
         return table + "</table>\n<p class=\"note\">Peak RSS is each workload's own (Linux VmHWM, reset before the workload)"
             + (results.last?.processPeakResidentBytes.map { "; the process's peak over the run was \(megabytes($0)) MB" } ?? "")

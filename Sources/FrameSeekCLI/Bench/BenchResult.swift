@@ -37,11 +37,11 @@ public struct BenchResult: Sendable {
     /// The process's peak resident memory so far, in bytes, all workloads before this one
     /// included (what `peak_rss_mb` meant before it was measured per workload).
     public let processPeakResidentBytes: Int?
-    /// The engine's decoder pool at its largest during the workload, in bytes; nil while the
-    /// engine has no pool.
-    public let poolPeakBytes: Int?
-    /// The memory bound the engine's decoder pool keeps to, in bytes; nil while it has none.
-    public let poolBoundBytes: Int?
+    /// The engine's decoder pool at its largest during the workload, in bytes, each decoder
+    /// counted at its bound (`FFmpegEngine.decoderPoolPeakBytes`).
+    public let poolPeakBytes: Int
+    /// The memory bound the engine's decoder pool keeps to, in bytes.
+    public let poolBoundBytes: Int
     /// Decoder threads used.
     public let threads: Int
     /// The precision of the workload's seeks.

@@ -111,7 +111,6 @@ public struct BenchRunner {
         let ffmpeg = workload == .sequential ? Self.ffmpegFramesPerSecond(file: file, stream: table.streamIndex,
                                                                          frames: table.frames.count) : nil
         // Read while the engine is still open, so its cache and buffers count.
-        let pool = Self.decoderPoolBytes(engine)
         let memory = WorkloadMemory.endWorkload(reset: memoryReset)
         let stream = engine.media.selectedStream
         let settings = BenchSettings(
@@ -122,13 +121,8 @@ public struct BenchRunner {
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
         return BenchResult(file: file, workload: workload, openLatency: engine.openLatency, samples: samples,
                            peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
-                           poolPeakBytes: pool.peak, poolBoundBytes: pool.bound, threads: threads, precision: seekPrecision,
+                           poolPeakBytes: engine.decoderPoolPeakBytes, poolBoundBytes: engine.decoderPoolBoundBytes, threads: threads, precision: seekPrecision,
                            ffmpegFramesPerSecond: ffmpeg, settings: settings)
-    }
-
-    /// The engine's decoder pool: its peak and its bound, in bytes, read after a workload.
-    static func decoderPoolBytes(_ engine: FFmpegEngine) -> (peak: Int?, bound: Int?) {
-        (peak: engine.decoderPoolPeakBytes, bound: engine.decoderPoolBoundBytes)
     }
 
     private func convert(_ engine: FFmpegEngine) throws(MediaError) {

@@ -62,9 +62,6 @@ struct DecoderPool {
     /// How many decoders the bound allows, at least one.
     var capacity: Int { min(Self.maxSlots, max(1, boundBytes / slotBytes)) }
 
-    /// The bound on what the decoders now in the pool hold, in bytes.
-    var heldBytesBound: Int { slots.count * slotBytes }
-
     /// The most decoders the pool has held at once.
     private(set) var peakSlots = 1
 

@@ -87,7 +87,7 @@ extension FFmpegEngine {
         var keyframeOnly = keyframeOnly
         if !keyframeOnly, let parked = slotDecodingOn(to: target, startingAt: point) {
             activate(parked)
-            if position?.startPoint != point, point.pts > position?.startPoint.pts ?? .max {
+            if let start = position?.startPoint, point.pts > start.pts {
                 position?.startPoint = point  // it stands just before the keyframe of the target's GOP
             }
             continued = true

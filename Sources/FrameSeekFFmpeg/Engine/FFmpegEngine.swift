@@ -67,7 +67,7 @@ public final class FFmpegEngine: PlaybackEngine {
     /// decoders `Options.decoderPoolBytes` lets the pool keep, each counted at the most its
     /// codec level lets it hold. One decoder is always kept, so a single decoder larger than
     /// the option is the bound then.
-    public var decoderPoolBoundBytes: Int { max(pool.capacity, 1) * pool.slotBytes }
+    public var decoderPoolBoundBytes: Int { pool.capacity * pool.slotBytes }
     /// The same bound for the most decoders the pool has held at once: the pool's peak.
     public var decoderPoolPeakBytes: Int { pool.peakSlots * pool.slotBytes }
     /// The most decoders the pool has held at once.
