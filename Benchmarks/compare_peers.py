@@ -4,7 +4,8 @@
 For each workload, runs ../shared/bench/peers.py (PyAV, torchcodec, decord, OpenCV, the ffmpeg
 CLI; whichever are installed), which writes its targets; then `frameseek bench --targets` on
 the same targets in the same run. Prints medians, FrameSeek's ratio to each peer, and checks
-every FrameSeek landing against the frame ffprobe says covers the target.
+every FrameSeek landing against the frame ffprobe says covers the target. FrameSeek runs one
+decoder too (`--decoders 1`): its sample batch would otherwise split its GOPs between two.
 
   python3 Benchmarks/compare_peers.py FILE [-n N] [--seed S] [--workloads random,scrub,backstep]
           [--python PY] [--peers-script PATH] [--frameseek PATH] [--json OUT]
@@ -63,7 +64,7 @@ def main():
                                                "--seed", str(a.seed), "--targets-out", targets.name, "--peers", a.peers],
                                               capture_output=True, text=True, check=True).stdout)
             ours = json.loads(subprocess.run([a.frameseek, "bench", a.file, "--workload", workload, "--targets", targets.name,
-                                              "--threads", str(THREADS), "--json"], capture_output=True, text=True, check=True).stdout)
+                                              "--threads", str(THREADS), "--decoders", "1", "--json"], capture_output=True, text=True, check=True).stdout)
             times = [float(line) for line in open(targets.name) if line.strip()]
         # backstep lands on its first target as set-up, not a sample: its samples are the steps
         # to the targets after it.

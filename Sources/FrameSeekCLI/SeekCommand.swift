@@ -7,19 +7,20 @@ enum SeekCommand: Subcommand {
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
     static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
-                                       "--sample", "--every", "--pool-mb"]
+                                       "--sample", "--every", "--pool-mb", "--decoders"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
     usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
-                          [--stream N] [--threads N] [--pool-mb MB] [--md5] [--png PATH] [--no-autorotate]
+                          [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5] [--png PATH]
+                          [--no-autorotate]
                           [--strict] [--json]
            frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
 
-    Runs every target through one engine in one process and prints the results in the order
-    given. Several targets in a file are landed as one batch: planned first, then decoded in
-    one forward pass per run of GOPs, each frame once, skipping the non-reference frames
-    between targets; latency_ms is then each landing's share of the pass.
+    Runs every target in one process and prints the results in the order given. Several
+    targets in a file are landed as one batch: planned first, then decoded in one forward pass
+    per GOP landed in, each frame once, skipping the non-reference frames between targets, the
+    GOPs split between decoders (--decoders); latency_ms is then each landing's own decoding.
     TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
     zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
     per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
@@ -57,6 +58,8 @@ enum SeekCommand: Subcommand {
     --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
                   decode-forward runs of clean media; see the README's "Threads" for why
                   the default stays 1
+    --decoders N  decoders a batch splits its GOPs between, each on a core (default: one per
+                  core, at most 2). Every frame decodes as on one decoder, damage reports too
     --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
                   one decoder): a later target in such a GOP decodes on from the nearest one
     \(DamageReport.help)
@@ -125,43 +128,20 @@ enum SeekCommand: Subcommand {
             throw UsageError(message: "--png needs a pattern such as out-%03d.png with several targets")
         }
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
-        let json = arguments.has("--json")
         // Damage is noted as lines are printed, in the order given, so --strict stops at the
         // first damaged target in that order; a damaged landing's PNG is never written then.
-        let strict = damage.strict
-        func report(_ ordinal: Int, _ landing: SeekLanding) throws -> String {
-            var md5: String?
-            var pngPath: String?
-            if arguments.has("--md5"), let audio = try engine.landedAudio() { md5 = audio.md5 }
-            if arguments.has("--md5") || pngPattern != nil, let picture = try engine.landedPicture() {
-                if arguments.has("--md5") { md5 = picture.md5 }
-                if let pngPattern, !(strict && landing.damaged) {
-                    let path = PathPattern.expand(pngPattern, number: ordinal + 1)
-                    // Only a landing decodes a picture, and every landing sets the engine that decoded it.
-                    guard let converter = engine.pictureEngine else { preconditionFailure("a landed picture without its engine") }
-                    try picture.writePNG(to: path, autorotate: !arguments.has("--no-autorotate"), using: converter)
-                    pngPath = path
-                }
-            }
-            // Only a playlist has dates: a file's lines stay as they were.
-            let date: ProgramDate?? = engine.dateWindow == nil ? nil : .some(engine.landedDate)
-            if json {
-                var line = jsonLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation)
-                if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
-                return line.serialized
-            } else {
-                var line = textLine(landing, md5: md5, png: pngPath, truncation: engine.media.truncation)
-                if let date { line += "  date \(date?.iso8601 ?? "none")" }
-                return line
-            }
-        }
+        let lines = SeekLines(json: arguments.has("--json"), md5: arguments.has("--md5"), pngPattern: pngPattern,
+                              autorotate: !arguments.has("--no-autorotate"), strict: damage.strict,
+                              truncation: engine.media.truncation)
         if let file = engine as? FFmpegEngine, targets.count > 1 {
-            // One forward pass in frame order; the lines come out in the order given.
-            var lines = [String](repeating: "", count: targets.count)
-            let landings = try file.seek(to: targets, precision: precision) { ordinal, landing in
-                lines[ordinal] = try report(ordinal, landing)
+            // Planned first, then one forward pass per GOP run, the runs split between the
+            // decoders; the lines come out in the order given.
+            let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
+                ?? FFmpegEngine.defaultBatchDecoders
+            let landed = try file.seek(to: targets, precision: precision, decoders: decoders) { ordinal, landing, decoder in
+                try lines.line(ordinal, landing, engine: decoder)
             }
-            for (landing, line) in zip(landings, lines) {
+            for (landing, line) in landed {
                 try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
                 output.line(line)
             }
@@ -169,7 +149,7 @@ enum SeekCommand: Subcommand {
             for (ordinal, target) in targets.enumerated() {
                 let landing = try engine.seek(to: target, precision: precision)
                 try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
-                output.line(try report(ordinal, landing))
+                output.line(try lines.line(ordinal, landing, engine: engine))
             }
         }
         damage.warn(errors)
@@ -205,7 +185,7 @@ enum SeekCommand: Subcommand {
         return .object(fields)
     }
 
-    private static func textLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation?) -> String {
+    static func textLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation?) -> String {
         let a = landing.accuracy
         var line = "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.frame.index) at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
         line += "  delta \(a.delta.fixed(6)) s"
@@ -218,6 +198,45 @@ enum SeekCommand: Subcommand {
         if let md5 { line += "  md5 \(md5)" }
         if let png { line += "  -> \(png)" }
         return line + DamageReport.mark(decodeErrors: landing.decodeErrors, missingData: landing.missingData)
+    }
+}
+
+/// How `seek` prints a landing: the line's format and what it adds (MD5, PNG, date), fixed
+/// before the first landing so that batch decoders on other threads can print theirs too.
+struct SeekLines: Sendable {
+    let json: Bool
+    let md5: Bool
+    let pngPattern: String?
+    let autorotate: Bool
+    /// With --strict, a damaged landing's PNG is not written.
+    let strict: Bool
+    let truncation: Truncation?
+
+    /// The line for target `ordinal` (from 0), landed by `engine`, whose landed frame it still is.
+    func line(_ ordinal: Int, _ landing: SeekLanding, engine: some SeekingEngine) throws -> String {
+        var md5Text: String?
+        var pngPath: String?
+        if md5, let audio = try engine.landedAudio() { md5Text = audio.md5 }
+        if md5 || pngPattern != nil, let picture = try engine.landedPicture() {
+            if md5 { md5Text = picture.md5 }
+            if let pngPattern, !(strict && landing.damaged) {
+                let path = PathPattern.expand(pngPattern, number: ordinal + 1)
+                // Only a landing decodes a picture, and every landing sets the engine that decoded it.
+                guard let converter = engine.pictureEngine else { preconditionFailure("a landed picture without its engine") }
+                try picture.writePNG(to: path, autorotate: autorotate, using: converter)
+                pngPath = path
+            }
+        }
+        // Only a playlist has dates: a file's lines stay as they were.
+        let date: ProgramDate?? = engine.dateWindow == nil ? nil : .some(engine.landedDate)
+        if json {
+            var line = SeekCommand.jsonLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
+            if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
+            return line.serialized
+        }
+        var line = SeekCommand.textLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
+        if let date { line += "  date \(date?.iso8601 ?? "none")" }
+        return line
     }
 }
 

@@ -5,10 +5,11 @@ enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
     static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = ["--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb"]
+    static let options: Set<String> = ["--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb", "--decoders"]
     static let help = """
     usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
-                          [--stream N] [--threads N] [--cache-mb MB] [--md5] [--png PATTERN] [--strict] [--json]
+                          [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
+                          [--strict] [--json]
 
     Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
     presentation order. Steps move by the frame index, never by duration x N, so variable
@@ -30,6 +31,10 @@ enum StepCommand: Subcommand {
     (see frameseek probe); an audio stream of a file that has video is refused.
     --threads N decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
     over many frames of clean media).
+    --decoders N  a pass forward (--forward with --repeat, without --png) splits the GOPs it
+    steps through between N decoders, each on a core (default: one per core, at most 2).
+    Every frame decodes as on one decoder; damage is then counted from the keyframe of each
+    step's GOP, as a seek counts it, and latency_ms is each step's own decoding.
     \(DamageReport.help)
     A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
     the step moves one frame more than asked and is damaged.
@@ -66,34 +71,34 @@ enum StepCommand: Subcommand {
             throw UsageError(message: "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)")
         }
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
-        // Read once: the loop below may run for every frame of the file.
-        let json = arguments.has("--json"), wantsMD5 = arguments.has("--md5"), autorotate = !arguments.has("--no-autorotate")
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
+        let format = StepLines(json: arguments.has("--json"), md5: arguments.has("--md5"), pngPattern: pngPattern,
+                               autorotate: !arguments.has("--no-autorotate"))
         // One line per step: gathered into few writes, and out before anything on stderr
         // (an error thrown below is printed after this function returns).
         let lines = BufferedOutput(output)
         defer { lines.flush() }
-        for ordinal in 1...repeats {
-            let report = engine.step(direction, count: count)
-            if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
-            var md5: String?
-            var png: String?
-            if report.result.didStep, wantsMD5 || pngPattern != nil, let picture = try engine.landedPicture() {
-                if wantsMD5 { md5 = picture.md5 }
-                if let pngPattern {
-                    let path = PathPattern.expand(pngPattern, number: ordinal)
-                    try picture.writePNG(to: path, autorotate: autorotate, using: engine)
-                    png = path
-                }
+        if direction == .forward, repeats > 1, pngPattern == nil {
+            // A pass forward: where every step goes is known, so the GOPs are split between
+            // decoders. Damage is noted as lines are printed, in step order.
+            let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
+                ?? FFmpegEngine.defaultBatchDecoders
+            let steps = try engine.stepForward(count: count, repeats: repeats, decoders: decoders) { ordinal, report, decoder in
+                try format.line(ordinal + 1, report, engine: decoder)
             }
-            if json {
-                lines.line(self.json(report, md5: md5, png: png).serialized)
-            } else {
-                lines.line(text(report, md5: md5, png: png))
+            for (report, line) in steps {
+                if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
+                lines.line(line)
             }
-            if !report.result.didStep { break }
+        } else {
+            for ordinal in 1...repeats {
+                let report = engine.step(direction, count: count)
+                if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
+                lines.line(try format.line(ordinal, report, engine: engine))
+                if !report.result.didStep { break }
+            }
         }
         lines.flush()
         damage.warn(errors)
@@ -124,7 +129,7 @@ enum StepCommand: Subcommand {
         return .object(fields)
     }
 
-    private static func text(_ report: FrameStepReport, md5: String?, png: String?) -> String {
+    static func text(_ report: FrameStepReport, md5: String?, png: String?) -> String {
         switch report.result {
         case .unavailable(let reason):
             return "\(report.direction.rawValue): unavailable (\(reason.rawValue)): \(reason.explanation)"
@@ -136,5 +141,29 @@ enum StepCommand: Subcommand {
             if let png { line += "  -> \(png)" }
             return line + DamageReport.mark(decodeErrors: report.decodeErrors)
         }
+    }
+}
+
+/// How `step` prints a step: the line's format and what it adds (MD5, PNG), fixed before the
+/// first step so that the decoders of a pass forward can print theirs on their own threads.
+struct StepLines: Sendable {
+    let json: Bool
+    let md5: Bool
+    let pngPattern: String?
+    let autorotate: Bool
+
+    /// The line for step `ordinal` (from 1), taken by `engine`, whose landed frame it still is.
+    func line(_ ordinal: Int, _ report: FrameStepReport, engine: FFmpegEngine) throws -> String {
+        var md5Text: String?
+        var png: String?
+        if report.result.didStep, md5 || pngPattern != nil, let picture = try engine.landedPicture() {
+            if md5 { md5Text = picture.md5 }
+            if let pngPattern {
+                let path = PathPattern.expand(pngPattern, number: ordinal)
+                try picture.writePNG(to: path, autorotate: autorotate, using: engine)
+                png = path
+            }
+        }
+        return json ? StepCommand.json(report, md5: md5Text, png: png).serialized : StepCommand.text(report, md5: md5Text, png: png)
     }
 }

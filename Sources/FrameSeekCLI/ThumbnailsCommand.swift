@@ -70,8 +70,7 @@ enum ThumbnailsCommand: Subcommand {
         }
         let decoders = try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders) ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
-        // The other decoders open the file while this one does, each on a core of its own.
-        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments), decoders: decoders)
+        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments))
         generator.maximumSize = size
         if let text = arguments.value("--precision") {
             do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }

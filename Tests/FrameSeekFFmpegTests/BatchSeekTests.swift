@@ -86,3 +86,93 @@ struct BatchSeekTests {
                            context: "\(fixture.id) seek after an interrupted batch")
     }
 }
+
+@Suite("Batch seeks split between decoders")
+struct BatchDecodersTests {
+    /// What a decoder reports of a landing from its own thread: the landed frame's MD5 and
+    /// which engine landed it. The checks run afterwards, on the test's thread.
+    struct Landed: Sendable {
+        let md5: String?
+        let engine: ObjectIdentifier
+    }
+
+    static let cases: [(Fixture, BatchSeekTests.Order, Int)] = FixtureCatalog.video.flatMap { fixture in
+        [(fixture, .shuffled, 2), (fixture, .duplicated, 2), (fixture, .reversed, 3)]
+    }
+
+    @Test("Split between decoders, a batch lands each target on ffprobe's frame with framemd5's pixels, in the caller's order",
+          arguments: cases)
+    func decodersLandAsOneDoes(_ fixture: Fixture, _ order: BatchSeekTests.Order, _ decoders: Int) throws {
+        let oracle = try Oracle(fixture)
+        var generator = SeededGenerator("batch-decoders-\(order.rawValue)-" + fixture.id)
+        // Targets spread over the whole clip, so that they fall in several GOPs.
+        let indices = order.apply(oracle.seekSample(using: &generator), &generator)
+        let targets = indices.map(oracle.middle)
+        let engine = try openEngine(fixture)
+        let landed = try engine.seek(to: targets, precision: .exact, decoders: decoders) { _, _, decoder in
+            Landed(md5: try decoder.landedPicture()?.md5, engine: ObjectIdentifier(decoder))
+        }
+        #expect(landed.map(\.landing.frame.index) == indices, "\(fixture.id): results in the caller's order, on ffprobe's frames")
+        #expect(zip(landed, targets).allSatisfy { $0.landing.accuracy.requestedMediaTime == $1 })
+        if let md5s = oracle.md5s {
+            for (position, result) in landed.enumerated() {
+                #expect(result.output.md5 == md5s[indices[position]],
+                        "\(fixture.id) target #\(position) (frame \(indices[position])): framemd5's pixels")
+            }
+        }
+        var seen = Set<Int>()
+        for (position, result) in landed.enumerated() where !seen.insert(indices[position]).inserted {
+            #expect(result.landing.framesDecoded == 0 || result.output.engine != landed.first { $0.landing.frame.index == indices[position] }?.output.engine,
+                    "\(fixture.id): repeated frame \(indices[position]) decoded again by the same decoder")
+        }
+    }
+
+    @Test("With the calling engine standing aside, the other decoders land every run between its first and last, as it would",
+          arguments: FixtureCatalog.video)
+    func helpersLandEveryRun(_ fixture: Fixture) throws {
+        let oracle = try Oracle(fixture)
+        // The last frame of every GOP: one run per GOP, each decoded from its keyframe.
+        let indices = oracle.keyframes.dropFirst().map { $0 - 1 } + [oracle.lastIndex]
+        let engine = try openEngine(fixture)
+        engine.callerLandsBatchRuns = false
+        let caller = ObjectIdentifier(engine)
+        let landed = try engine.seek(to: indices.map(oracle.middle), precision: .exact, decoders: 2) { _, _, decoder in
+            Landed(md5: try decoder.landedPicture()?.md5, engine: ObjectIdentifier(decoder))
+        }
+        // The first run and the last are the calling engine's; every run between, the other's.
+        let runs = Dictionary(grouping: landed, by: \.landing.keyframeIndex).values.sorted { $0[0].landing.frame.index < $1[0].landing.frame.index }
+        for (number, run) in runs.enumerated() {
+            let byCaller = number == 0 || number == runs.count - 1
+            #expect(run.allSatisfy { ($0.output.engine == caller) == byCaller },
+                    "\(fixture.id): run \(number) of \(runs.count) landed \(byCaller ? "away from" : "on") the calling engine")
+        }
+        #expect(landed.map(\.landing.frame.index) == indices)
+        if let md5s = oracle.md5s {
+            #expect(landed.map(\.output.md5) == indices.map { md5s[$0] }, "\(fixture.id): framemd5's pixels from the other decoder")
+        }
+    }
+
+    @Test("An error thrown for one target stops the batch on every decoder, and the engine lands the next seek exactly")
+    func errorStopsEveryDecoder() throws {
+        struct Refused: Error {}
+        let fixture = try #require(FixtureCatalog.video.first { $0.id.hasPrefix("h264") })
+        let oracle = try Oracle(fixture)
+        let engine = try openEngine(fixture)
+        let targets = (0..<8).map { oracle.middle(oracle.lastIndex * $0 / 7) }
+        let refused = targets.count / 2
+        #expect(throws: Refused.self) {
+            _ = try engine.seek(to: targets, precision: .exact, decoders: 2) { position, _, _ in
+                if position == refused { throw Refused() }
+            }
+        }
+        let flag = SeekInterruptionFlag()
+        flag.interrupt(.superseded)
+        #expect(throws: MediaError.self) {
+            _ = try engine.seek(to: targets, precision: .exact, decoders: 2, interruption: flag) { _, _, _ in }
+        }
+        let index = oracle.count / 3
+        let landing = try engine.seek(to: oracle.middle(index), precision: .exact)
+        verifyExactLanding(landing, engine: engine, oracle: oracle, target: oracle.middle(index), expected: index,
+                           context: "\(fixture.id) seek after a refused batch")
+    }
+}

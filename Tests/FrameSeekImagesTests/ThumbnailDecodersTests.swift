@@ -74,10 +74,10 @@ struct ThumbnailDecodersTests {
         }
     }
 
-    @Test("Opened with two decoders: a failure in delivery stops both and is thrown; the generator goes on working after it")
+    @Test("With two decoders: a failure in delivery stops both and is thrown; the generator goes on working after it")
     func deliveryFailure() throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
-        let generator = try ThumbnailGenerator(path: fixture.path, options: .init(streamIndex: fixture.stream), decoders: 2)
+        let generator = try ThumbnailGenerator(path: fixture.path, options: .init(streamIndex: fixture.stream))
         let times = (0..<20).map { seconds(Int64($0), 2) }
         struct Stop: Error {}
         var delivered = 0

@@ -7,11 +7,11 @@ enum BenchCommand: Subcommand {
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
     static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
     static let options: Set<String> = ["--workload", "-n", "--seed", "--targets", "--precision", "--threads",
-                                       "--stream", "--report", "--cache-mb", "--pool-mb", "--peers"]
+                                       "--stream", "--report", "--cache-mb", "--pool-mb", "--peers", "--decoders"]
     static let help = """
     usage: frameseek bench FILE [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
-                           [--precision P] [--threads N] [--stream N] [--cache-mb MB] [--pool-mb MB]
-                           [--no-convert] [--no-skip-nonref] [--json] [--report out.html]
+                           [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
+                           [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--json] [--report out.html]
                            [--peers RESULTS.json]
            frameseek bench --peers RESULTS.json --report out.html
 
@@ -22,7 +22,8 @@ enum BenchCommand: Subcommand {
       sequential  every frame in order (or the first N); also times ffmpeg -threads 1 -f null
       thumbnails  a 160x90 thumbnail every 10 s from the thumbnail generator (nearest keyframe)
       sample      N frames spread evenly over the clip (default 32), landed as one batch
-                  (seek --sample); each sample's latency is its share of the pass
+                  (seek --sample), its GOPs split between --decoders N decoders (default
+                  one per core, at most 2); each sample's latency is the call's time / N
       all         every workload above
     --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
                     writes them; blank lines and CRLF are fine, a file with no time is an
@@ -40,7 +41,7 @@ enum BenchCommand: Subcommand {
     median_ms, p95_ms, mean_ms, max_ms, fps, peak_rss_mb (this workload's own peak, null when
     the kernel cannot reset the peak), process_peak_rss_mb, pool_peak_mb, pool_bound_mb,
     threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
-    frame_count, gop_median_frames, requested_n, seed, targets_file, threads, cache_mb,
+    frame_count, gop_median_frames, requested_n, seed, targets_file, threads, batch_decoders, cache_mb,
     skip_nonref, convert_rgb, ffmpeg_libraries, cpu_model, date}, and samples [{target,
     latency_ms, frame_index, frames_decoded, key_frame_index}].
     --report writes one self-contained HTML file: the run's settings, a row per workload,
@@ -73,6 +74,9 @@ enum BenchCommand: Subcommand {
         let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
         var runner = BenchRunner()
         runner.threads = try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1
+        if let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders) {
+            runner.batchDecoders = decoders
+        }
         runner.convertsToRGB = !arguments.has("--no-convert")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
         if let megabytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576) { runner.cacheBytes = megabytes * 1024 * 1024 }

@@ -60,7 +60,7 @@ package enum BenchReport {
         rows.append(("n", requested + "; measured: " + results.map { "\($0.workload.rawValue) \($0.samples.count)" }.joined(separator: ", ")))
         rows.append(("targets", s.targetsFile.map { "from <span class=\"mono\">\(escape($0))</span>" } ?? "drawn with seed \(s.seed)"))
         rows.append(("seed", String(s.seed)))
-        rows.append(("threads", threadsText(s.threads)))
+        rows.append(("threads", threadsText(s.threads) + (s.batchDecoders.map { "; a batch (sample) split between \($0) decoder\($0 == 1 ? "" : "s")" } ?? "")))
         rows.append(("precision", precisionsText(results)))
         rows.append(("cache", "\(megabytes(s.cacheBytes)) MB"))
         rows.append(("decoding", (s.skipsNonReferenceFrames ? "non-reference frames before a target skipped" : "every frame decoded (--no-skip-nonref)")

@@ -5,6 +5,9 @@ import FrameSeek
 public struct BenchRunner {
     /// Decoder threads.
     public var threads = 1
+    /// Decoders a `sample` batch splits its GOP runs between (`FFmpegEngine.defaultBatchDecoders`
+    /// unless set).
+    public var batchDecoders = FFmpegEngine.defaultBatchDecoders
     /// Convert each landed frame to RGB, as the peers do (PyAV, torchcodec and decord all hand
     /// back RGB arrays), so the comparison is like for like.
     public var convertsToRGB = true
@@ -60,18 +63,18 @@ public struct BenchRunner {
                 _ = try engine.seek(to: target, precision: seekPrecision)
                 sample = nil
             case .batch(let times):
-                // Each landing's latency is the pass's time since the landing before it, so the
-                // samples add up to the whole call; they are kept in the order of `times`.
-                var batch = [BenchSample?](repeating: nil, count: times.count)
-                var mark = start
-                _ = try engine.seek(to: times, precision: seekPrecision) { position, landing in
-                    try convert(engine)
-                    let now = clock.now
-                    batch[position] = BenchSample(target: times[position], latency: now - mark, frameIndex: landing.frame.index,
-                                                  framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
-                    mark = now
+                // The whole call's time is spread evenly over its samples, as peers.py spreads
+                // torchcodec's batch call: with decoders landing at once, no landing has a time
+                // of its own. The samples keep the order of `times`.
+                let converts = convertsToRGB
+                let landed = try engine.seek(to: times, precision: seekPrecision, decoders: batchDecoders) { _, _, decoder in
+                    if converts { _ = try decoder.landedImage() }
                 }
-                samples += batch.compactMap { $0 }
+                let share = (clock.now - start) / max(1, times.count)
+                samples += zip(times, landed).map { time, result in
+                    BenchSample(target: time, latency: share, frameIndex: result.landing.frame.index,
+                                framesDecoded: result.landing.framesDecoded, keyFrameIndex: result.landing.keyframeIndex)
+                }
                 sample = nil
             case .seek(let target):
                 let landing = try engine.seek(to: target, precision: seekPrecision)
@@ -116,7 +119,8 @@ public struct BenchRunner {
         let settings = BenchSettings(
             file: file, codec: stream.codec, width: stream.width, height: stream.height, frameCount: table.frames.count,
             medianGOP: table.statistics.medianGOP, requestedCount: count, seed: seed,
-            targetsFile: targets == nil ? nil : targetsFile, threads: threads, cacheBytes: cacheBytes,
+            targetsFile: targets == nil ? nil : targetsFile, threads: threads,
+            batchDecoders: operations.contains { $0.isBatch } ? batchDecoders : nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
         return BenchResult(file: file, workload: workload, openLatency: engine.openLatency, samples: samples,

@@ -23,6 +23,8 @@ public struct BenchSettings: Sendable {
     public let targetsFile: String?
     /// Decoder threads (0 lets FFmpeg choose).
     public let threads: Int
+    /// The decoders a batch split its GOP runs between; nil when no workload landed a batch.
+    public let batchDecoders: Int?
     /// The frame cache's size in bytes.
     public let cacheBytes: Int
     /// Whether non-reference frames before a target were skipped.
@@ -74,6 +76,7 @@ extension BenchSettings {
             ("frame_count", .integer(Int64(frameCount))), ("gop_median_frames", .integer(medianGOP)),
             ("requested_n", .integer(requestedCount)), ("seed", .integer(Int64(clamping: seed))),
             ("targets_file", .string(targetsFile)), ("threads", .integer(Int64(threads))),
+            ("batch_decoders", JSONValue.integer(batchDecoders)),
             ("cache_mb", .number(Double(cacheBytes) / 1_048_576)),
             ("skip_nonref", .bool(skipsNonReferenceFrames)), ("convert_rgb", .bool(convertsToRGB)),
             ("ffmpeg_libraries", libraries), ("cpu_model", .string(cpuModel)), ("date", .string(isoDate)),

@@ -33,9 +33,8 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
 /// One operation of a workload.
 enum BenchOperation: Sendable {
     case seek(MediaTime)
-    /// Exact landings on all these times in one batch call (`FFmpegEngine.seek(to:precision:)`
-    /// with an array): one sample per time, in the order given, each timed as its share of
-    /// the pass.
+    /// Exact landings on all these times in one batch call (`FFmpegEngine.seek(to:precision:decoders:...)`):
+    /// one sample per time, in the order given, each timed as an even share of the call.
     case batch([MediaTime])
     /// A seek that puts the decoder where the measured operations start (backstep's
     /// landing): done, never counted.
@@ -44,6 +43,12 @@ enum BenchOperation: Sendable {
     case thumbnail(MediaTime)
     case stepBackward
     case stepForward
+
+    /// Whether this is a batch, whose decoders the run's settings report.
+    var isBatch: Bool {
+        if case .batch = self { return true }
+        return false
+    }
 }
 
 extension BenchWorkload {

@@ -10,10 +10,104 @@ extension FFmpegEngine {
     /// after it cost a cache lookup. A frame the decoder cannot produce is stepped over (see
     /// `FrameStepReport.framesStepped`). Never throws: failures are typed reasons.
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
+        stepLoop.step(direction, count: count, from: landedFrameIndex ?? 0)
+    }
+
+    /// The step every engine of this module takes, on this engine's table and landings.
+    private var stepLoop: FrameStepLoop {
         FrameStepLoop(table: frameTable, isVideo: media.selectedStream.mediaType == .video,
                       land: { plan, mode throws(MediaError) in try self.land(plan, mode: mode) },
                       isUndecodable: { self.undecodable[$0] != nil },
                       currentFrame: { self.landedFrameIndex.map { self.frameTable.frames[$0] } })
-            .step(direction, count: count, from: landedFrameIndex ?? 0)
     }
+
+    /// Takes up to `repeats` forward steps of `count` frames from the current frame, as
+    /// `step(.forward, count:)` called `repeats` times does, stopping after the first step that
+    /// cannot happen: a pass over many frames, split between up to `decoders` decoders on as
+    /// many cores.
+    ///
+    /// Where every step goes is known from the frame table before anything is decoded, so the
+    /// steps' frames are landed as a batch (`seek(to:precision:decoders:interruption:each:)`):
+    /// one run per GOP, decoded from its keyframe through every frame stepped to, the runs
+    /// split between the decoders. Every frame decodes to the same pixels as on one decoder,
+    /// and this engine stands on the last frame afterwards. Two things differ from `step`:
+    /// - damage is counted from the keyframe of the step's GOP, as a seek counts it; one
+    ///   decoder stepping on counts it from where it last started decoding, so it also flags
+    ///   frames of later GOPs, which a keyframe makes independent of the damage;
+    /// - a step's latency is its own decoding, not the time since the step before.
+    ///
+    /// With one decoder, on audio, or when a landing fails (a frame that cannot be decoded at
+    /// all is stepped over, one frame more, which moves every later step), the pass is `step`
+    /// after `step` on this engine, from where it started, and its failures typed reasons.
+    ///
+    /// - Parameter each: called once per step, in order within a GOP, on the thread of the
+    ///   decoder that landed it, with the step's number (from 0), its report and that
+    ///   decoder's engine, whose landed frame it is: the moment to read its picture. A step
+    ///   that cannot happen is reported last, on the calling thread, with this engine.
+    /// - Returns: the reports in order, each with what `each` made of it.
+    /// - Throws: only what `each` throws; a pass that throws lands nothing more.
+    public func stepForward<Output: Sendable>(
+        count: Int = 1, repeats: Int, decoders: Int,
+        each: @escaping @Sendable (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output
+    ) throws -> [(report: FrameStepReport, output: Output)] {
+        let start = landedFrameIndex ?? 0
+        guard decoders > 1, media.selectedStream.mediaType == .video else {
+            return try stepForwardOneByOne(from: start, count: count, repeats: repeats, each: each)
+        }
+        var destinations: [(index: Int, moved: Int)] = []
+        var edge: FrameStepUnavailableReason?
+        var current = start
+        while destinations.count < repeats, edge == nil {
+            switch frameTable.stepDestination(from: current, .forward, count: max(1, count)) {
+            case .success(let found):
+                destinations.append(found)
+                current = found.index
+            case .failure(let reason):
+                edge = reason
+            }
+        }
+        var results: [(report: FrameStepReport, output: Output)]
+        do {
+            let plans = try destinations.map { destination throws(LandingError) in try frameTable.planLanding(onFrame: destination.index) }
+            let moved = destinations.map(\.moved)
+            results = try land(plans, decoders: decoders) { position, landing, engine in
+                let report = FrameStepReport(result: .stepped(.forward, landedMediaTime: landing.frame.time), direction: .forward,
+                                             requestedCount: count, framesStepped: moved[position], frame: landing.frame,
+                                             framesDecoded: landing.framesDecoded, latency: landing.latency,
+                                             decodeErrors: landing.decodeErrors)
+                return StepOutcome(report: report, output: try each(position, report, engine))
+            }.map { ($0.output.report, $0.output.output) }
+        } catch is MediaError, is LandingError {
+            // `step` turns these into typed reasons, and steps over an undecodable frame.
+            return try stepForwardOneByOne(from: start, count: count, repeats: repeats, each: each)
+        }
+        if let edge {
+            let report = FrameStepReport(result: .unavailable(edge), direction: .forward, requestedCount: count, framesStepped: 0,
+                                         frame: landedFrameIndex.map { frameTable.frames[$0] }, framesDecoded: 0, latency: .zero)
+            results.append((report, try each(results.count, report, self)))
+        }
+        return results
+    }
+
+    /// `step(.forward, count:)` from frame `start`, up to `repeats` times, on this engine.
+    private func stepForwardOneByOne<Output>(
+        from start: Int, count: Int, repeats: Int,
+        each: (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output
+    ) throws -> [(report: FrameStepReport, output: Output)] {
+        var results: [(report: FrameStepReport, output: Output)] = []
+        var current = start
+        for ordinal in 0..<repeats {
+            let report = stepLoop.step(.forward, count: count, from: current)
+            results.append((report, try each(ordinal, report, self)))
+            guard report.result.didStep, let frame = report.frame else { break }
+            current = frame.index
+        }
+        return results
+    }
+}
+
+/// A step landed by one of a pass's decoders, and what `each` made of it there.
+private struct StepOutcome<Output: Sendable>: Sendable {
+    let report: FrameStepReport
+    let output: Output
 }

@@ -116,6 +116,13 @@ public final class FFmpegEngine: PlaybackEngine {
     let converter = PixelConverter()
     /// The error messages FFmpeg logs for this engine's demuxer and decoders, and no other's.
     let log: FFmpegLogSink
+    /// Engines of their own on queues of their own that share a batch's GOP runs with this one
+    /// (`FFmpegEngine+BatchDecoders.swift`), opened by the first batch that needs them and
+    /// kept for the next.
+    var batchHelpers: [QueueConfined<FFmpegEngine?>] = []
+    /// Whether this engine lands runs of a batch too while its helpers do (it does: it would
+    /// only wait otherwise). Tests turn it off so that the helpers land every run.
+    package var callerLandsBatchRuns = true
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
@@ -158,15 +165,8 @@ public final class FFmpegEngine: PlaybackEngine {
         }
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         self.streamIndex = streamIndex
-        demuxer.selectOnly(streamIndex: streamIndex)
         let stream = demuxer.stream(streamIndex)
-        do {
-            let decoder = try Decoder(stream: stream, threads: options.threads, log: log)
-            active = DecoderSlot(demuxer: demuxer, decoder: decoder)
-        } catch {
-            throw MediaError(path: path, reason: .streamUnavailable,
-                             detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
-        }
+        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, options: options, log: log, path: path)
         pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         let originPTS = Self.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
@@ -188,6 +188,59 @@ public final class FFmpegEngine: PlaybackEngine {
                                     truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
                                     missingData: built.table.missingData)
         openLatency = clock.now - start
+    }
+
+    /// Opens the media `blueprint` describes once more, with a demuxer and decoder of its own,
+    /// and takes its index from there instead of scanning the file again: another decoder for
+    /// work split between decoders (`seek(to:precision:decoders:interruption:each:)`), open in
+    /// the time one demuxer and one decoder take.
+    ///
+    /// - Throws: `MediaError` as `init(path:options:)` does, or `.readFailed` when the file no
+    ///   longer has the blueprint's stream.
+    package init(sharingIndexOf blueprint: EngineBlueprint) throws(MediaError) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        path = blueprint.path
+        options = blueprint.options
+        cache = FrameCache(capacityBytes: options.cacheBytes)
+        FFmpegLog.installOnce()
+        let log = FFmpegLogSink()
+        self.log = log
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(path: path, log: log, memory: blueprint.memory)
+        } catch {
+            throw Self.openError(error, path: path, log: log)
+        }
+        guard demuxer.streamCount == blueprint.media.streams.count else {
+            throw MediaError(path: path, reason: .readFailed,
+                             detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
+        }
+        streamIndex = blueprint.frameTable.streamIndex
+        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, options: options, log: log, path: path)
+        pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
+        frameTable = blueprint.frameTable
+        decodeOrderByPTS = blueprint.decodeOrderByPTS
+        demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
+        media = blueprint.media
+        openLatency = clock.now - start
+    }
+
+    deinit {
+        // Each helper's engine is closed on its own queue, after the work queued there.
+        for helper in batchHelpers { helper.schedule { $0 = nil } }
+    }
+
+    /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for it.
+    private static func openFirstSlot(_ demuxer: Demuxer, streamIndex: Int, options: Options, log: FFmpegLogSink,
+                                      path: String) throws(MediaError) -> DecoderSlot {
+        demuxer.selectOnly(streamIndex: streamIndex)
+        do {
+            return DecoderSlot(demuxer: demuxer, decoder: try Decoder(stream: demuxer.stream(streamIndex), threads: options.threads, log: log))
+        } catch {
+            throw MediaError(path: path, reason: .streamUnavailable,
+                             detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
+        }
     }
 
     /// Makes the cached frame `index` the landed frame, sharing its buffers.

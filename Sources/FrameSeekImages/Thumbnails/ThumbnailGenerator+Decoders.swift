@@ -61,16 +61,16 @@ extension ThumbnailGenerator {
         }
         let board = ThumbnailBoard(jobs: jobs)
         defer { framesMadeByOtherDecoders = board.stopAndWaitForHelpers() }
-        if let source, jobs.count > 1 {
+        if opensHelpers, jobs.count > 1 {
             let wanted = min(decoders, jobs.count, Self.maximumDecoders) - 1
-            while helpers.count < wanted {
-                helpers.append(Self.openHelper(helpers.count + 1, path: source.path, options: source.options))
-            }
+            while helpers.count < wanted { helpers.append(Self.openHelper(helpers.count + 1, blueprint: engine.blueprint)) }
             for helper in helpers.prefix(max(0, wanted)) { start(helper, on: board) }
         }
         var done = 0
         for index in jobs.indices {
-            let thumbnail = try result(of: index, on: board).get()
+            let thumbnail = try board.result(of: index, callerDecodes: callerDecodes) { _, job in
+                Result { () throws(MediaError) in try self.thumbnail(for: job.plan, inForwardPass: true) }
+            }.get()
             for time in [jobs[index].plan.requested] + jobs[index].alsoServes {
                 try deliver(time == thumbnail.requestedTime ? thumbnail : thumbnail.shown(for: time))
                 done += 1
@@ -80,60 +80,31 @@ extension ThumbnailGenerator {
         if let planFailure { throw planFailure }
     }
 
-    /// Job `index`'s result. While it is not made, this thread makes the next job rather than
-    /// wait (it is a decoder too); with none left to take, it waits for the decoder making it.
-    private func result(of index: Int, on board: ThumbnailBoard) -> Result<Thumbnail, MediaError> {
-        while true {
-            if let made = board.result(index) { return made }
-            if callerDecodes, let (taken, job) = board.take() {
-                board.finish(taken, Result { () throws(MediaError) in try thumbnail(for: job.plan, inForwardPass: true) }, by: 0)
-                continue
-            }
-            if let made = board.waitForResult(index) { return made }
-            // No other decoder is left to make it (none could open the media): this one does.
-            if let (taken, job) = board.take() {
-                board.finish(taken, Result { () throws(MediaError) in try thumbnail(for: job.plan, inForwardPass: true) }, by: 0)
-            }
-        }
-    }
-
-    /// Decoder `number`: a generator for `path` opened on a queue of its own, where it stays.
-    /// It is nil there when the media cannot be opened again (removed since): the other
-    /// decoders then do its share.
-    static func openHelper(_ number: Int, path: String, options: FFmpegEngine.Options) -> QueueConfined<ThumbnailGenerator?> {
+    /// Decoder `number`: a generator opened on a queue of its own, where it stays, with an
+    /// engine sharing the first engine's index (`blueprint`). It is nil there when the media
+    /// cannot be opened again (removed since): the other decoders then do its share.
+    static func openHelper(_ number: Int, blueprint: EngineBlueprint) -> QueueConfined<ThumbnailGenerator?> {
         let helper = QueueConfined<ThumbnailGenerator?>(nil, label: "frameseek.thumbnails.decoder-\(number + 1)")
-        helper.schedule { generator in generator = try? ThumbnailGenerator(path: path, options: options) }
+        helper.schedule { generator in
+            generator = try? ThumbnailGenerator(engine: FFmpegEngine(sharingIndexOf: blueprint))
+        }
         return helper
     }
 
     /// Sets `helper` making thumbnails from `board` on its queue, after its opening, until
     /// none are left.
     private func start(_ helper: QueueConfined<ThumbnailGenerator?>, on board: ThumbnailBoard) {
-        let frames = engine.frameTable.frames
         let (size, precision) = (maximumSize, precision)
         board.helperStarted()
         helper.schedule { generator in
-            Self.help(&generator, board: board, frames: frames, size: size, precision: precision)
-            // Only now, with `help` returned (and a mismatched engine closed in it), may the
-            // run return.
+            if let generator {
+                generator.maximumSize = size
+                generator.precision = precision
+                while let (index, job) = board.take() {
+                    board.finish(index, Result { () throws(MediaError) in try generator.thumbnail(for: job.plan, inForwardPass: true) }, by: 1)
+                }
+            }
             board.helperExited()
-        }
-    }
-
-    /// One other decoder's part in a run: makes thumbnails from `board` until none are left.
-    /// A decoder whose media indexes differently from the first's (`frames`) is closed and
-    /// takes no part, now or later.
-    private static func help(_ generator: inout ThumbnailGenerator?, board: ThumbnailBoard, frames: [FrameEntry],
-                             size: (width: Int, height: Int), precision: SeekPrecision) {
-        guard let helper = generator else { return }
-        guard helper.engine.frameTable.frames == frames else {
-            generator = nil
-            return
-        }
-        helper.maximumSize = size
-        helper.precision = precision
-        while let (index, job) = board.take() {
-            board.finish(index, Result { () throws(MediaError) in try helper.thumbnail(for: job.plan, inForwardPass: true) }, by: 1)
         }
     }
 }
@@ -154,86 +125,5 @@ struct ThumbnailJob: Sendable {
     var alsoServes: [MediaTime] = []
 }
 
-/// The jobs of one `forEachThumbnail` run and their results, shared by its decoders: jobs are
-/// handed out in time order, one at a time, and results wait here until the caller takes them
-/// in time order.
-final class ThumbnailBoard: @unchecked Sendable {
-    // Safe because every `var` below is read and written only while `condition` is locked, and
-    // `jobs` is never written after init. Jobs and results are Sendable values.
-    private let condition = NSCondition()
-    private let jobs: [ThumbnailJob]
-    private var nextJob = 0
-    /// No job at or after this index is handed out: set past a failed job (nothing after it is
-    /// delivered) and to 0 when the caller stops.
-    private var stopAt = Int.max
-    private var results: [Int: Result<Thumbnail, MediaError>] = [:]
-    private var runningHelpers = 0
-    /// Jobs the other decoders made (all but decoder 0, the caller's).
-    private var madeByOthers = 0
-
-    init(jobs: [ThumbnailJob]) { self.jobs = jobs }
-
-    /// The next job and its index, or nil when none is left.
-    func take() -> (Int, ThumbnailJob)? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard nextJob < min(jobs.count, stopAt) else { return nil }
-        defer { nextJob += 1 }
-        return (nextJob, jobs[nextJob])
-    }
-
-    /// Posts job `index`'s result, made by decoder `decoder`.
-    func finish(_ index: Int, _ result: Result<Thumbnail, MediaError>, by decoder: Int) {
-        condition.lock()
-        results[index] = result
-        if decoder != 0 { madeByOthers += 1 }
-        if case .failure = result { stopAt = min(stopAt, index + 1) }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Job `index`'s result, removed from the board, or nil when it is not made yet.
-    func result(_ index: Int) -> Result<Thumbnail, MediaError>? {
-        condition.lock()
-        defer { condition.unlock() }
-        return results.removeValue(forKey: index)
-    }
-
-    /// Waits for job `index`'s result and removes it; nil when no other decoder is left
-    /// running and none has taken the job, so only the caller can make it.
-    func waitForResult(_ index: Int) -> Result<Thumbnail, MediaError>? {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let made = results.removeValue(forKey: index) { return made }
-            if runningHelpers == 0 && nextJob <= index { return nil }
-            condition.wait()
-        }
-    }
-
-    /// Counts a decoder started on a queue of its own.
-    func helperStarted() {
-        condition.lock()
-        runningHelpers += 1
-        condition.unlock()
-    }
-
-    /// Counts a decoder gone: it takes no more jobs, and its engine is closed.
-    func helperExited() {
-        condition.lock()
-        runningHelpers -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Hands out no more jobs and waits until every other decoder has finished the job it holds
-    /// and closed its engine, so nothing decodes after the run returns. Returns how many jobs
-    /// the other decoders made.
-    func stopAndWaitForHelpers() -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        stopAt = 0
-        while runningHelpers > 0 { condition.wait() }
-        return madeByOthers
-    }
-}
+/// The jobs of one `forEachThumbnail` run and their pictures, shared by its decoders.
+typealias ThumbnailBoard = JobBoard<ThumbnailJob, Thumbnail, MediaError>

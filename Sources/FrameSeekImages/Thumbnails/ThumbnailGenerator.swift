@@ -39,9 +39,9 @@ public final class ThumbnailGenerator {
     public var toleranceBefore: MediaTime = .positiveInfinity
     /// How far after the requested time the frame may be.
     public var toleranceAfter: MediaTime = .positiveInfinity
-    /// What the engine was opened from, so more decoders can open the same media
-    /// (`thumbnails(at:decoders:progress:)`); nil for an engine handed in, which is the only one.
-    let source: (path: String, options: FFmpegEngine.Options)?
+    /// Whether more decoders may open the same media (`thumbnails(at:decoders:progress:)`):
+    /// not for an engine handed in, which is the only one.
+    let opensHelpers: Bool
     /// How many frames the other decoders made in the last `forEachThumbnail` run: what shows
     /// that they really took part.
     package internal(set) var framesMadeByOtherDecoders = 0
@@ -49,17 +49,15 @@ public final class ThumbnailGenerator {
     /// wait otherwise). Tests turn it off so that the other decoders make every frame.
     package var callerDecodes = true
     /// The other decoders, each a generator of its own on a queue of its own, opened from
-    /// `source` when first needed and kept until this generator goes.
+    /// this engine's index when first needed and kept until this generator goes.
     var helpers: [QueueConfined<ThumbnailGenerator?>] = []
 
-    /// Opens `path` with an engine of its own. With `decoders` above 1, the other decoders
-    /// that `thumbnails(at:decoders:progress:)` uses open the file at the same time, each on a
-    /// queue of its own, so their opening costs no wall time on a machine with the cores.
-    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options(), decoders: Int = 1) throws(MediaError) {
-        let helpers = (1..<max(1, min(decoders, Self.maximumDecoders))).map { Self.openHelper($0, path: path, options: options) }
+    /// Opens `path` with an engine of its own. The other decoders that
+    /// `thumbnails(at:decoders:progress:)` uses open when first needed, each on a queue of its
+    /// own, with this engine's index: a demuxer and a decoder each, not another scan of the file.
+    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options()) throws(MediaError) {
         engine = try FFmpegEngine(path: path, options: options)
-        source = (path, options)
-        self.helpers = helpers
+        opensHelpers = true
         let stream = engine.media.selectedStream
         guard stream.mediaType == .video else {
             let detail = options.streamIndex == nil ? "no video stream to make thumbnails from"
@@ -77,7 +75,7 @@ public final class ThumbnailGenerator {
             throw MediaError(path: engine.media.path, reason: .noPlayableStream, detail: "no video stream to make thumbnails from")
         }
         self.engine = engine
-        source = nil
+        opensHelpers = false
     }
 
     deinit {
