@@ -4,7 +4,8 @@
 #                          frames, 3 B-frames: the encode the seek-latency issues name.
 #   h264_1080p_gop250.mp4  20 s, 1920x1080, same structure: the cache memory check.
 #   h264_360p_10min.mp4    10 min, 640x360, keyframe every 250 frames: the thumbnail benchmark
-#                          (only with BENCH_LONG=1: it takes a few minutes).
+#   h264_480p_10min.mp4    the same at 854x480, the issue's 480p
+#                          (these two only with BENCH_LONG=1: they take a few minutes).
 set -euo pipefail
 out=${1:-.build/bench-media}
 mkdir -p "$out"
@@ -19,4 +20,5 @@ enc() {  # name size seconds
 enc h264_720p_gop250.mp4 1280x720 60
 enc h264_1080p_gop250.mp4 1920x1080 20
 [ "${BENCH_LONG:-0}" = 1 ] && enc h264_360p_10min.mp4 640x360 600
+[ "${BENCH_LONG:-0}" = 1 ] && enc h264_480p_10min.mp4 854x480 600
 exit 0

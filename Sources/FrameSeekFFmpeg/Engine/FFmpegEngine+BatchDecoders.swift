@@ -39,10 +39,11 @@ extension FFmpegEngine {
     /// engine of its own, opened once on a queue of its own from this engine's index and kept
     /// for later batches, and takes the next run as it finishes one. The first run and the
     /// last are this engine's: the first goes on from where it stands when it can, and after
-    /// the last it stands on the last frame in frame order, as one decoder would. Every other
-    /// run starts with a seek to its keyframe, as a single seek would, so a frame decodes to
-    /// the same pixels, with the same damage reported, whichever decoder lands it: the split
-    /// changes no landing.
+    /// the last it stands on the last frame in frame order, as one decoder would; a batch of
+    /// one or two runs is this engine's alone. When other decoders take part, every run after
+    /// the first starts with a seek to its keyframe, as a single seek would, so a frame decodes
+    /// to the same pixels, with the same damage reported, whichever decoder lands it: the
+    /// split changes no landing.
     ///
     /// - Parameters:
     ///   - decoders: how many decoders land runs at once; 1 lands everything on this engine.
@@ -72,11 +73,13 @@ extension FFmpegEngine {
         let runs = Self.gopRuns(of: plans)
         // The first and the last run are this engine's: the first goes on from where it stands
         // when it can, as one decoder would, and after the last it stands on the last frame.
-        // Every other run starts with a seek to its keyframe, so it lands the same on any decoder.
+        // So only the runs between can go to other decoders, and only they, and the last, start
+        // with a seek to their keyframe, so they land the same on any decoder. With no run
+        // between, the batch is one decoder's.
         let board = JobBoard<[Int], [BatchLanded<Output>], any Error>(jobs: runs, lastJobForCaller: true)
         defer { _ = board.stopAndWaitForHelpers() }
         let first = board.take(byHelper: false)
-        let wanted = min(decoders, runs.count, Self.maximumBatchDecoders) - 1
+        let wanted = min(decoders - 1, runs.count - 2, Self.maximumBatchDecoders - 1)
         if wanted > 0 {
             while batchHelpers.count < wanted { batchHelpers.append(openBatchHelper(batchHelpers.count + 1)) }
             for helper in batchHelpers.prefix(wanted) {
@@ -95,7 +98,7 @@ extension FFmpegEngine {
         var results = [(landing: SeekLanding, output: Output)?](repeating: nil, count: plans.count)
         for index in runs.indices {
             let run = try board.result(of: index, callerDecodes: callerLandsBatchRuns) { _, run in
-                Result { try self.landRun(run, of: plans, interruption: interruption, startingFresh: true, each: each) }
+                Result { try self.landRun(run, of: plans, interruption: interruption, startingFresh: wanted > 0, each: each) }
             }.get()
             for landed in run { results[landed.position] = (landed.landing, landed.output) }
         }

@@ -19,7 +19,8 @@ package enum LandingMode: Sendable, Hashable {
     case keyframeOnly
     /// As `decode`, for a landing in a batch that goes forward (`seek(to:precision:...)` with
     /// several times): the frames on the way to the target are never kept in the cache, so
-    /// every non-reference frame among them is skipped, however near the previous landing.
+    /// every non-reference frame among them is skipped, however near the previous landing, and
+    /// the landed frame joins the trail, as a forward step's does.
     case forwardPass
 }
 
@@ -72,8 +73,11 @@ extension FFmpegEngine {
                               keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
                               forwardPass: mode == .forwardPass)
             landedFrameIndex = decodedFrameIndex(planned: index)
+            // A pass forward (steps, a batch) rarely lands on a frame again: its landings keep
+            // to the short trail, so the decoder's buffers go back to its pool instead of the
+            // cache holding a fresh one per landing.
             cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
-                         trailing: mode == .steppingForward)
+                         trailing: mode == .steppingForward || mode == .forwardPass)
         }
         return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
                            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
