@@ -82,13 +82,13 @@ enum StepCommand: Subcommand {
         defer { lines.flush() }
         if direction == .forward, repeats > 1, pngPattern == nil {
             // A pass forward: where every step goes is known, so the GOPs are split between
-            // decoders. Damage is noted as lines are printed, in step order.
+            // decoders. Lines come out in step order as each GOP is done, and damage is noted
+            // as they are printed.
             let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
                 ?? FFmpegEngine.defaultBatchDecoders
-            let steps = try engine.stepForward(count: count, repeats: repeats, decoders: decoders) { ordinal, report, decoder in
+            try engine.stepForward(count: count, repeats: repeats, decoders: decoders) { ordinal, report, decoder in
                 try format.line(ordinal + 1, report, engine: decoder)
-            }
-            for (report, line) in steps {
+            } delivered: { report, line in
                 if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
                 lines.line(line)
             }

@@ -1,7 +1,8 @@
-// A pass of forward steps split between decoders (`stepForward(count:repeats:decoders:each:)`)
+// A pass of forward steps split between decoders (`stepForward(count:repeats:decoders:each:delivered:)`)
 // steps onto the frames ffprobe lists, with ffmpeg's pixels, reports each step as `step` does
 // (frames moved, the edge), and leaves the engine standing on the last frame, as one decoder does.
 
+import FrameSeekCore
 import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
@@ -24,9 +25,10 @@ struct StepPassTests {
         let engine = try openEngine(fixture)
         _ = try engine.seek(to: oracle.middle(0), precision: .exact)
         let repeats = oracle.lastIndex / count + 5  // more than the clip has: the pass meets the end
-        let steps = try engine.stepForward(count: count, repeats: repeats, decoders: 2) { _, report, decoder in
+        var steps: [(report: FrameStepReport, output: Stepped)] = []
+        try engine.stepForward(count: count, repeats: repeats, decoders: 2) { _, report, decoder in
             Stepped(md5: report.result.didStep ? try decoder.landedPicture()?.md5 : nil, engine: ObjectIdentifier(decoder))
-        }
+        } delivered: { steps.append(($0, $1)) }
         // One decoder, step after step, is the reference for everything but the pixels.
         let reference = try openEngine(fixture)
         _ = try reference.seek(to: oracle.middle(0), precision: .exact)
@@ -62,11 +64,39 @@ struct StepPassTests {
         let engine = try openEngine(fixture)
         _ = try engine.seek(to: oracle.middle(2), precision: .exact)
         let repeats = oracle.keyframes[2] + 3 - 2
-        let steps = try engine.stepForward(repeats: repeats, decoders: 2) { _, _, decoder in ObjectIdentifier(decoder) }
+        var steps: [(report: FrameStepReport, output: ObjectIdentifier)] = []
+        try engine.stepForward(repeats: repeats, decoders: 2) { _, _, decoder in ObjectIdentifier(decoder) } delivered: {
+            steps.append(($0, $1))
+        }
         #expect(steps.map(\.report.frame?.index) == Array(3...(2 + repeats)))
         #expect(Set(steps.map(\.output)).count <= 2)
         let next = engine.step(.forward)
         #expect(next.frame?.index == 3 + repeats && next.framesDecoded == 1, "\(fixture.id): the next step decodes on, one frame")
         if let md5s = oracle.md5s { #expect(try engine.landedPicture()?.md5 == md5s[3 + repeats]) }
+    }
+}
+
+extension StepPassTests {
+    @Test("Over a frame no decoder produces (bitflip_mdat.mp4, frame 222), the pass keeps the steps made and goes on as step does: the same frames, the same frames moved")
+    func passOverUndecodableFrame() throws {
+        let path = Repository.fixture("bad/bitflip_mdat.mp4")
+        let engine = try FFmpegEngine(path: path)
+        let reference = try FFmpegEngine(path: path)
+        _ = try engine.seek(to: engine.frameTable.frames[0].time, precision: .exact)
+        _ = try reference.seek(to: reference.frameTable.frames[0].time, precision: .exact)
+        let repeats = 300
+        var steps: [FrameStepReport] = []
+        try engine.stepForward(repeats: repeats, decoders: 2) { _, _, _ in 0 } delivered: { report, _ in steps.append(report) }
+        var expected: [FrameStepReport] = []
+        for _ in 0..<repeats {
+            let report = reference.step(.forward)
+            expected.append(report)
+            if !report.result.didStep { break }
+        }
+        #expect(steps.map(\.frame?.index) == expected.map(\.frame?.index), "frames stepped to")
+        #expect(steps.map(\.framesStepped) == expected.map(\.framesStepped), "frames moved")
+        #expect(steps.map(\.result.didStep) == expected.map(\.result.didStep))
+        let over = try #require(steps.firstIndex { $0.frame?.index == 223 }, "the pass reached frame 223")
+        #expect(steps[over].framesStepped == 2 && steps[over].damaged, "the step over frame 222 moves 2 and is damaged")
     }
 }

@@ -14,10 +14,13 @@ package struct EngineBlueprint: Sendable {
 }
 
 /// One target of a batch landed by one of its decoders, and what that decoder's `each` made of it.
-struct BatchLanded<Output: Sendable>: Sendable {
-    let position: Int
-    let landing: SeekLanding
-    let output: Output
+package struct BatchLanded<Output: Sendable>: Sendable {
+    /// The target's position among the batch's plans.
+    package let position: Int
+    /// Where it landed.
+    package let landing: SeekLanding
+    /// What `each` made of it.
+    package let output: Output
 }
 
 extension FFmpegEngine {
@@ -70,6 +73,23 @@ extension FFmpegEngine {
         _ plans: [LandingPlan], decoders: Int, interruption: SeekInterruptionFlag? = nil,
         each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output
     ) throws -> [(landing: SeekLanding, output: Output)] {
+        var results = [(landing: SeekLanding, output: Output)?](repeating: nil, count: plans.count)
+        try land(plans, decoders: decoders, interruption: interruption, each: each) { run in
+            for landed in run { results[landed.position] = (landed.landing, landed.output) }
+        }
+        return results.map { $0! }
+    }
+
+    /// Carries out `plans` as one batch split between decoders, handing each run's landings
+    /// to `deliver` on the calling thread, run after run in frame order, as soon as that run
+    /// and every run before it are landed: a caller can print while decoding goes on.
+    ///
+    /// - Throws: the first error in frame order, after delivering every run before it.
+    package func land<Output: Sendable>(
+        _ plans: [LandingPlan], decoders: Int, interruption: SeekInterruptionFlag? = nil,
+        each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output,
+        deliver: (_ run: [BatchLanded<Output>]) throws -> Void
+    ) throws {
         let runs = Self.gopRuns(of: plans)
         // The first and the last run are this engine's: the first goes on from where it stands
         // when it can, as one decoder would, and after the last it stands on the last frame.
@@ -95,14 +115,11 @@ extension FFmpegEngine {
         if let (index, run) = first {
             board.finish(index, Result { try landRun(run, of: plans, interruption: interruption, startingFresh: false, each: each) }, by: 0)
         }
-        var results = [(landing: SeekLanding, output: Output)?](repeating: nil, count: plans.count)
         for index in runs.indices {
-            let run = try board.result(of: index, callerDecodes: callerLandsBatchRuns) { _, run in
+            try deliver(board.result(of: index, callerDecodes: callerLandsBatchRuns) { _, run in
                 Result { try self.landRun(run, of: plans, interruption: interruption, startingFresh: wanted > 0, each: each) }
-            }.get()
-            for landed in run { results[landed.position] = (landed.landing, landed.output) }
+            }.get())
         }
-        return results.map { $0! }
     }
 
     /// The positions of `plans` in landing order, cut where the GOP decoding starts from

@@ -36,23 +36,27 @@ extension FFmpegEngine {
     ///   frames of later GOPs, which a keyframe makes independent of the damage;
     /// - a step's latency is its own decoding, not the time since the step before.
     ///
-    /// With one decoder, on audio, or when a landing fails (a frame that cannot be decoded at
-    /// all is stepped over, one frame more, which moves every later step), the pass is `step`
-    /// after `step` on this engine, from where it started, and its failures typed reasons.
+    /// With one decoder, or on audio, the pass is `step` after `step` on this engine. When a
+    /// landing fails (a frame that cannot be decoded at all is stepped over, one frame more,
+    /// which moves every later step), the steps delivered stand, and the pass goes on `step`
+    /// after `step` from the last of them, its failures typed reasons as `step`'s are.
     ///
-    /// - Parameter each: called once per step, in order within a GOP, on the thread of the
-    ///   decoder that landed it, with the step's number (from 0), its report and that
-    ///   decoder's engine, whose landed frame it is: the moment to read its picture. A step
-    ///   that cannot happen is reported last, on the calling thread, with this engine.
-    /// - Returns: the reports in order, each with what `each` made of it.
-    /// - Throws: only what `each` throws; a pass that throws lands nothing more.
+    /// - Parameters:
+    ///   - each: called once per step, in order within a GOP, on the thread of the decoder
+    ///     that landed it, with the step's number (from 0), its report and that decoder's
+    ///     engine, whose landed frame it is: the moment to read its picture. A step that
+    ///     cannot happen is reported last, on the calling thread, with this engine.
+    ///   - delivered: called on the calling thread with each step's report and what `each`
+    ///     made of it, in step order, as soon as the step and every step before it are landed.
+    /// - Throws: only what `each` or `delivered` throws; the pass then lands nothing more.
     public func stepForward<Output: Sendable>(
         count: Int = 1, repeats: Int, decoders: Int,
-        each: @escaping @Sendable (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output
-    ) throws -> [(report: FrameStepReport, output: Output)] {
+        each: @escaping @Sendable (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output,
+        delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
+    ) throws {
         let start = landedFrameIndex ?? 0
         guard decoders > 1, media.selectedStream.mediaType == .video else {
-            return try stepForwardOneByOne(from: start, count: count, repeats: repeats, each: each)
+            return try stepForwardOneByOne(from: start, count: count, repeats: repeats, firstOrdinal: 0, each: each, delivered: delivered)
         }
         var destinations: [(index: Int, moved: Int)] = []
         var edge: FrameStepUnavailableReason?
@@ -66,44 +70,57 @@ extension FFmpegEngine {
                 edge = reason
             }
         }
-        var results: [(report: FrameStepReport, output: Output)]
+        var done = 0
+        var lastFrame = start
         do {
             let plans = try destinations.map { destination throws(LandingError) in try frameTable.planLanding(onFrame: destination.index) }
             let moved = destinations.map(\.moved)
-            results = try land(plans, decoders: decoders) { position, landing, engine in
+            try land(plans, decoders: decoders) { position, landing, engine in
                 let report = FrameStepReport(result: .stepped(.forward, landedMediaTime: landing.frame.time), direction: .forward,
                                              requestedCount: count, framesStepped: moved[position], frame: landing.frame,
                                              framesDecoded: landing.framesDecoded, latency: landing.latency,
                                              decodeErrors: landing.decodeErrors)
                 return StepOutcome(report: report, output: try each(position, report, engine))
-            }.map { ($0.output.report, $0.output.output) }
+            } deliver: { run in
+                for landed in run {
+                    do { try delivered(landed.output.report, landed.output.output) } catch { throw DeliveryFailure(error: error) }
+                    done += 1
+                    lastFrame = landed.landing.frame.index
+                }
+            }
+        } catch let failure as DeliveryFailure {
+            throw failure.error
         } catch is MediaError, is LandingError {
-            // `step` turns these into typed reasons, and steps over an undecodable frame.
-            return try stepForwardOneByOne(from: start, count: count, repeats: repeats, each: each)
+            return try stepForwardOneByOne(from: lastFrame, count: count, repeats: repeats - done, firstOrdinal: done,
+                                           each: each, delivered: delivered)
         }
         if let edge {
             let report = FrameStepReport(result: .unavailable(edge), direction: .forward, requestedCount: count, framesStepped: 0,
                                          frame: landedFrameIndex.map { frameTable.frames[$0] }, framesDecoded: 0, latency: .zero)
-            results.append((report, try each(results.count, report, self)))
+            try delivered(report, try each(done, report, self))
         }
-        return results
     }
 
-    /// `step(.forward, count:)` from frame `start`, up to `repeats` times, on this engine.
+    /// `step(.forward, count:)` from frame `start`, up to `repeats` times, on this engine; the
+    /// first step is number `firstOrdinal`.
     private func stepForwardOneByOne<Output>(
-        from start: Int, count: Int, repeats: Int,
-        each: (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output
-    ) throws -> [(report: FrameStepReport, output: Output)] {
-        var results: [(report: FrameStepReport, output: Output)] = []
+        from start: Int, count: Int, repeats: Int, firstOrdinal: Int,
+        each: (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output,
+        delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
+    ) throws {
         var current = start
-        for ordinal in 0..<repeats {
+        for ordinal in firstOrdinal..<(firstOrdinal + max(0, repeats)) {
             let report = stepLoop.step(.forward, count: count, from: current)
-            results.append((report, try each(ordinal, report, self)))
-            guard report.result.didStep, let frame = report.frame else { break }
+            try delivered(report, try each(ordinal, report, self))
+            guard report.result.didStep, let frame = report.frame else { return }
             current = frame.index
         }
-        return results
     }
+}
+
+/// An error `delivered` threw, told apart from a landing's.
+private struct DeliveryFailure: Error {
+    let error: any Error
 }
 
 /// A step landed by one of a pass's decoders, and what `each` made of it there.
