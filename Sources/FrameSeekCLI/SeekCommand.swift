@@ -130,9 +130,8 @@ enum SeekCommand: Subcommand {
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         // Damage is noted as lines are printed, in the order given, so --strict stops at the
         // first damaged target in that order; a damaged landing's PNG is never written then.
-        let lines = SeekLines(json: arguments.has("--json"), md5: arguments.has("--md5"), pngPattern: pngPattern,
-                              autorotate: !arguments.has("--no-autorotate"), strict: damage.strict,
-                              truncation: engine.media.truncation)
+        let extras = LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern, autorotate: !arguments.has("--no-autorotate"))
+        let lines = SeekLines(json: arguments.has("--json"), extras: extras, strict: damage.strict, truncation: engine.media.truncation)
         if let file = engine as? FFmpegEngine, targets.count > 1 {
             // Planned first, then one forward pass per GOP run, the runs split between the
             // decoders; the lines come out in the order given.
@@ -205,28 +204,14 @@ enum SeekCommand: Subcommand {
 /// before the first landing so that batch decoders on other threads can print theirs too.
 struct SeekLines: Sendable {
     let json: Bool
-    let md5: Bool
-    let pngPattern: String?
-    let autorotate: Bool
+    let extras: LandedExtras
     /// With --strict, a damaged landing's PNG is not written.
     let strict: Bool
     let truncation: Truncation?
 
     /// The line for target `ordinal` (from 0), landed by `engine`, whose landed frame it still is.
     func line(_ ordinal: Int, _ landing: SeekLanding, engine: some SeekingEngine) throws -> String {
-        var md5Text: String?
-        var pngPath: String?
-        if md5, let audio = try engine.landedAudio() { md5Text = audio.md5 }
-        if md5 || pngPattern != nil, let picture = try engine.landedPicture() {
-            if md5 { md5Text = picture.md5 }
-            if let pngPattern, !(strict && landing.damaged) {
-                let path = PathPattern.expand(pngPattern, number: ordinal + 1)
-                // Only a landing decodes a picture, and every landing sets the engine that decoded it.
-                guard let converter = engine.pictureEngine else { preconditionFailure("a landed picture without its engine") }
-                try picture.writePNG(to: path, autorotate: autorotate, using: converter)
-                pngPath = path
-            }
-        }
+        let (md5Text, pngPath) = try extras.make(number: ordinal + 1, engine: engine, writesPNG: !(strict && landing.damaged))
         // Only a playlist has dates: a file's lines stay as they were.
         let date: ProgramDate?? = engine.dateWindow == nil ? nil : .some(engine.landedDate)
         if json {

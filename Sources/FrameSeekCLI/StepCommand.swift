@@ -74,8 +74,9 @@ enum StepCommand: Subcommand {
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
-        let format = StepLines(json: arguments.has("--json"), md5: arguments.has("--md5"), pngPattern: pngPattern,
-                               autorotate: !arguments.has("--no-autorotate"))
+        let format = StepLines(json: arguments.has("--json"),
+                               extras: LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern,
+                                                    autorotate: !arguments.has("--no-autorotate")))
         // One line per step: gathered into few writes, and out before anything on stderr
         // (an error thrown below is printed after this function returns).
         let lines = BufferedOutput(output)
@@ -148,22 +149,11 @@ enum StepCommand: Subcommand {
 /// first step so that the decoders of a pass forward can print theirs on their own threads.
 struct StepLines: Sendable {
     let json: Bool
-    let md5: Bool
-    let pngPattern: String?
-    let autorotate: Bool
+    let extras: LandedExtras
 
     /// The line for step `ordinal` (from 1), taken by `engine`, whose landed frame it still is.
     func line(_ ordinal: Int, _ report: FrameStepReport, engine: FFmpegEngine) throws -> String {
-        var md5Text: String?
-        var png: String?
-        if report.result.didStep, md5 || pngPattern != nil, let picture = try engine.landedPicture() {
-            if md5 { md5Text = picture.md5 }
-            if let pngPattern {
-                let path = PathPattern.expand(pngPattern, number: ordinal)
-                try picture.writePNG(to: path, autorotate: autorotate, using: engine)
-                png = path
-            }
-        }
+        let (md5Text, png) = report.result.didStep ? try extras.make(number: ordinal, engine: engine) : (nil, nil)
         return json ? StepCommand.json(report, md5: md5Text, png: png).serialized : StepCommand.text(report, md5: md5Text, png: png)
     }
 }

@@ -29,9 +29,6 @@ package final class JobBoard<Job: Sendable, Success: Sendable, Failure: Error>: 
         self.lastJobForCaller = lastJobForCaller
     }
 
-    /// How many jobs the run has.
-    package var count: Int { jobs.count }
-
     /// The next job and its index, or nil when none is left for a helper (`byHelper`) or the caller.
     package func take(byHelper: Bool = true) -> (Int, Job)? {
         condition.lock()
@@ -89,15 +86,28 @@ package final class JobBoard<Job: Sendable, Success: Sendable, Failure: Error>: 
         }
     }
 
+    /// Sets `helper` taking jobs on its queue, after whatever is queued there first (its
+    /// opening), and making each with `make`, until none is left. A helper whose decoder is nil
+    /// there (it could not open the media) takes none, and the others do its share.
+    package func start<Decoder>(_ helper: QueueConfined<Decoder?>,
+                                making make: @escaping @Sendable (Decoder, Job) -> Result<Success, Failure>) {
+        helperStarted()
+        helper.schedule { decoder in
+            while let decoder, let (index, job) = self.take() { self.finish(index, make(decoder, job), by: 1) }
+            // Only now, with the helper's last job posted, may the run return.
+            self.helperExited()
+        }
+    }
+
     /// Counts a helper started on a queue of its own.
-    package func helperStarted() {
+    private func helperStarted() {
         condition.lock()
         runningHelpers += 1
         condition.unlock()
     }
 
     /// Counts a helper gone: it takes no more jobs, and its decoder is idle.
-    package func helperExited() {
+    private func helperExited() {
         condition.lock()
         runningHelpers -= 1
         condition.broadcast()

@@ -103,12 +103,8 @@ extension FFmpegEngine {
         if wanted > 0 {
             while batchHelpers.count < wanted { batchHelpers.append(openBatchHelper(batchHelpers.count + 1)) }
             for helper in batchHelpers.prefix(wanted) {
-                board.helperStarted()
-                helper.schedule { engine in
-                    while let engine, let (index, run) = board.take() {
-                        board.finish(index, Result { try engine.landRun(run, of: plans, interruption: interruption, startingFresh: true, each: each) }, by: 1)
-                    }
-                    board.helperExited()
+                board.start(helper) { engine, run in
+                    Result { try engine.landRun(run, of: plans, interruption: interruption, startingFresh: true, each: each) }
                 }
             }
         }

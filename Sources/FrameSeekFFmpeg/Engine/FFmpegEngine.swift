@@ -157,12 +157,7 @@ public final class FFmpegEngine: PlaybackEngine {
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(path: path, log: log, memory: memory)
-        } catch {
-            throw Self.openError(error, path: path, log: log)
-        }
+        let demuxer = try Self.openDemuxer(path, log: log, memory: memory)
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         self.streamIndex = streamIndex
         let stream = demuxer.stream(streamIndex)
@@ -206,12 +201,7 @@ public final class FFmpegEngine: PlaybackEngine {
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(path: path, log: log, memory: blueprint.memory)
-        } catch {
-            throw Self.openError(error, path: path, log: log)
-        }
+        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory)
         guard demuxer.streamCount == blueprint.media.streams.count else {
             throw MediaError(path: path, reason: .readFailed,
                              detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
@@ -229,6 +219,15 @@ public final class FFmpegEngine: PlaybackEngine {
     deinit {
         // Each helper's engine is closed on its own queue, after the work queued there.
         for helper in batchHelpers { helper.schedule { $0 = nil } }
+    }
+
+    /// A demuxer for `path` (or `memory`), its failure named by `openError`.
+    private static func openDemuxer(_ path: String, log: FFmpegLogSink, memory: MemoryInput?) throws(MediaError) -> Demuxer {
+        do {
+            return try Demuxer(path: path, log: log, memory: memory)
+        } catch {
+            throw openError(error, path: path, log: log)
+        }
     }
 
     /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for it.

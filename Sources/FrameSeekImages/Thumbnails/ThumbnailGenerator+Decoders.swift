@@ -64,7 +64,14 @@ extension ThumbnailGenerator {
         if opensHelpers, jobs.count > 1 {
             let wanted = min(decoders, jobs.count, Self.maximumDecoders) - 1
             while helpers.count < wanted { helpers.append(Self.openHelper(helpers.count + 1, blueprint: engine.blueprint)) }
-            for helper in helpers.prefix(max(0, wanted)) { start(helper, on: board) }
+            let (size, precision) = (maximumSize, precision)
+            for helper in helpers.prefix(max(0, wanted)) {
+                board.start(helper) { generator, job in
+                    generator.maximumSize = size
+                    generator.precision = precision
+                    return Result { () throws(MediaError) in try generator.thumbnail(for: job.plan, inForwardPass: true) }
+                }
+            }
         }
         var done = 0
         for index in jobs.indices {
@@ -89,23 +96,6 @@ extension ThumbnailGenerator {
             generator = try? ThumbnailGenerator(engine: FFmpegEngine(sharingIndexOf: blueprint))
         }
         return helper
-    }
-
-    /// Sets `helper` making thumbnails from `board` on its queue, after its opening, until
-    /// none are left.
-    private func start(_ helper: QueueConfined<ThumbnailGenerator?>, on board: ThumbnailBoard) {
-        let (size, precision) = (maximumSize, precision)
-        board.helperStarted()
-        helper.schedule { generator in
-            if let generator {
-                generator.maximumSize = size
-                generator.precision = precision
-                while let (index, job) = board.take() {
-                    board.finish(index, Result { () throws(MediaError) in try generator.thumbnail(for: job.plan, inForwardPass: true) }, by: 1)
-                }
-            }
-            board.helperExited()
-        }
     }
 }
 
