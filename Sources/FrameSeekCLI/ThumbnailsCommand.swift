@@ -70,11 +70,13 @@ enum ThumbnailsCommand: Subcommand {
         }
         let decoders = try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders) ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
-        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments))
-        generator.maximumSize = size
+        var precision = SeekPrecision.tolerance(before: .positiveInfinity, after: .positiveInfinity)
         if let text = arguments.value("--precision") {
-            do { generator.precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
+            do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
+        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments), precision: precision,
+                                               prefetchingKeyframes: true)
+        generator.maximumSize = size
         var damage = try DamageReport(command: name, arguments: arguments, media: generator.engine.media)
         guard let frames = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
         // The track covers the timeline from its zero, as a player's scrub bar does, even when

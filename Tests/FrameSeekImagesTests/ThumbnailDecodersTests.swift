@@ -56,6 +56,28 @@ struct ThumbnailDecodersTests {
         #expect(sequential.count == times.count && delivered.count == times.count)
     }
 
+    @Test("Keyframes decoded while the file is scanned: the thumbnails each decode gives, on ffprobe's keyframes, on 1 and 2 decoders",
+          arguments: videoFixtures)
+    func prefetchedKeyframes(fixture: Fixture) throws {
+        let oracle = try Oracle(fixture)
+        let times = Self.times(oracle).filter { Self.keyframe(atOrBefore: $0, in: oracle) != nil }
+        let decoded = try makeGenerator(fixture, precision: .previousKeyframe).thumbnails(at: times, decoders: 1)
+        var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1)
+        // Every keyframe the scan passes, so that which thumbnails take one does not hang on timing.
+        options.prefetchesEveryKeyframe = true
+        for decoders in [1, 2] {
+            let generator = try ThumbnailGenerator(path: fixture.path, options: options, precision: .previousKeyframe,
+                                                   prefetchingKeyframes: true)
+            let prefetched = try generator.thumbnails(at: times, decoders: decoders)
+            let served = try #require(generator.engine.keyframePrefetch).framesServed
+            #expect(served > 0, "\(fixture.id), \(decoders) decoders: no thumbnail took a prefetched keyframe")
+            #expect(prefetched == decoded, "\(fixture.id), \(decoders) decoders: the thumbnails differ from decoding each")
+            for (thumbnail, time) in zip(prefetched, times) {
+                #expect(thumbnail.frameIndex == Self.keyframe(atOrBefore: time, in: oracle), "\(fixture.id) at \(time.seconds) s")
+            }
+        }
+    }
+
     @Test("Exact frames and the default tolerance: two decoders give one decoder's thumbnails, in the order asked",
           arguments: FixtureCatalog.barcoded)
     func sameAsOne(fixture: Fixture) throws {

@@ -27,8 +27,19 @@ final class Decoder {
     ///
     /// - Throws: `FFmpegError` from `avcodec_find_decoder`, `avcodec_alloc_context3`,
     ///   `avcodec_parameters_to_context` or `avcodec_open2`.
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
-        let parameters = stream.pointee.codecpar!
+    convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
+        try self.init(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base, threads: threads, log: log)
+    }
+
+    /// Opens a decoder for a stream's parameters copied out of its demuxer, as
+    /// `init(stream:threads:log:)` opens one for the stream.
+    ///
+    /// - Throws: `FFmpegError` as `init(stream:threads:log:)` does.
+    convenience init(parameters: StreamParameters, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
+        try self.init(parameters: parameters.codecParameters, timeBase: parameters.timeBase, threads: threads, log: log)
+    }
+
+    private init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(function: "avcodec_find_decoder", code: fs_averror(ENOSYS))
         }
@@ -41,7 +52,7 @@ final class Decoder {
         // runs `deinit`, which would free the context a second time.
         do {
             try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
-            allocated.pointee.pkt_timebase = stream.pointee.time_base
+            allocated.pointee.pkt_timebase = timeBase
             allocated.pointee.thread_count = Int32(clamping: min(max(threads, 0), 64))
             // FFmpeg's HEVC decoder conceals much bitstream damage without an error code or an
             // error flag on the frame (it only logs), so a picture built on a damaged reference

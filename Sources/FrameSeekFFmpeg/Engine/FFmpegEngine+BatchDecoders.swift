@@ -11,6 +11,8 @@ package struct EngineBlueprint: Sendable {
     let frameTable: FrameTable
     let decodeOrderByPTS: [Int64: Int]
     let demuxerFlaggedFrames: Set<Int>
+    let keyframePrefetch: KeyframePrefetch?
+    let decoderParameters: StreamParameters
 }
 
 /// One target of a batch landed by one of its decoders, and what that decoder's `each` made of it.
@@ -154,7 +156,8 @@ extension FFmpegEngine {
         helperOptions.cacheBytes = 0
         return EngineBlueprint(path: path, options: helperOptions, memory: pool.slots[0].demuxer.memory, media: media,
                                frameTable: frameTable, decodeOrderByPTS: decodeOrderByPTS,
-                               demuxerFlaggedFrames: demuxerFlaggedFrames)
+                               demuxerFlaggedFrames: demuxerFlaggedFrames, keyframePrefetch: keyframePrefetch,
+                               decoderParameters: decoderParameters)
     }
 
     /// Batch decoder `number`: an engine sharing this one's index, opened on a queue of its

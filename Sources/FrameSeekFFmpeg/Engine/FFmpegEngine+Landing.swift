@@ -15,7 +15,8 @@ package enum LandingMode: Sendable, Hashable {
     /// Read and decode only the planned keyframe's packet, then drain the decoder: one packet
     /// per picture instead of a GOP (thumbnails). Decodes as `decode` does when the planned
     /// frame is not a random access point of its own, the stream's packets cannot be told
-    /// apart (decode-scanned tables), or that one packet does not produce the frame.
+    /// apart (decode-scanned tables), or that one packet does not produce the frame. A keyframe
+    /// `KeyframePrefetch` decoded during the opening scan is taken from there instead.
     case keyframeOnly
     /// As `decode`, for a landing in a batch that goes forward (`seek(to:precision:...)` with
     /// several times): the frames on the way to the target are never kept in the cache, so
@@ -58,6 +59,14 @@ extension FFmpegEngine {
         if let cached = cache.frame(index) {
             try landFromCache(cached.frame, as: index)
             landedDecodeErrors = cached.decodeErrors
+            work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
+        } else if mode == .keyframeOnly, decodesAlone(index, from: point),
+                  let prefetched = keyframePrefetch?.take(pts: frameTable.frames[index].pts) {
+            // Decoded from this keyframe's packet alone, with no error, while the file was
+            // scanned: what this landing would decode (see `KeyframePrefetch`).
+            try landFromCache(prefetched, as: index)
+            landedDecodeErrors = 0
+            cache.insert(landedFrame, as: index, decodeErrors: 0)
             work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
         } else {
             var cachingFrom: Int?

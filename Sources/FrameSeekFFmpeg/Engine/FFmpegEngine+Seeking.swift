@@ -204,11 +204,11 @@ extension FFmpegEngine {
             do {
                 // The file was probed when the engine opened it: the new decoder takes the
                 // stream's parameters from there, and its demuxer only reads packets.
-                let probed = pool.slots[0].demuxer
-                let demuxer = try Demuxer(path: path, log: log, memory: probed.memory, probingStreams: false)
-                guard demuxer.streamCount == probed.streamCount else { return pool.leastRecentlyUsed }
+                let first = pool.slots[0].demuxer
+                let demuxer = try Demuxer(path: path, log: log, memory: first.memory, probingStreams: false)
+                guard demuxer.streamCount == first.streamCount else { return pool.leastRecentlyUsed }
                 demuxer.selectOnly(streamIndex: streamIndex)
-                let decoder = try Decoder(stream: probed.stream(streamIndex), threads: options.threads, log: log)
+                let decoder = try Decoder(parameters: decoderParameters, threads: options.threads, log: log)
                 let slot = DecoderSlot(demuxer: demuxer, decoder: decoder)
                 pool.add(slot)
                 return slot

@@ -26,6 +26,13 @@ public final class FFmpegEngine: PlaybackEngine {
         /// The bound in bytes on the pictures held by the decoders parked in recently visited
         /// GOPs (see `decoderPoolBoundBytes`); 0 keeps one decoder, as a pool of one.
         public var decoderPoolBytes: Int
+        /// Whether opening decodes keyframes on a second core while the file is scanned, for
+        /// landings that decode a keyframe alone (thumbnails; see `KeyframePrefetch`). Changes
+        /// no landing and no pixel; costs a decoder and at most 64 MiB of pictures.
+        public var prefetchesKeyframes = false
+        /// Tests: the prefetch decodes every keyframe the scan passes, and opening waits for
+        /// them, so which landings it serves does not depend on timing.
+        package var prefetchesEveryKeyframe = false
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
@@ -75,6 +82,9 @@ public final class FFmpegEngine: PlaybackEngine {
 
     let path: String
     let options: Options
+    /// Keyframes decoded while the file was scanned, shared with the engines opened from this
+    /// one's index; nil unless `Options.prefetchesKeyframes`.
+    package let keyframePrefetch: KeyframePrefetch?
     /// The decoders parked in recently visited GOPs (see `DecoderPool`).
     var pool: DecoderPool
     /// The pool's decoder that lands now: the demuxer, decoder and position below are its.
@@ -97,6 +107,10 @@ public final class FFmpegEngine: PlaybackEngine {
     }
     /// The selected stream's absolute index: what a new slot's demuxer selects.
     let streamIndex: Int
+    /// The selected stream's parameters as the first demuxer probed them: what every further
+    /// decoder opens from, here and in the engines opened from this one's index, whose
+    /// demuxers then only read packets.
+    let decoderParameters: StreamParameters
     /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
     let landedFrame = Frame()
     var landedFrameIndex: Int?
@@ -161,15 +175,25 @@ public final class FFmpegEngine: PlaybackEngine {
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         self.streamIndex = streamIndex
         let stream = demuxer.stream(streamIndex)
-        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, options: options, log: log, path: path)
+        do { decoderParameters = try StreamParameters(copying: stream) } catch {
+            throw MediaError(path: path, reason: .readFailed, detail: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
+        }
+        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
         pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         let originPTS = Self.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
         let threads = options.threads
-        let built = try FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
-            .build { () throws(FFmpegError) -> Decoder in
-                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
-            }
+        var builder = FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
+        // A decoder that cannot open only means no prefetch: the landings decode as ever.
+        let prefetch = !options.prefetchesKeyframes || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO ? nil
+            : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
+                .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
+        keyframePrefetch = prefetch
+        builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
+        defer { prefetch?.scanEnded() }
+        let built = try builder.build { () throws(FFmpegError) -> Decoder in
+            try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
+        }
         guard !built.table.frames.isEmpty else {
             if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
                 throw MediaError(path: path, reason: .truncated, detail: cause)
@@ -201,18 +225,21 @@ public final class FFmpegEngine: PlaybackEngine {
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
-        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory)
+        // The blueprint's engine probed the file: this demuxer only reads packets.
+        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false)
         guard demuxer.streamCount == blueprint.media.streams.count else {
             throw MediaError(path: path, reason: .readFailed,
                              detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
         }
         streamIndex = blueprint.frameTable.streamIndex
-        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, options: options, log: log, path: path)
+        decoderParameters = blueprint.decoderParameters
+        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
         pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         frameTable = blueprint.frameTable
         decodeOrderByPTS = blueprint.decodeOrderByPTS
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         media = blueprint.media
+        keyframePrefetch = blueprint.keyframePrefetch
         openLatency = clock.now - start
     }
 
@@ -222,20 +249,22 @@ public final class FFmpegEngine: PlaybackEngine {
     }
 
     /// A demuxer for `path` (or `memory`), its failure named by `openError`.
-    private static func openDemuxer(_ path: String, log: FFmpegLogSink, memory: MemoryInput?) throws(MediaError) -> Demuxer {
+    private static func openDemuxer(_ path: String, log: FFmpegLogSink, memory: MemoryInput?,
+                                    probingStreams: Bool = true) throws(MediaError) -> Demuxer {
         do {
-            return try Demuxer(path: path, log: log, memory: memory)
+            return try Demuxer(path: path, log: log, memory: memory, probingStreams: probingStreams)
         } catch {
             throw openError(error, path: path, log: log)
         }
     }
 
-    /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for it.
-    private static func openFirstSlot(_ demuxer: Demuxer, streamIndex: Int, options: Options, log: FFmpegLogSink,
-                                      path: String) throws(MediaError) -> DecoderSlot {
+    /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for
+    /// it opened from `parameters`.
+    private static func openFirstSlot(_ demuxer: Demuxer, streamIndex: Int, parameters: StreamParameters, options: Options,
+                                      log: FFmpegLogSink, path: String) throws(MediaError) -> DecoderSlot {
         demuxer.selectOnly(streamIndex: streamIndex)
         do {
-            return DecoderSlot(demuxer: demuxer, decoder: try Decoder(stream: demuxer.stream(streamIndex), threads: options.threads, log: log))
+            return DecoderSlot(demuxer: demuxer, decoder: try Decoder(parameters: parameters, threads: options.threads, log: log))
         } catch {
             throw MediaError(path: path, reason: .streamUnavailable,
                              detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")

@@ -25,6 +25,9 @@ struct FrameTableBuilder {
     let demuxer: Demuxer
     let streamIndex: Int
     let originPTS: Int64
+    /// Called during a packet scan with each keyframe packet of the stream, while it is read
+    /// (`KeyframePrefetch.offer`).
+    var onKeyframePacket: ((Packet) -> Void)? = nil
 
     /// One packet of the stream, as read in decode order.
     private struct ScannedPacket {
@@ -101,6 +104,7 @@ struct FrameTableBuilder {
             packets.append(ScannedPacket(pts: packet.pts, dts: packet.dts, duration: packet.duration,
                                          position: packet.position, isKeyframe: packet.isKeyframe,
                                          isDiscarded: packet.isDiscarded, isCorrupt: packet.isCorrupt))
+            if packet.isKeyframe, let onKeyframePacket { onKeyframePacket(packet) }
         }
         return (packets, nil, missingData)
     }

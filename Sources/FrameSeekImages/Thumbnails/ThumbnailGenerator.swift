@@ -52,12 +52,24 @@ public final class ThumbnailGenerator {
     /// this engine's index when first needed and kept until this generator goes.
     var helpers: [QueueConfined<ThumbnailGenerator?>] = []
 
-    /// Opens `path` with an engine of its own. The other decoders that
-    /// `thumbnails(at:decoders:progress:)` uses open when first needed, each on a queue of its
-    /// own, with this engine's index: a demuxer and a decoder each, not another scan of the file.
-    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options()) throws(MediaError) {
+    /// Opens `path` with an engine of its own, to land at `precision` (by default the nearest
+    /// keyframe, however far). The other decoders that `thumbnails(at:decoders:progress:)`
+    /// uses open when first needed, each on a queue of its own, with this engine's index: a
+    /// demuxer and a decoder each, not another scan of the file.
+    ///
+    /// With `prefetchingKeyframes`, unless `precision` is exact, the engine decodes keyframes
+    /// on a second core while it scans the file (`FFmpegEngine.Options.prefetchesKeyframes`),
+    /// and the thumbnails that land on one of them take it from there: a run of thumbnails
+    /// made right after opening no longer leaves a core idle during the scan. Off by default:
+    /// the frames not taken stay held (at most 64 MiB) as long as the generator.
+    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options(),
+                precision: SeekPrecision = .tolerance(before: .positiveInfinity, after: .positiveInfinity),
+                prefetchingKeyframes: Bool = false) throws(MediaError) {
+        var options = options
+        options.prefetchesKeyframes = options.prefetchesKeyframes || (prefetchingKeyframes && precision != .exact)
         engine = try FFmpegEngine(path: path, options: options)
         opensHelpers = true
+        (toleranceBefore, toleranceAfter) = precision.window
         let stream = engine.media.selectedStream
         guard stream.mediaType == .video else {
             let detail = options.streamIndex == nil ? "no video stream to make thumbnails from"
