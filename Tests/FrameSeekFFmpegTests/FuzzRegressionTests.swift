@@ -41,7 +41,7 @@ struct FuzzInput: Sendable, CustomTestStringConvertible {
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
     @Test("Media fuzz findings and bad fixtures end in typed errors or results, opened from memory",
-          .timeLimit(.minutes(1)), arguments: FuzzInput.regressions(of: "media") + FuzzInput.badFixtures)
+          .timeLimit(.minutes(3)), arguments: FuzzInput.regressions(of: "media") + FuzzInput.badFixtures)
     func mediaInput(_ input: FuzzInput) {
         let summary = MediaExercise.run(input.bytes, name: input.testDescription)
         // Either it opened and every step ran, or the typed error says why not.

@@ -48,7 +48,7 @@ struct ProgressStoreProcessTests {
     }
 
     @Test("A save that returned survives SIGKILL: reopened, the store holds the last printed save (or the one after)",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(3)))
     func sigkillKeepsCommittedSaves() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("progress.sqlite")
