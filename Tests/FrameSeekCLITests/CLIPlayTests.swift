@@ -58,13 +58,7 @@ struct CLIPlayTests {
     func killNine(_ killAfter: Double) throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
-        let first = try PlayProcess([Self.clip, "--resume", "--store", store, "--rate", "2"])
-        var lastReported = 0.0
-        while let line = first.next() {
-            if line["event"] as? String == "time", let time = line["time"] as? Double { lastReported = time }
-            if lastReported >= killAfter { break }
-        }
-        first.kill()
+        let lastReported = try Self.playAndKill([Self.clip, "--resume", "--store", store, "--rate", "2"], after: killAfter)
         #expect(lastReported >= killAfter, "the first run reported \(lastReported) s before it ended")
 
         let second = try PlayProcess([Self.clip, "--resume", "--store", store, "--for", "0.2"])
@@ -74,6 +68,19 @@ struct CLIPlayTests {
         let resumed = try #require(opening["time"] as? Double)
         #expect(abs(resumed - lastReported) <= 1.0,
                 "killed after reporting \(lastReported) s, resumed at \(resumed) s")
+    }
+
+    /// Runs `play` with `arguments` until it reports `seconds` of media time (or ends), then
+    /// kills it (SIGKILL); returns the last time it reported.
+    static func playAndKill(_ arguments: [String], after seconds: Double) throws -> Double {
+        let run = try PlayProcess(arguments)
+        var reported = 0.0
+        while let line = run.next() {
+            if line["event"] as? String == "time", let time = line["time"] as? Double { reported = time }
+            if reported >= seconds { break }
+        }
+        run.kill()
+        return reported
     }
 
     @Test("A finished item starts from the beginning; two files keep positions of their own")
@@ -87,13 +94,7 @@ struct CLIPlayTests {
         // two cores a process can get too little CPU in a second to play 3 s (it happened twice).
         // Killed, as the test above kills: the last save is at most a second behind.
         for (file, stopAfter) in [(Self.clip, 6.0), (other, 4.5)] {
-            let run = try PlayProcess([file, "--resume", "--store", store, "--rate", "4"])
-            var reported = 0.0
-            while let line = run.next() {
-                if line["event"] as? String == "time", let time = line["time"] as? Double { reported = time }
-                if reported >= stopAfter { break }
-            }
-            run.kill()
+            let reported = try Self.playAndKill([file, "--resume", "--store", store, "--rate", "4"], after: stopAfter)
             #expect(reported >= stopAfter, "\(file) reported \(reported) s before it ended")
         }
         func opening(_ file: String) throws -> (String?, Double?) {

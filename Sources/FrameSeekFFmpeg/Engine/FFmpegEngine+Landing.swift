@@ -56,17 +56,9 @@ extension FFmpegEngine {
         let index = plan.frameIndex
         let point = plan.randomAccessPoint
         let work: DecodeWork
-        if let cached = cache.frame(index) {
+        if let cached = cache.frame(index) ?? prefetchedKeyframe(index, from: point, mode: mode) {
             try landFromCache(cached.frame, as: index)
             landedDecodeErrors = cached.decodeErrors
-            work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
-        } else if mode == .keyframeOnly, decodesAlone(index, from: point),
-                  let prefetched = keyframePrefetch?.take(pts: frameTable.frames[index].pts) {
-            // Decoded from this keyframe's packet alone, with no error, while the file was
-            // scanned: what this landing would decode (see `KeyframePrefetch`).
-            try landFromCache(prefetched, as: index)
-            landedDecodeErrors = 0
-            cache.insert(landedFrame, as: index, decodeErrors: 0)
             work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
         } else {
             var cachingFrom: Int?
@@ -103,6 +95,17 @@ extension FFmpegEngine {
     /// - Throws: `MediaError` (`.conversionFailed`) when swscale cannot convert to that size.
     package func landedImage(width: Int, height: Int) throws(MediaError) -> RGBImage? {
         try landedRGB(width: width, height: height)
+    }
+
+    /// Keyframe `index` as `KeyframePrefetch` decoded it during the opening scan, for a
+    /// keyframe-only landing: from its packet alone, with no error, so what this landing would
+    /// decode. Taken from the prefetch and kept in the cache as a decoded frame is.
+    private func prefetchedKeyframe(_ index: Int, from point: RandomAccessPoint,
+                                    mode: LandingMode) -> (frame: Frame, decodeErrors: Int)? {
+        guard mode == .keyframeOnly, decodesAlone(index, from: point),
+              let frame = keyframePrefetch?.take(pts: frameTable.frames[index].pts) else { return nil }
+        cache.insert(frame, as: index, decodeErrors: 0)
+        return (frame, 0)
     }
 
     /// Whether frame `index` decodes from its own packet alone: a keyframe that is its own
