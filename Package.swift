@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // FrameSeek: precise seeking in video on Linux, decoding with FFmpeg.
 import PackageDescription
 
@@ -39,6 +39,11 @@ let package = Package(
         // The README's Player example, compiled and run so it cannot drift from the API.
         .executableTarget(name: "frameseek-player-example", dependencies: ["FrameSeek"],
                           path: "Examples/PlayerExample"),
+        // The SDK's two documents (shared/spec) as a new user ports them, snippet by snippet,
+        // compiled with every warning an error so a call shape that breaks, or an `await` that
+        // picks a synchronous form, fails the build; SDKConformanceTests runs it.
+        .target(name: "SDKConformance", dependencies: ["FrameSeek"], path: "Examples/SDKConformance",
+                exclude: ["README.md"], swiftSettings: [.treatAllWarnings(as: .error)]),
         // Fuzzing: the sequences every fuzz input runs, shared with the tests that replay
         // Fixtures/fuzz-regressions. The two executables replay files in an ordinary build;
         // scripts/fuzz.sh builds them as libFuzzer targets (-sanitize=fuzzer,address).
@@ -64,6 +69,7 @@ let package = Package(
         // The Player over the real FFmpeg engine, through the umbrella module users import.
         .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekResumeTests", dependencies: ["FrameSeekResume", "FrameSeekTestSupport"]),
+        .testTarget(name: "SDKConformanceTests", dependencies: ["SDKConformance", "FrameSeek", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekLandingTests", dependencies: ["FrameSeekLanding", "FrameSeekTestSupport", "FrameSeek"]),
     ],
     swiftLanguageModes: [.v6]

@@ -135,8 +135,8 @@ final class PlayEventPrinter: SeekDelegate, @unchecked Sendable {
     }
 
     func onSeekStart(_ target: MediaTime) {}
-    func onSeekEnd(at time: MediaTime) {}
-    func onTimeUpdate(currentTime: MediaTime, duration: MediaTime) { event("time", time: currentTime) }
+    func onSeekEnd(atMediaTime time: MediaTime) {}
+    func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) { event("time", time: currentTime) }
     func onPlaybackEnded() {
         event("ended", time: nil)
         onEnd()

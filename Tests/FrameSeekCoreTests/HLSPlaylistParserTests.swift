@@ -40,7 +40,7 @@ struct HLSPlaylistParserTests {
         let window = HLSTimeline(playlist: playlist).window
         #expect(window.seekableRange == MediaTime.zero..<MediaTime(value: 20, timescale: 1))
         #expect(window.liveEdge == MediaTime(value: 20, timescale: 1))
-        #expect(window.endDate?.iso8601 == "2024-03-04T23:02:37.684Z")
+        #expect(window.endProgramDate?.iso8601 == "2024-03-04T23:02:37.684Z")
         // 0.5 s into segment 5, which starts at 10 s.
         let date = try ProgramDate(parsing: "2024-03-04T23:02:28.184Z")
         #expect(try window.time(forDate: date).get() == Self.seconds("10.5"))
@@ -132,7 +132,7 @@ struct HLSPlaylistParserTests {
         let window = HLSTimeline(playlist: playlist).window
         #expect(window.holdBack == Self.seconds("8.5"))
         #expect(window.liveEdge == .zero)  // 7.5 s of media, less than the hold-back
-        #expect(window.endDate == (try ProgramDate(parsing: "2024-01-01T00:00:07.5Z")))
+        #expect(window.endProgramDate == (try ProgramDate(parsing: "2024-01-01T00:00:07.5Z")))
 
         let ended = try HLSMediaPlaylist(parsing: text + "\n#EXT-X-ENDLIST\n", url: Self.base)
         #expect(!ended.isLive)

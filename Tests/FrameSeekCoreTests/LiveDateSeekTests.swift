@@ -199,7 +199,7 @@ struct LiveDateSeekTests {
         let result = await h.player.seek(toDate: asked)
         #expect(result == .unavailable(.noCurrentItem(requested: asked)))
         #expect(result.unavailableReason?.explanation.contains("2024-03-04T23:00:01.234Z") == true)
-        #expect(h.player.liveSeekWindow == nil)
+        #expect(h.player.liveSeekWindow == .notLive)
     }
 
     @Test("A file and a playlist without dates are not date-addressable; a file has no window and no landed date")
@@ -207,13 +207,13 @@ struct LiveDateSeekTests {
         let asked = LiveTable.date(ms: 500)
         let file = LiveHarness()
         try await file.player.load(LiveHarness.file)
-        #expect(file.player.liveSeekWindow == nil)
+        #expect(file.player.liveSeekWindow == .notLive)
         #expect(await file.player.seek(toDate: asked) == .unavailable(.notDateAddressable(requested: asked)))
         let plain = await file.player.seek(to: LiveTable.time(30))
         #expect(plain.finished && plain.landedDate == nil && plain.landedFoundationDate == nil)
 
         let undated = try await LiveHarness.loaded(dated: false)
-        let window = try #require(undated.player.liveSeekWindow)
+        let window = undated.player.liveSeekWindow
         #expect(window.isLive && !window.isDateAddressable)
         let result = await undated.player.seek(toDate: asked)
         #expect(result == .unavailable(.notDateAddressable(requested: asked)))

@@ -28,7 +28,7 @@ struct LiveEdgeTests {
                 #expect(try await h.player.reloadLiveWindow())
             }
             let frame = Self.edgeFrame(published)
-            let window = try #require(h.player.liveSeekWindow)
+            let window = h.player.liveSeekWindow
             #expect(window.liveEdge == LiveTable.time(frame))
             let outcome = try #require(await h.player.seekToLiveEdge())
             #expect(outcome.finished && outcome.precision == .exact)
@@ -53,7 +53,7 @@ struct LiveEdgeTests {
         let ended = LiveHarness()
         ended.stream.end()
         try await ended.player.load(LiveHarness.url("live.m3u8"))
-        let window = try #require(ended.player.liveSeekWindow)
+        let window = ended.player.liveSeekWindow
         #expect(!window.isLive && window.isDateAddressable)
         #expect(await ended.player.seekToLiveEdge() == nil)
         #expect(ended.scheduler.scheduledCount == 0, "an ended playlist is never reloaded")

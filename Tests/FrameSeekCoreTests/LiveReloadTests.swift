@@ -38,9 +38,9 @@ struct LiveReloadTests {
         h.stream.publish(2..<8)
         await h.fireReload()
         // Segment 2 starts at frame 105 (3.5 s); segment 8 at frame 420 (14 s).
-        let window = try #require(h.player.liveSeekWindow)
+        let window = h.player.liveSeekWindow
         #expect(window.seekableRange == LiveTable.time(105)..<LiveTable.time(420))
-        #expect(window.startDate == LiveTable.date(ms: 3500) && window.endDate == LiveTable.date(ms: 14500))
+        #expect(window.startProgramDate == LiveTable.date(ms: 3500) && window.endProgramDate == LiveTable.date(ms: 14500))
         #expect(h.player.seekableRange == LiveTable.time(105)..<LiveTable.time(420))
         #expect(h.live.windows == [window])
 
@@ -89,7 +89,7 @@ struct LiveReloadTests {
 
         #expect(h.kinds(since: mark).isEmpty, "heard after close(): \(h.kinds(since: mark))")
         #expect(h.live.windows.isEmpty)
-        #expect(h.player.liveSeekWindow == nil && h.player.seekableRange == nil)
+        #expect(h.player.liveSeekWindow == .notLive && h.player.seekableRange == nil)
         #expect(h.scheduler.pendingDelays.isEmpty, "the reload of a closed item schedules no other")
     }
 
@@ -111,13 +111,13 @@ struct LiveReloadTests {
 
         let loading = Task { try await h.player.load(LiveHarness.url("other.m3u8")) }
         try await waitUntil("load() to begin") { h.player.machine.read(\.loading) }
-        #expect(h.player.liveSeekWindow == nil, "no window while the next item opens")
+        #expect(h.player.liveSeekWindow == .notLive, "no window while the next item opens")
         h.stream.openReloads()
         try await withDeadline("load() to return") { try? await loading.value }
         await h.settle()
 
         // B lists segments 0 to 3: 0 ..< 7 s (frames 0 ..< 210).
-        let window = try #require(h.player.liveSeekWindow)
+        let window = h.player.liveSeekWindow
         #expect(window.seekableRange == LiveTable.time(0)..<LiveTable.time(210))
         #expect(h.player.seekableRange == LiveTable.time(0)..<LiveTable.time(210))
         #expect(h.live.windows.isEmpty, "A's reload was not announced")
@@ -142,14 +142,14 @@ struct LiveReloadTests {
         await h.fireReload()                                       // A's
         #expect(h.stream.reloadsEntered == 0, "A's engine is gone; B's was not reloaded for A")
         #expect(h.scheduler.pendingDelays == [.zero], "only B's loop remains, due now as A's was")
-        #expect(h.player.liveSeekWindow?.seekableRange == LiveTable.time(0)..<LiveTable.time(210))
+        #expect(h.player.liveSeekWindow.seekableRange == LiveTable.time(0)..<LiveTable.time(210))
         #expect(h.log.events.isEmpty)
     }
 
     @Test("A failed reload keeps the window, is heard and thrown, and reloading goes on")
     func failedReload() async throws {
         let h = try await LiveHarness.loaded()
-        let before = try #require(h.player.liveSeekWindow)
+        let before = h.player.liveSeekWindow
         let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, detail: "HTTP 503")
         h.stream.failNextReload(with: error)
         h.stream.publish(0..<8)
@@ -184,7 +184,7 @@ struct LiveReloadTests {
         h.stream.publish(0..<8)
         h.stream.end()
         await h.fireReload()
-        let window = try #require(h.player.liveSeekWindow)
+        let window = h.player.liveSeekWindow
         #expect(!window.isLive && h.live.windows == [window])
         #expect(h.scheduler.pendingDelays.isEmpty)
         #expect(await h.player.seekToLiveEdge() == nil)

@@ -35,14 +35,14 @@ struct LiveSeekWindowTests {
         var window = timeline.window
         #expect(window.isLive && window.isDateAddressable && window.segmentCount == 4)
         #expect(window.seekableRange == Self.time("0")..<Self.time("23"))
-        #expect(window.startDate == Self.date("00.000") && window.endDate == Self.date("23.000"))
+        #expect(window.startProgramDate == Self.date("00.000") && window.endProgramDate == Self.date("23.000"))
         #expect(window.liveEdge == Self.time("5"))  // 23 - 3 x 6
 
         #expect(try timeline.reload(with: Self.playlist(1...4)))
         window = timeline.window
         #expect(timeline.segmentStarts == ["6", "11.5", "17.5", "23"].map(Self.time))
         #expect(window.seekableRange == Self.time("6")..<Self.time("29"))
-        #expect(window.startDate == Self.date("06.000") && window.endDate == Self.date("29.000"))
+        #expect(window.startProgramDate == Self.date("06.000") && window.endProgramDate == Self.date("29.000"))
         #expect(window.liveEdge == Self.time("11"))
         #expect(timeline.startTime(ofMediaSequence: 0) == nil)
         #expect(timeline.startTime(ofMediaSequence: 3) == Self.time("17.5"))
@@ -87,8 +87,8 @@ struct LiveSeekWindowTests {
         }
         let window = timeline.window
         let requested = Self.date(row.1)
-        let start = try #require(window.startDate)
-        let end = try #require(window.endDate)
+        let start = try #require(window.startProgramDate)
+        let end = try #require(window.endProgramDate)
         switch row.2 {
         case "before":
             #expect(window.time(forDate: requested)
@@ -115,7 +115,7 @@ struct LiveSeekWindowTests {
             + "playlist or never existed")
         let undated = HLSTimeline(playlist: try HLSMediaPlaylist(
             parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n", url: Self.url)).window
-        #expect(!undated.isDateAddressable && undated.startDate == nil)
+        #expect(!undated.isDateAddressable && undated.startProgramDate == nil)
         #expect(undated.time(forDate: Self.date("10.000")) == .failure(.notDateAddressable(requested: Self.date("10.000"))))
         #expect(undated.date(forTime: .zero) == nil)
         #expect(DateSeekUnavailableReason.noCurrentItem(requested: Self.date("10.000")).explanation

@@ -187,7 +187,7 @@ struct PlayerTransitionRaceTests {
     func seekSupersedesScrubEnd() async throws {
         let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         let ended = OutcomeBox<ScrubSessionResult>(), seeked = OutcomeBox<SeekOutcome>()
         h.gate.hold()
         scrub.beginScrubbing(at: .zero)
@@ -215,7 +215,7 @@ struct PlayerTransitionRaceTests {
     func scrubEndSupersedesSeek() async throws {
         let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         let ended = OutcomeBox<ScrubSessionResult>(), seeked = OutcomeBox<SeekOutcome>()
         h.gate.hold()
         h.player.seek(to: frame(250), precision: .exact) { seeked.put(0, $0) }

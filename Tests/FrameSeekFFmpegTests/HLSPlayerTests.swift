@@ -36,9 +36,9 @@ struct HLSPlayerTests {
     func dateSeeksOnTheRollover() async throws {
         let player = hlsPlayer()
         try await player.load(URL(fileURLWithPath: Rollover.playlist))
-        let window = try #require(player.liveSeekWindow)
+        let window = player.liveSeekWindow
         #expect(!window.isLive && window.isDateAddressable)
-        #expect(window.startDate == firstDate)
+        #expect(window.startProgramDate == firstDate)
         let md5s = try ffmpegVideoMD5s(Rollover.playlist)
         let check = try HLSEngine(url: Rollover.playlist)
         for offset in Self.offsets {
@@ -80,7 +80,7 @@ struct HLSPlayerTests {
 
         let file = Player(engineFactory: FFmpegEngine.factoryForTests, callbackQueue: DispatchQueue(label: "file-player"))
         try await file.load(URL(fileURLWithPath: Repository.fixture("media/h264_mpegts_offset.ts")))
-        #expect(file.liveSeekWindow == nil)
+        #expect(file.liveSeekWindow == .notLive)
         guard case .unavailable(.notDateAddressable) = await file.seek(toDate: firstDate) else {
             Issue.record("a file: expected notDateAddressable"); return
         }
@@ -102,7 +102,7 @@ struct HLSPlayerTests {
         let recorder = LiveWindowRecorder(log)
         player.addSeekPrecisionListener(recorder)
         try await player.load(try #require(URL(string: "http://127.0.0.1:\(server.port)/live.m3u8")))
-        var window = try #require(player.liveSeekWindow)
+        var window = player.liveSeekWindow
         #expect(window.isLive && window.seekableRange == MediaTime.zero..<MediaTime(value: 6, timescale: 1))
         // Three target durations held back from a 6 s window: the edge is the window's start.
         #expect(window.liveEdge == .zero)
@@ -111,8 +111,8 @@ struct HLSPlayerTests {
         // The server's playlist grows by two segments; the scheduled reload finds them.
         try writePlaylist(playlist, (0..<5).map(Rollover.entry), targetDuration: 2, endList: false)
         #expect(scheduler.fireNext())
-        try await waitUntil("the grown window") { player.liveSeekWindow?.segmentCount == 5 }
-        window = try #require(player.liveSeekWindow)
+        try await waitUntil("the grown window") { player.liveSeekWindow.segmentCount == 5 }
+        window = player.liveSeekWindow
         #expect(window.seekableRange == MediaTime.zero..<MediaTime(value: 10, timescale: 1))
         #expect(window.liveEdge == MediaTime(value: 4, timescale: 1))
         let edge = try #require(await player.seekToLiveEdge())
@@ -122,11 +122,11 @@ struct HLSPlayerTests {
         // It slides: the first two segments leave, a sixth arrives.
         try writePlaylist(playlist, (2..<6).map(Rollover.entry), mediaSequence: 2, targetDuration: 2, endList: false)
         #expect(try await player.reloadLiveWindow())
-        window = try #require(player.liveSeekWindow)
+        window = player.liveSeekWindow
         #expect(window.seekableRange == MediaTime(value: 4, timescale: 1)..<MediaTime(value: 12, timescale: 1),
                 "kept segments keep their times")
         #expect(window.liveEdge == MediaTime(value: 6, timescale: 1))
-        #expect(window.startDate == (try date("4")))
+        #expect(window.startProgramDate == (try date("4")))
         guard case .unavailable(.dateBeforeWindow) = await player.seek(toDate: try date("3.9")) else {
             Issue.record("a date in a segment that left the window must be unavailable"); return
         }

@@ -5,7 +5,7 @@
 import FrameSeekCore
 
 /// A listener for the live events only; register it beside a `Recorder` on the same log.
-package final class LiveWindowRecorder: SeekPrecisionListener {
+package final class LiveWindowRecorder: SeekPrecisionListener, Sendable {
     package let log: EventLog
     private let heard = Locked<(windows: [LiveSeekWindow], errors: [MediaError])>(([], []))
 

@@ -32,7 +32,7 @@ package final class ManualPlaybackTicker: PlaybackTicker {
 
 /// Every playback event a `PlaybackListener` heard, as text, in order: "loaded 1", "ending 2.5",
 /// "changed a->b", "rate 1.0 @0", "progress 0.1", "seekEnd 2", "ended 1".
-package final class PlaybackRecorder: PlaybackListener, SeekDelegate {
+package final class PlaybackRecorder: PlaybackListener, SeekDelegate, Sendable {
     private let lines = Locked<[String]>([])
     private let times = Locked<[MediaTime]>([])
     private let updates = Locked<[MediaTime]>([])
@@ -63,7 +63,7 @@ package final class PlaybackRecorder: PlaybackListener, SeekDelegate {
     package func onPlaybackProgress(currentTime: MediaTime, duration: MediaTime) { add("progress", currentTime) }
     package func onSeekEnded(at time: MediaTime) { add("seekEnd @\(time.seconds)", time) }
     package func onPlaybackEnded(at time: MediaTime, duration: MediaTime) { add("ended @\(time.seconds)", time) }
-    package func onTimeUpdate(currentTime: MediaTime, duration: MediaTime) { updates.withLock { $0.append(currentTime) } }
+    package func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) { updates.withLock { $0.append(currentTime) } }
     package func onPlaybackEnded() { lines.withLock { $0.append("delegate.ended") } }
 }
 

@@ -180,7 +180,7 @@ package final class EventLog: Sendable {
 }
 
 /// A listener and delegate that records everything into an `EventLog`.
-package final class Recorder: SeekPrecisionListener, SeekDelegate {
+package final class Recorder: SeekPrecisionListener, SeekDelegate, Sendable {
     package let log: EventLog
     package init(_ log: EventLog) { self.log = log }
 
@@ -190,8 +190,8 @@ package final class Recorder: SeekPrecisionListener, SeekDelegate {
     package func onScrubPositionChanged(_ position: ScrubPosition) { log.record(.scrubPosition(position)) }
     package func onFrameStep(_ result: FrameStepResult) { log.record(.frameStep(result)) }
     package func onSeekStart(_ target: MediaTime) { log.record(.seekStart(target)) }
-    package func onSeekEnd(at time: MediaTime) { log.record(.seekEnd(time)) }
-    package func onTimeUpdate(currentTime: MediaTime, duration: MediaTime) { log.record(.timeUpdate(currentTime)) }
+    package func onSeekEnd(atMediaTime time: MediaTime) { log.record(.seekEnd(time)) }
+    package func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) { log.record(.timeUpdate(currentTime)) }
 }
 
 /// Suspends a dispatch queue at most once and resumes it at most once per suspension.

@@ -1,6 +1,6 @@
 // The live example of the README's "Live windows and date seeks" section, call
 // for call, against `import FrameSeek` alone. If the API drifts from the text, this stops
-// compiling. Run on a file fixture, it checks the file branches the text promises: no window,
+// compiling. Run on a file fixture, it checks the file branches the text promises: the not-live window,
 // `notDateAddressable` with an explanation, no live edge, nothing to reload. The live branches
 // are covered on the fake live engine (FrameSeekCoreTests/Live*Tests).
 
@@ -10,11 +10,11 @@ import FrameSeekTestSupport
 import Testing
 
 /// The example's `WindowWatcher`.
-private final class WindowWatcher: SeekPrecisionListener {
+private final class WindowWatcher: SeekPrecisionListener, Sendable {
     let log = EventLog()
     func onLiveWindowChanged(_ window: LiveSeekWindow) {
-        log.record(.completion("window \(window.seekableRange) \(window.startDate?.iso8601 ?? "-") "
-                               + "\(window.endDate?.iso8601 ?? "-") edge \(window.liveEdge)"))
+        log.record(.completion("window \(window.seekableRange) \(window.startProgramDate?.iso8601 ?? "-") "
+                               + "\(window.endProgramDate?.iso8601 ?? "-") edge \(window.liveEdge)"))
     }
     func onLiveWindowReloadFailed(_ error: MediaError) { log.record(.completion("reload failed: \(error)")) }
 }
@@ -31,10 +31,12 @@ struct LiveReadmeExampleTests {
                 let player = Player()
                 player.addSeekPrecisionListener(watcher)
                 try await player.load(URL(fileURLWithPath: fixture.path))
-                if let window = player.liveSeekWindow {
-                    lines.append("window \(window.isLive) \(window.isDateAddressable) \(window.seekableRange) \(window.liveEdge)")
-                    lines.append("\(window.startFoundationDate as Any) \(window.endFoundationDate as Any)")
+                let window = player.liveSeekWindow
+                lines.append("window \(window.isLive) \(window.isDateAddressable) \(window.segmentCount)")
+                if window.isDateAddressable, let start = window.startDate {
+                    lines.append("dated from \(start)")
                 }
+                lines.append("\(window.startProgramDate?.iso8601 ?? "-") \(window.endProgramDate?.iso8601 ?? "-")")
                 let kickoff = try ProgramDate(parsing: "2024-03-04T23:00:17.684Z")
                 switch await player.seek(toDate: kickoff, precision: .exact) {
                 case .seeked(let outcome):
@@ -62,6 +64,8 @@ struct LiveReadmeExampleTests {
             return lines
         }
         #expect(lines == [
+            "window false false 0",
+            "- -",
             "cannot seek to 2024-03-04T23:00:17.684Z: the playlist has no EXT-X-PROGRAM-DATE-TIME, so its media has no dates",
             "now unavailable",
             "edge none",

@@ -24,8 +24,8 @@ struct PlayerWeakListenerTests {
         _ = await h.player.seek(to: oracle.middle(30), precision: .exact)
         _ = await h.player.seek(to: seconds(-5), precision: .exact)
         _ = await h.player.stepFrame(.forward)
-        h.player.scrubSession.beginScrubbing(at: h.player.currentTime)
-        h.player.scrubSession.cancelScrubbing()
+        h.player.scrub.beginScrubbing(at: h.player.currentTime)
+        h.player.scrub.cancelScrubbing()
         await h.drainEvents()
         #expect(log.events.isEmpty)
         #expect(h.player.seekDelegate == nil)
@@ -181,7 +181,11 @@ struct PlayerEventOrderTests {
         h.player.cancelPendingSeeks()
         h.resumeEngine()
         let outcome = try #require(try await box.wait(forCount: 1)[0])
-        #expect(outcome.interruption == .cancelled && outcome.accuracy == nil && outcome.landedTime.isNaN)
+        // As the SDK's: accuracy is there, measuring the playhead where it stayed from the request.
+        #expect(outcome.interruption == .cancelled && !outcome.finished && outcome.frameIndex == nil)
+        #expect(outcome.accuracy.landedMediaTime == oracle.time(60) && outcome.landedMediaTime == oracle.time(60))
+        #expect(outcome.accuracy.deltaMediaTime == oracle.time(60) - oracle.middle(300))
+        #expect(!outcome.accuracy.withinRequestedTolerance && !outcome.withinRequestedTolerance)
         await h.drainEvents()
         let events = h.events(since: mark)
         #expect(events.map(\.kind) == ["start", "end", "completion.seek"], "no accuracy for a seek that did not land")
@@ -200,8 +204,37 @@ struct PlayerEventOrderTests {
         #expect(h.log.allOnExpectedQueue)
     }
 
+    @Test("A delegate with only the SDK's TimeInterval methods hears seek ends and time updates, in seconds")
+    func sdkShapedDelegate() async throws {
+        let (h, oracle) = try await Harness.gop250()
+        let delegate = SDKShapedDelegate()
+        h.player.setupSeekManager(delegate: delegate)
+        #expect(h.player.seekDelegate === delegate)
+        _ = await h.player.seek(to: oracle.middle(77), precision: .exact)
+        _ = await h.player.stepFrame(.forward)
+        await h.drainEvents()
+        // Before the SDK's requirements existed, these methods were overloads nothing called.
+        #expect(delegate.seekEnds.withLock { $0 } == [oracle.time(77).seconds])
+        #expect(delegate.timeUpdates.withLock { $0 } == [oracle.time(77).seconds, oracle.time(78).seconds])
+        #expect(delegate.durations.withLock { $0 } == [oracle.end(oracle.lastIndex).seconds, oracle.end(oracle.lastIndex).seconds])
+        #expect(h.player.getCurrentTime() == oracle.time(78).seconds && h.player.getDuration() == oracle.end(oracle.lastIndex).seconds)
+    }
+
     @Test("Player() delivers on the main queue by default")
     func mainQueueByDefault() {
         #expect(Player().callbackQueue.label == DispatchQueue.main.label)
+    }
+}
+
+/// A delegate as the SDK's documents write one: only the `TimeInterval` requirements.
+private final class SDKShapedDelegate: SeekDelegate, Sendable {
+    let seekEnds = Locked<[TimeInterval]>([])
+    let timeUpdates = Locked<[TimeInterval]>([])
+    let durations = Locked<[TimeInterval]>([])
+
+    func onSeekEnd(at time: TimeInterval) { seekEnds.withLock { $0.append(time) } }
+    func onTimeUpdate(currentTime: TimeInterval, duration: TimeInterval) {
+        timeUpdates.withLock { $0.append(currentTime) }
+        durations.withLock { $0.append(duration) }
     }
 }

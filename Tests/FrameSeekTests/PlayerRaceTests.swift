@@ -113,7 +113,7 @@ struct PlayerRaceTests {
     func beginRightAfterEnd() async throws {
         let (h, oracle) = try await Harness.gop250(seekingTo: 20)
         let player = h.player
-        let scrub = player.scrubSession
+        let scrub = player.scrub
         scrub.beginScrubbing(at: player.currentTime)
         for i in 0..<5 { scrub.updateScrubbing(to: oracle.middle(100 + i)) }
         await h.drainEngine()

@@ -40,7 +40,7 @@ struct ScrubPreviewTests {
     static func previewing(_ label: String = #function, _ makeProvider: (String) throws -> ThumbnailPreviewProvider)
         async throws -> (Harness, Oracle, ScrubSession) {
         let (h, oracle) = try await Harness.gop250(label)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         scrub.previewProvider = try makeProvider(try Fixtures.gop250.path)
         return (h, oracle, scrub)
     }
@@ -53,7 +53,7 @@ struct ScrubPreviewTests {
         _ = await h.player.seek(to: oracle.middle(20), precision: .exact)
         #expect(h.probe.seekCount == 1)
         #expect(h.player.currentTime == oracle.time(20))
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         scrub.previewProvider = try ThumbnailPreviewProvider(path: fixture.path)
 
         scrub.beginScrubbing(at: h.player.currentTime)
@@ -185,7 +185,7 @@ struct ScrubPreviewTests {
         let h = Harness()
         let fixture = try Fixtures.gop250
         try await h.load(fixture)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         #expect(scrub.previewProvider == nil)
         scrub.beginScrubbing(at: .zero)
         #expect(await scrub.preview(at: MediaTime(value: 3, timescale: 1)) == nil)
@@ -199,7 +199,7 @@ struct ScrubPreviewTests {
         #expect(h.probe.seekCount == 0)
         // Nothing loaded at all: still nil, no crash.
         let idle = Player(engineFactory: FFmpegEngine.factory(), callbackQueue: DispatchQueue(label: "test.idle"))
-        #expect(await idle.scrubSession.preview(at: .zero) == nil)
+        #expect(await idle.scrub.preview(at: .zero) == nil)
     }
 
     @Test("A provider for a file without video cannot be made")

@@ -17,7 +17,7 @@ struct ScrubSessionTests {
     @Test("1,000 updates issue no seek; endScrubbing issues exactly one, with sampleCount 1,000")
     func oneSeekPerScrub() async throws {
         let (h, oracle) = try await Harness.gop250(seekingTo: 20)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         #expect(h.probe.seekCount == 1)
 
         scrub.beginScrubbing(at: h.player.currentTime)
@@ -45,7 +45,7 @@ struct ScrubSessionTests {
     @Test("cancelScrubbing issues no seek and leaves the playhead where it was")
     func cancelIssuesNothing() async throws {
         let (h, oracle) = try await Harness.gop250(seekingTo: 20)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         scrub.beginScrubbing(at: h.player.currentTime)
         for i in 0..<1_000 { scrub.updateScrubbing(to: Self.proposed(i * 3)) }
         scrub.cancelScrubbing()
@@ -68,7 +68,7 @@ struct ScrubSessionTests {
     func throttledPositions() async throws {
         let h = Harness()
         try await h.load(Fixtures.gop250)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         scrub.positionThrottle = ScrubSession.defaultPositionThrottle
         #expect(scrub.positionThrottle == .milliseconds(100))
 
@@ -101,7 +101,7 @@ struct ScrubSessionTests {
     @Test("States go idle -> scrubbing -> seeking -> idle; isActive follows; events on the callback queue")
     func states() async throws {
         let (h, oracle) = try await Harness.gop250()
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         let log = h.log
         let events = h.events
         #expect(scrub.scrubState == .idle && !scrub.isActive)
@@ -140,7 +140,7 @@ struct ScrubSessionTests {
     @Test("Beginning a new scrub while the end seek is in flight supersedes it")
     func newScrubSupersedesEndSeek() async throws {
         let (h, oracle) = try await Harness.gop250(seekingTo: 20)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         scrub.beginScrubbing(at: h.player.currentTime)
         for i in 0..<7 { scrub.updateScrubbing(to: oracle.middle(100 + i)) }
 
@@ -171,7 +171,7 @@ struct ScrubSessionTests {
     @Test("cancelScrubbing while the end seek is in flight cancels it; the playhead stays")
     func cancelDuringEndSeek() async throws {
         let (h, oracle) = try await Harness.gop250(seekingTo: 20)
-        let scrub = h.player.scrubSession
+        let scrub = h.player.scrub
         scrub.beginScrubbing(at: h.player.currentTime)
         scrub.updateScrubbing(to: oracle.middle(300))
 

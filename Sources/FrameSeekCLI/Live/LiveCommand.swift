@@ -38,7 +38,7 @@ enum LiveCommand: Subcommand {
         if arguments.has("--json") {
             var fields: JSONValue.KeyValuePairs = [
                 ("is_live", .bool(window.isLive)), ("date_addressable", .bool(window.isDateAddressable)),
-                ("start_date", PlaylistInput.json(window.startDate)), ("end_date", PlaylistInput.json(window.endDate)),
+                ("start_date", PlaylistInput.json(window.startProgramDate)), ("end_date", PlaylistInput.json(window.endProgramDate)),
                 ("live_edge", window.liveEdge.json),
                 ("seekable_start", window.seekableRange.lowerBound.json),
                 ("seekable_end", window.seekableRange.upperBound.json),
@@ -52,7 +52,7 @@ enum LiveCommand: Subcommand {
             let range = window.seekableRange
             output.line("\(file): \(window.isLive ? "live" : "not live (ended or VOD)"), \(window.segmentCount) segments, target duration \(window.targetDuration.seconds) s")
             output.line("  seekable \(range.lowerBound.seconds.fixed(3)) s to \(range.upperBound.seconds.fixed(3)) s, live edge \(window.liveEdge.seconds.fixed(3)) s")
-            if let start = window.startDate, let end = window.endDate {
+            if let start = window.startProgramDate, let end = window.endProgramDate {
                 output.line("  dates \(start.iso8601) to \(end.iso8601)")
             } else {
                 output.line("  no dates (no EXT-X-PROGRAM-DATE-TIME): not date-addressable")

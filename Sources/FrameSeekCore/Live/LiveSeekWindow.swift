@@ -4,7 +4,12 @@ import Foundation
 /// stable timeline of ``HLSTimeline``, with their dates.
 ///
 /// For a VOD or ended playlist the window is the whole presentation; for a live one it slides
-/// as the playlist is reloaded, and media that left it is no longer seekable.
+/// as the playlist is reloaded, and media that left it is no longer seekable. An item that is
+/// not a playlist has ``notLive``.
+///
+/// Dates come in two forms, as times do: ``startDate`` and ``endDate`` are Foundation `Date`s,
+/// as the SDK writes them (`start.addingTimeInterval(120)`), and ``startProgramDate`` and
+/// ``endProgramDate`` are the playlist's exact dates, which every mapping uses.
 public struct LiveSeekWindow: Sendable, Hashable {
     /// One segment of the window, as the window needs it.
     public struct Segment: Sendable, Hashable {
@@ -47,6 +52,20 @@ public struct LiveSeekWindow: Sendable, Hashable {
         emptyAt = timeline.windowEnd
     }
 
+    private init(segments: [Segment], isLive: Bool, targetDuration: MediaTime, holdBack: MediaTime, emptyAt: MediaTime) {
+        self.segments = segments
+        self.isLive = isLive
+        self.targetDuration = targetDuration
+        self.holdBack = holdBack
+        self.emptyAt = emptyAt
+    }
+
+    /// The window of an item that is not a playlist (a file), or of no item: no segments,
+    /// neither live nor date-addressable, an empty seekable range at 0; a date seek against it
+    /// is unavailable (`noCurrentItem`).
+    public static let notLive = LiveSeekWindow(segments: [], isLive: false, targetDuration: .zero,
+                                               holdBack: .zero, emptyAt: .zero)
+
     /// Whether dates map to times: the playlist has EXT-X-PROGRAM-DATE-TIME.
     public var isDateAddressable: Bool { segments.first?.date != nil }
 
@@ -60,20 +79,21 @@ public struct LiveSeekWindow: Sendable, Hashable {
         return first.start..<last.end
     }
 
-    /// The date of the window's first sample.
-    public var startDate: ProgramDate? { segments.first?.date }
+    /// The exact date of the window's first sample.
+    public var startProgramDate: ProgramDate? { segments.first?.date }
 
-    /// The date at the end of the window (the last segment's date plus its duration).
-    public var endDate: ProgramDate? {
+    /// The exact date at the end of the window (the last segment's date plus its duration).
+    public var endProgramDate: ProgramDate? {
         guard let last = segments.last else { return nil }
         return last.date?.advanced(by: last.duration)
     }
 
-    /// ``startDate`` as a Foundation `Date`.
-    public var startFoundationDate: Date? { startDate?.date }
+    /// ``startProgramDate`` as a Foundation `Date`, as the SDK reports it; precision below
+    /// ~0.1 µs is lost, so compare ``startProgramDate`` instead.
+    public var startDate: Date? { startProgramDate?.date }
 
-    /// ``endDate`` as a Foundation `Date`.
-    public var endFoundationDate: Date? { endDate?.date }
+    /// ``endProgramDate`` as a Foundation `Date`.
+    public var endDate: Date? { endProgramDate?.date }
 
     /// Where a player joins a live stream: the window's end minus ``holdBack``, never before the
     /// window's start (a window shorter than the hold-back is joined at its start). An ended or
@@ -91,7 +111,7 @@ public struct LiveSeekWindow: Sendable, Hashable {
     /// overlap (a date jumps back), the first segment covering the date wins.
     public func time(forDate date: ProgramDate) -> Result<MediaTime, DateSeekUnavailableReason> {
         guard !segments.isEmpty else { return .failure(.noCurrentItem(requested: date)) }
-        guard let start = startDate, let end = endDate else {
+        guard let start = startProgramDate, let end = endProgramDate else {
             return .failure(.notDateAddressable(requested: date))
         }
         for segment in segments {
@@ -115,10 +135,10 @@ public struct LiveSeekWindow: Sendable, Hashable {
 
     /// The date of the sample at `time`, for reporting where a seek landed; nil when the
     /// playlist has no dates or `time` is outside the window (the window's end maps to
-    /// ``endDate``, so a landing on the last sample's end can still be dated).
+    /// ``endProgramDate``, so a landing on the last sample's end can still be dated).
     public func date(forTime time: MediaTime) -> ProgramDate? {
         guard let last = segments.last else { return nil }
-        if time == last.end { return endDate }
+        if time == last.end { return endProgramDate }
         guard let segment = segments.first(where: { $0.start <= time && time < $0.end }) else { return nil }
         return segment.date?.advanced(by: time - segment.start)
     }

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Unlike `SeekDelegate` (one, for the host's UI), any number of these can be added; each is
 /// held weakly and called on the player's callback queue, in transition order, so an item's
-/// events always come between its `onItemLoaded` and its `onItemEnding`.
-public protocol PlaybackListener: AnyObject, Sendable {
+/// events always come between its `onItemLoaded` and its `onItemEnding`. Not `Sendable`, for
+/// the reason `SeekPrecisionListener` is not.
+public protocol PlaybackListener: AnyObject {
     /// `url` was installed as the current item with the playhead at `time` (its start, or the
     /// start position given to `load`).
     func onItemLoaded(_ url: URL, at time: MediaTime, duration: MediaTime)
@@ -18,7 +19,7 @@ public protocol PlaybackListener: AnyObject, Sendable {
     /// Playback started (`rate` > 0) or paused (`rate` == 0) with the playhead at `time`.
     func onPlaybackRateChanged(_ rate: Double, at time: MediaTime)
     /// Playback moved the playhead; called on every tick that moved it, not throttled (the
-    /// throttled form is `SeekDelegate.onTimeUpdate`).
+    /// throttled form is `SeekDelegate.onTimeUpdate(currentMediaTime:durationMediaTime:)`).
     func onPlaybackProgress(currentTime: MediaTime, duration: MediaTime)
     /// A seek ended with the playhead at `time`.
     func onSeekEnded(at time: MediaTime)

@@ -8,10 +8,12 @@ import Foundation
 extension Player {
     /// What can be sought in the current item now, as of the last reload of its live playlist.
     ///
-    /// Nil when nothing is loaded, when the item is not a playlist (an ordinary file), and while
-    /// `load()` is opening the next item. Each reload that changes the window replaces it and
-    /// calls `onLiveWindowChanged` on the listeners.
-    public var liveSeekWindow: LiveSeekWindow? { machine.read(\.liveWindow) }
+    /// `LiveSeekWindow.notLive` (neither live nor date-addressable, with no segments) when
+    /// nothing is loaded, when the item is not a playlist (an ordinary file), and while `load()`
+    /// is opening the next item; non-optional, as the SDK's is, so `window.isDateAddressable`
+    /// reads as the SDK writes it. Each reload that changes the window replaces it and calls
+    /// `onLiveWindowChanged` on the listeners.
+    public var liveSeekWindow: LiveSeekWindow { machine.read(\.liveWindow) ?? .notLive }
 
     /// Seeks to the media whose program date (EXT-X-PROGRAM-DATE-TIME) is `date`, as the current
     /// window places it, with `precision`.
@@ -22,6 +24,7 @@ extension Player {
     /// Otherwise `.seeked(outcome)`, where `outcome.landedDate` is the landed frame's date. The
     /// date is resolved against the window current when the seek is registered, in the same
     /// step, so a reload cannot slip between the two.
+    @discardableResult
     public func seek(toDate date: ProgramDate, precision: SeekPrecision = .exact) async -> DateSeekResult {
         let id = machine.update { $0.makeID() }
         return await awaitingSeek(id: id) { continuation in
@@ -33,23 +36,24 @@ extension Player {
 
     /// `seek(toDate:precision:)` with a Foundation `Date`, read through `ProgramDate(_:)` (the
     /// shortest decimal of its seconds, so a date typed as a decimal matches the playlist's).
+    @discardableResult
     public func seek(toDate date: Date, precision: SeekPrecision = .exact) async -> DateSeekResult {
         await seek(toDate: ProgramDate(date), precision: precision)
     }
 
-    /// The completion-handler form of `seek(toDate:precision:)`: `completion` runs on the
-    /// callback queue, after the seek's events. The date is resolved and the seek registered
-    /// before this method returns.
+    /// The completion-handler form of `seek(toDate:precision:)`, the one synchronous code
+    /// calls: `completion`, if any, runs on the callback queue, after the seek's events. The
+    /// date is resolved and the seek registered before this method returns.
     public func seek(toDate date: ProgramDate, precision: SeekPrecision = .exact,
-                     completion: @escaping @Sendable (DateSeekResult) -> Void) {
+                     completion: (@Sendable (DateSeekResult) -> Void)? = nil) {
         startDateSeek(id: machine.update { $0.makeID() }, to: date, precision: precision,
-                      reply: .callback { completion(.seeked($0)) },
-                      unavailable: .callback { completion(.unavailable($0)) })
+                      reply: .callback { completion?(.seeked($0)) },
+                      unavailable: .callback { completion?(.unavailable($0)) })
     }
 
     /// The completion-handler form with a Foundation `Date`.
     public func seek(toDate date: Date, precision: SeekPrecision = .exact,
-                     completion: @escaping @Sendable (DateSeekResult) -> Void) {
+                     completion: (@Sendable (DateSeekResult) -> Void)? = nil) {
         seek(toDate: ProgramDate(date), precision: precision, completion: completion)
     }
 
@@ -59,6 +63,7 @@ extension Player {
     ///
     /// Nil without seeking when the media is not live: nothing loaded, a file, or a playlist
     /// that has ended (EXT-X-ENDLIST) or is VOD.
+    @discardableResult
     public func seekToLiveEdge() async -> SeekOutcome? {
         let id = machine.update { $0.makeID() }
         return await awaitingSeek(id: id) { continuation in
@@ -67,11 +72,11 @@ extension Player {
         }
     }
 
-    /// The completion-handler form of `seekToLiveEdge()`: `completion` runs on the callback
-    /// queue, with nil when the media is not live.
-    public func seekToLiveEdge(completion: @escaping @Sendable (SeekOutcome?) -> Void) {
-        startLiveEdgeSeek(id: machine.update { $0.makeID() }, reply: .callback { completion($0) },
-                          notLive: .callback(completion))
+    /// The completion-handler form of `seekToLiveEdge()`, the one synchronous code calls:
+    /// `completion`, if any, runs on the callback queue, with nil when the media is not live.
+    public func seekToLiveEdge(completion: (@Sendable (SeekOutcome?) -> Void)? = nil) {
+        startLiveEdgeSeek(id: machine.update { $0.makeID() }, reply: .callback { completion?($0) },
+                          notLive: .callback { completion?($0) })
     }
 
     private func startDateSeek(id: UInt64, to date: ProgramDate, precision: SeekPrecision,

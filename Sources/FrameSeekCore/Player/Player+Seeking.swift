@@ -7,6 +7,10 @@ extension Player {
     /// .superseded`, and the engine stops decoding it. Cancelling the calling task,
     /// `cancelPendingSeeks()` or `close()` give `.cancelled`. With nothing loaded it returns
     /// at once with `.notReady` and clamp `seekableRangeUnknown`.
+    ///
+    /// In an `async` context `await player.seek(to:)` is this form; in synchronous code the
+    /// same spelling without `await` is the completion-handler form, with no completion.
+    @discardableResult
     public func seek(to time: MediaTime, precision: SeekPrecision = .exact) async -> SeekOutcome {
         let id = machine.update { $0.makeID() }
         return await awaitingSeek(id: id) { continuation in
@@ -15,21 +19,26 @@ extension Player {
     }
 
     /// `seek(to:precision:)` with `Double` seconds, read as the decimal they print as.
+    @discardableResult
     public func seek(to seconds: Double, precision: SeekPrecision = .exact) async -> SeekOutcome {
         await seek(to: MediaTime(decimalSeconds: seconds), precision: precision)
     }
 
-    /// Seeks and calls `completion` on the callback queue, after the seek's events. The seek
-    /// is registered before this method returns, so seeks issued one after another supersede
-    /// in the order issued.
+    /// Seeks and calls `completion`, if any, on the callback queue, after the seek's events.
+    /// The seek is registered before this method returns, so seeks issued one after another
+    /// supersede in the order issued, and listeners and the delegate hear it either way.
+    ///
+    /// This is the form synchronous code calls, as the SDK's does: `player.seek(to: 92.5)` with
+    /// no completion, or with a trailing closure.
     public func seek(to time: MediaTime, precision: SeekPrecision = .exact,
-                     completion: @escaping @Sendable (SeekOutcome) -> Void) {
-        start(id: machine.update { $0.makeID() }, to: time, precision: precision, reply: .callback(completion))
+                     completion: (@Sendable (SeekOutcome) -> Void)? = nil) {
+        start(id: machine.update { $0.makeID() }, to: time, precision: precision,
+              reply: .callback { completion?($0) })
     }
 
     /// The completion-handler form with `Double` seconds.
     public func seek(to seconds: Double, precision: SeekPrecision = .exact,
-                     completion: @escaping @Sendable (SeekOutcome) -> Void) {
+                     completion: (@Sendable (SeekOutcome) -> Void)? = nil) {
         seek(to: MediaTime(decimalSeconds: seconds), precision: precision, completion: completion)
     }
 

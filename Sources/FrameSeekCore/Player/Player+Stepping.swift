@@ -1,29 +1,65 @@
 extension Player {
-    /// Steps `count` frames from the current frame, in presentation order.
+    /// Steps `count` frames from the current frame, in presentation order, and returns at once
+    /// with the frame the step will land on: the form synchronous code calls, as the SDK's does
+    /// (`let result = player.stepFrame(.forward, count: 1)`).
+    ///
+    /// The landed time is read from the item's frame table, so it is the frame's exact
+    /// presentation time, not a guess from the frame rate; a step issued while others are
+    /// pending counts from where they will land. The frame is decoded afterwards, and
+    /// `onFrameStep` reports the step as it really happened (stepping over frames the decoder
+    /// cannot produce can move it further, and a decode failure reports `.decodeFailed`).
+    /// Unavailable at once, with the same reasons as the `async` form and an `onFrameStep` event,
+    /// when nothing is loaded, a seek is landing, the media has no video, or at the edges.
+    @discardableResult
+    public func stepFrame(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepResult {
+        let step = PendingStep(direction: direction, count: count, reply: .direct { _ in })
+        let (id, registration) = machine.apply { s, events in
+            let id = s.makeID()
+            return (id, s.registerStep(id: id, step, refusingFromTable: true, into: &events))
+        }
+        switch registration {
+        case .answered(let result):
+            return result
+        case .queued(let predicted):
+            run(stepID: id, direction, count: count)
+            // Refusing from the table leaves only steps it could place.
+            guard let predicted else { preconditionFailure("a step the table could not place was queued") }
+            return .stepped(direction, landedMediaTime: predicted)
+        }
+    }
+
+    /// Steps `count` frames from the current frame, in presentation order, and returns once the
+    /// frame is decoded.
     ///
     /// Unavailable with `.noCurrentItem` when nothing is loaded (or the item closes before the
     /// step runs), `.seekInProgress` while a seek is landing, `.audioOnly` for media without
-    /// video, and at the edges.
+    /// video, and at the edges. In an `async` context `await player.stepFrame(...)` is this
+    /// form.
+    @discardableResult
     public func stepFrame(_ direction: FrameStepDirection, count: Int = 1) async -> FrameStepResult {
         await stepFrameReport(direction, count: count).result
     }
 
     /// `stepFrame` with where it went and what it cost.
     public func stepFrameReport(_ direction: FrameStepDirection, count: Int = 1) async -> FrameStepReport {
-        let machine = self.machine
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let step = PendingStep(direction: direction, count: count, reply: .resume(continuation))
-            let queued = machine.apply { s, events -> UInt64? in
+            let (id, registration) = machine.apply { s, events in
                 let id = s.makeID()
-                return s.registerStep(id: id, step, into: &events) ? id : nil
+                return (id, s.registerStep(id: id, step, refusingFromTable: false, into: &events))
             }
-            guard let id = queued else { return }
-            host.schedule { engine in
-                guard let playhead = machine.read({ $0.stepToRun(id: id) }) else { return }
-                let report = engine.map { Self.step($0, from: playhead, direction, count: count) }
-                    ?? step.unavailable(.noCurrentItem)
-                machine.apply { s, events in s.commitStep(id: id, report, into: &events) }
-            }
+            if case .queued = registration { run(stepID: id, direction, count: count) }
+        }
+    }
+
+    /// Queues registered step `id` on the engine and commits what it did.
+    private func run(stepID id: UInt64, _ direction: FrameStepDirection, count: Int) {
+        let machine = self.machine
+        host.schedule { engine in
+            guard let playhead = machine.read({ $0.stepToRun(id: id) }) else { return }
+            let report = engine.map { Self.step($0, from: playhead, direction, count: count) }
+                ?? PendingStep(direction: direction, count: count, reply: .direct { _ in }).unavailable(.noCurrentItem)
+            machine.apply { s, events in s.commitStep(id: id, report, into: &events) }
         }
     }
 

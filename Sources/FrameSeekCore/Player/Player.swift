@@ -19,8 +19,8 @@ public final class Player: Sendable {
     let ticker: any PlaybackTicker
     private let engineFactory: PlaybackEngineFactory
 
-    /// The scrub session of this player: many position updates, one seek.
-    public let scrubSession: ScrubSession
+    /// The scrub session behind `scrubSession`.
+    let scrub: ScrubSession
 
     /// A player whose engines `engineFactory` makes. `import FrameSeek` adds `Player()`,
     /// which uses the FFmpeg engine. `reloadScheduler` times the reloads of live playlists
@@ -36,7 +36,7 @@ public final class Player: Sendable {
         self.machine = PlayerStateMachine(queue: callbackQueue)
         self.clock = clock
         self.reloadScheduler = reloadScheduler
-        self.scrubSession = ScrubSession(machine: machine, host: host, clock: clock)
+        self.scrub = ScrubSession(machine: machine, host: host, clock: clock)
     }
 
     /// Opens `url` and makes it the current item; the playhead goes to the start.
@@ -139,9 +139,11 @@ public final class Player: Sendable {
         machine.update { $0.listeners.remove(listener) }
     }
 
-    /// The delegate that follows the playhead, held weakly.
+    /// The delegate that follows the playhead, held weakly. `setupSeekManager(delegate:)`
+    /// sets it too.
     public var seekDelegate: (any SeekDelegate)? {
         get { machine.read { $0.listeners.seekDelegate } }
         set { machine.update { $0.listeners.seekDelegate = newValue } }
     }
 }
+

@@ -93,10 +93,12 @@ struct PendingSeek: Sendable {
     let clampIfNotLanded: SeekClamp
     let reply: Reply<SeekOutcome>
 
-    /// The outcome of this seek ending without a landing.
-    func notLanded(_ interruption: SeekInterruption, error: MediaError? = nil, clamp: SeekClamp? = nil) -> SeekOutcome {
+    /// The outcome of this seek ending without a landing, the playhead left at `playhead`
+    /// (`.invalid` when nothing is loaded).
+    func notLanded(_ interruption: SeekInterruption, playhead: MediaTime, error: MediaError? = nil,
+                   clamp: SeekClamp? = nil) -> SeekOutcome {
         SeekOutcome(requested: target, precision: precision, clamp: clamp ?? clampIfNotLanded,
-                    interruption: interruption, latency: ContinuousClock.now - start, error: error)
+                    interruption: interruption, playhead: playhead, latency: ContinuousClock.now - start, error: error)
     }
 }
 
@@ -105,6 +107,9 @@ struct PendingStep: Sendable {
     let direction: FrameStepDirection
     let count: Int
     let reply: Reply<FrameStepReport>
+    /// The frame the item's table says the step lands on, set when it is registered; nil when
+    /// the table says it cannot move (the engine then reports why).
+    var predictedIndex: Int? = nil
 
     /// The report of this step ending without stepping.
     func unavailable(_ reason: FrameStepUnavailableReason) -> FrameStepReport {
@@ -144,7 +149,7 @@ extension PlayerState {
                                reply: reply)
         guard item != nil else {
             seek.flag.interrupt(.notReady)
-            events.append(.seekReply(reply, seek.notLanded(.notReady)))
+            events.append(.seekReply(reply, seek.notLanded(.notReady, playhead: .invalid)))
             return .answered
         }
         endActiveSeek(.superseded, into: &events)
@@ -157,7 +162,7 @@ extension PlayerState {
     mutating func endActiveSeek(_ interruption: SeekInterruption, into events: inout [PlayerEmission]) {
         guard let seek = activeSeek else { return }
         seek.flag.interrupt(interruption)
-        finish(seek, seek.notLanded(interruption), into: &events)
+        finish(seek, seek.notLanded(interruption, playhead: playhead), into: &events)
     }
 
     /// Ends the seek `id` as cancelled, if it is still pending (task cancellation).
@@ -193,17 +198,17 @@ extension PlayerState {
             playhead = landing.frame.time
             reanchorPlayback()
             if outcome.clamp.didClamp { events.append(.seekClamped(outcome.clamp)) }
-            if let accuracy = outcome.accuracy { events.append(.seekAccuracy(accuracy, outcome)) }
+            events.append(.seekAccuracy(outcome.accuracy, outcome))
             finish(seek, outcome, into: &events)
         case .failed(let error):
             seek.flag.interrupt(.failed)
-            finish(seek, seek.notLanded(.failed, error: error), into: &events)
+            finish(seek, seek.notLanded(.failed, playhead: playhead, error: error), into: &events)
         case .interrupted:
             seek.flag.interrupt(.cancelled)
-            finish(seek, seek.notLanded(.cancelled), into: &events)
+            finish(seek, seek.notLanded(.cancelled, playhead: playhead), into: &events)
         case .noEngine:
             seek.flag.interrupt(.notReady)
-            finish(seek, seek.notLanded(.notReady, clamp: .seekableRangeUnknown), into: &events)
+            finish(seek, seek.notLanded(.notReady, playhead: .invalid, clamp: .seekableRangeUnknown), into: &events)
         }
     }
 
@@ -221,18 +226,44 @@ extension PlayerState {
 // MARK: - Steps
 
 extension PlayerState {
-    /// A step is asked for. Returns true when it should go to the engine; otherwise it was
-    /// answered already.
-    mutating func registerStep(id: UInt64, _ step: PendingStep, into events: inout [PlayerEmission]) -> Bool {
-        let blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
+    /// What `registerStep` decided.
+    enum StepRegistration {
+        /// Queue the step on the engine; `predicted` is the time of the frame the item's table
+        /// says it lands on, nil when the table says it cannot move.
+        case queued(predicted: MediaTime?)
+        /// The step was answered already, with this result.
+        case answered(FrameStepResult)
+    }
+
+    /// A step is asked for. Its destination is read from the item's frame table, counted from
+    /// where the steps still pending will leave the playhead, since the engine runs them in
+    /// order before this one. With `refusingFromTable`, a step the table says cannot move
+    /// (audio only, an edge) is answered here instead of going to the engine.
+    mutating func registerStep(id: UInt64, _ step: PendingStep, refusingFromTable: Bool,
+                               into events: inout [PlayerEmission]) -> StepRegistration {
+        var step = step
+        var blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
+        if blocked == nil, let item {
+            switch item.stepDestination(from: stepOrigin(in: item), step.direction, count: max(1, step.count)) {
+            case .success(let index): step.predictedIndex = index
+            case .failure(let reason): if refusingFromTable { blocked = reason }
+            }
+        }
         if let blocked {
             let report = step.unavailable(blocked)
             events.append(.frameStep(report.result))
             events.append(.stepReply(step.reply, report))
-            return false
+            return .answered(report.result)
         }
         pendingSteps[id] = step
-        return true
+        return .queued(predicted: step.predictedIndex.flatMap { item?.frameTable.frames[$0].time })
+    }
+
+    /// The frame the next step starts from: where the latest pending step that moves will land,
+    /// else the playhead's frame.
+    private func stepOrigin(in item: LoadedItem) -> Int? {
+        let latest = pendingSteps.filter { $0.value.predictedIndex != nil }.max { $0.key < $1.key }
+        return latest?.value.predictedIndex ?? item.frameTable.frameIndex(covering: playhead)
     }
 
     /// The engine is about to run step `id`: the playhead to step from, or nil when the step

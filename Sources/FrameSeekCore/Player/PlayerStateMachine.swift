@@ -62,21 +62,25 @@ final class PlayerStateMachine: Sendable {
 
     private func emit(_ events: [PlayerEmission], to listeners: ListenerSnapshot) {
         guard !events.isEmpty else { return }
-        // Async callers resume at once; everything for the host goes out in one block, so it
-        // keeps its order relative to other transitions' blocks.
+        // Everything for the host goes out in one block, so it keeps its order relative to
+        // other transitions' blocks. It is queued before async callers resume, so a caller that
+        // resumes and then drains the callback queue finds its own seek's events there.
         var forQueue: [PlayerEmission] = []
+        var resumes: [() -> Void] = []
         for event in events {
             switch event {
-            case .seekReply(.resume(let continuation), let outcome): continuation.resume(returning: outcome)
-            case .seekReply(.direct(let resume), let outcome): resume(outcome)
-            case .stepReply(.resume(let continuation), let report): continuation.resume(returning: report)
-            case .stepReply(.direct(let resume), let report): resume(report)
+            case .seekReply(.resume(let continuation), let outcome): resumes.append { continuation.resume(returning: outcome) }
+            case .seekReply(.direct(let resume), let outcome): resumes.append { resume(outcome) }
+            case .stepReply(.resume(let continuation), let report): resumes.append { continuation.resume(returning: report) }
+            case .stepReply(.direct(let resume), let report): resumes.append { resume(report) }
             default: forQueue.append(event)
             }
         }
-        guard !forQueue.isEmpty else { return }
-        let batch = forQueue
-        queue.async { for event in batch { listeners.deliver(event) } }
+        if !forQueue.isEmpty {
+            let batch = forQueue
+            queue.async { for event in batch { listeners.deliver(event) } }
+        }
+        for resume in resumes { resume() }
     }
 }
 
@@ -116,15 +120,21 @@ struct ListenerRegistry: Sendable {
     }
 }
 
-private struct WeakListener: Sendable {
+// The three boxes below are `@unchecked Sendable` because the protocols they hold are not
+// `Sendable` (a host's UI object conforms as written). Safe because the player only stores,
+// compares (`===`) and drops the references off the callback queue; it calls a listener's
+// methods only in `ListenerSnapshot.deliver`, which runs on the callback queue alone, the one
+// place the host has agreed to be called, as a UI delegate is called on the main queue.
+
+private struct WeakListener: @unchecked Sendable {
     weak var value: (any SeekPrecisionListener)?
 }
 
-private struct WeakPlaybackListener: Sendable {
+private struct WeakPlaybackListener: @unchecked Sendable {
     weak var value: (any PlaybackListener)?
 }
 
-private struct WeakDelegate: Sendable {
+private struct WeakDelegate: @unchecked Sendable {
     weak var value: (any SeekDelegate)?
 }
 
@@ -141,9 +151,16 @@ struct ListenerSnapshot: Sendable {
         case .seekClamped(let clamp): each { $0.onSeekClamped(clamp) }
         case .seekAccuracy(let accuracy, let outcome): each { $0.onSeekAccuracy(accuracy, outcome: outcome) }
         case .seekEnd(let time):
-            delegate.value?.onSeekEnd(at: time)
+            if let delegate = delegate.value {
+                delegate.onSeekEnd(at: time.seconds)
+                delegate.onSeekEnd(atMediaTime: time)
+            }
             eachPlayback { $0.onSeekEnded(at: time) }
-        case .timeUpdate(let time, let duration): delegate.value?.onTimeUpdate(currentTime: time, duration: duration)
+        case .timeUpdate(let time, let duration):
+            if let delegate = delegate.value {
+                delegate.onTimeUpdate(currentTime: time.seconds, duration: duration.seconds)
+                delegate.onTimeUpdate(currentMediaTime: time, durationMediaTime: duration)
+            }
         case .scrubState(let state): each { $0.onScrubStateChanged(state) }
         case .scrubPosition(let position): each { $0.onScrubPositionChanged(position) }
         case .frameStep(let result): each { $0.onFrameStep(result) }

@@ -91,7 +91,7 @@ public final class ScrubSession: Sendable {
                 (count, hadSession) = (sampleCount, false)
                 // No seek was issued; the value is only there to resume, and is dropped below.
                 continuation.resume(returning: SeekOutcome(requested: time, precision: precision, clamp: .seekableRangeUnknown,
-                                                           interruption: .cancelled, latency: .zero))
+                                                           interruption: .cancelled, playhead: .invalid, latency: .zero))
             }
         }
         return ScrubSessionResult(outcome: hadSession ? outcome : nil, sampleCount: count)

@@ -24,13 +24,15 @@ public enum SeekInterruption: String, Sendable, Hashable {
 public struct SeekOutcome: Sendable, Hashable {
     /// The time the caller asked for, unclamped: authoritative.
     public let requestedMediaTime: MediaTime
-    /// The presentation time of the frame landed on; `.invalid` when the seek did not land.
-    public let landedMediaTime: MediaTime
+    /// The presentation time of the frame landed on; for a seek that did not land, the
+    /// playhead where it stayed (`.invalid` when nothing was loaded). `finished` tells the two
+    /// apart.
+    public var landedMediaTime: MediaTime { accuracy.landedMediaTime }
     /// The precision asked for.
     public let precision: SeekPrecision
-    /// Requested versus landed, in rational time; nil when the seek did not land, since there
-    /// is no landing to measure.
-    public let accuracy: SeekAccuracy?
+    /// Requested versus landed, in rational time. A seek that did not land measures the
+    /// playhead where it stayed and is not within tolerance (`SeekAccuracy`).
+    public let accuracy: SeekAccuracy
     /// Whether and where the target was clamped.
     public let clamp: SeekClamp
     /// Why the seek did not finish, or nil when it did.
@@ -62,20 +64,20 @@ public struct SeekOutcome: Sendable, Hashable {
 
     /// `requestedMediaTime` in seconds, for display.
     public var requestedTime: Double { requestedMediaTime.seconds }
-    /// `landedMediaTime` in seconds, for display; NaN when the seek did not land.
+    /// `landedMediaTime` in seconds, for display; NaN with nothing loaded.
     public var landedTime: Double { landedMediaTime.seconds }
-    /// `landedMediaTime - requestedMediaTime`, exact; `.invalid` when the seek did not land.
-    public var deltaMediaTime: MediaTime { accuracy?.deltaMediaTime ?? .invalid }
-    /// The size of `deltaMediaTime`; `.invalid` when the seek did not land.
-    public var absoluteDeltaMediaTime: MediaTime { accuracy?.absoluteDeltaMediaTime ?? .invalid }
-    /// `deltaMediaTime` in seconds, for display; NaN when the seek did not land.
+    /// `landedMediaTime - requestedMediaTime`, exact; `.invalid` with nothing loaded.
+    public var deltaMediaTime: MediaTime { accuracy.deltaMediaTime }
+    /// The size of `deltaMediaTime`; `.invalid` with nothing loaded.
+    public var absoluteDeltaMediaTime: MediaTime { accuracy.absoluteDeltaMediaTime }
+    /// `deltaMediaTime` in seconds, for display; NaN with nothing loaded.
     public var delta: Double { deltaMediaTime.seconds }
-    /// `absoluteDeltaMediaTime` in seconds, for display; NaN when the seek did not land.
+    /// `absoluteDeltaMediaTime` in seconds, for display; NaN with nothing loaded.
     public var absoluteDelta: Double { absoluteDeltaMediaTime.seconds }
     /// Whether the landed frame meets the precision's window; false when the seek did not land.
-    public var withinRequestedTolerance: Bool { accuracy?.withinRequestedTolerance ?? false }
+    public var withinRequestedTolerance: Bool { accuracy.withinRequestedTolerance }
     /// `landedDate` as a Foundation `Date`, as the SDK reports the date a seek reached (named
-    /// like `LiveSeekWindow.startFoundationDate`); precision below ~0.1 µs is lost, so compare
+    /// like `LiveSeekWindow.startDate`); precision below ~0.1 µs is lost, so compare
     /// `landedDate` instead.
     public var landedFoundationDate: Date? { landedDate?.date }
 
@@ -83,7 +85,6 @@ public struct SeekOutcome: Sendable, Hashable {
     /// the item has dates.
     public init(landing: SeekLanding, latency: Duration, landedDate: ProgramDate? = nil) {
         requestedMediaTime = landing.plan.requested
-        landedMediaTime = landing.frame.time
         precision = landing.plan.precision
         accuracy = landing.accuracy
         clamp = landing.plan.clamp
@@ -97,14 +98,14 @@ public struct SeekOutcome: Sendable, Hashable {
         self.landedDate = landedDate
     }
 
-    /// An outcome for a seek that did not land.
+    /// An outcome for a seek that did not land, with the playhead where it stayed (`.invalid`
+    /// when nothing was loaded).
     public init(requested: MediaTime, precision: SeekPrecision, clamp: SeekClamp,
-                interruption: SeekInterruption, latency: Duration, framesDecoded: Int = 0,
-                error: MediaError? = nil) {
+                interruption: SeekInterruption, playhead: MediaTime, latency: Duration,
+                framesDecoded: Int = 0, error: MediaError? = nil) {
         requestedMediaTime = requested
-        landedMediaTime = .invalid
         self.precision = precision
-        accuracy = nil
+        accuracy = SeekAccuracy(requested: requested, notLandedWithPlayheadAt: playhead, precision: precision)
         self.clamp = clamp
         self.interruption = interruption
         self.latency = latency

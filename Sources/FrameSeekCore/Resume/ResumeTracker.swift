@@ -24,7 +24,7 @@ import Foundation
 /// One tracker per player: it replaces the player's `startPositionProvider`. Keep a reference
 /// to it; the player holds it weakly. Store failures do not stop playback; the latest is in
 /// `lastError`.
-public final class ResumeTracker: PlaybackListener {
+public final class ResumeTracker: PlaybackListener, Sendable {
     /// The tracker's thresholds, in media time.
     public struct Settings: Sendable, Hashable {
         /// Playback time between two saves during playback: 1 s by default.
