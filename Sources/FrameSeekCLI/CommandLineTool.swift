@@ -30,6 +30,10 @@ public enum CommandLineTool {
             output.write(overview)
             return .success
         }
+        if name == "--version" || name == "version" {
+            output.write(versionText)
+            return .success
+        }
         guard let command = commands.first(where: { $0.name == name }) else {
             errors.line("frameseek: unknown command \"\(name)\" (see frameseek --help)")
             return .usageOrInput
@@ -60,18 +64,34 @@ public enum CommandLineTool {
         frameseek: precise seeking in video, decoded with FFmpeg.
 
         usage: frameseek COMMAND FILE [options]
+               frameseek --version
 
         commands:
 
         """
-        for command in commands { text += "  \(command.name.padding(8))\(command.summary)\n" }
+        text += columns(commands.map { ($0.name, $0.summary) })
         text += """
 
         Each command takes --help and --json. Exit codes: 0 success, 1 a failed check,
         2 bad usage or unreadable input (one line on stderr names the file and the cause).
+        --version prints FrameSeek's version and the FFmpeg libraries it runs on.
 
         """
         return text
+    }
+
+    /// What `--version` prints. The library versions are the ones loaded at run time, not the
+    /// headers built against: a report of a landing that moved needs the decoder that ran.
+    static var versionText: String {
+        let libraries = FFmpegLibraries.versions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return "frameseek \(FrameSeekVersion.current)\nFFmpeg \(FFmpegLibraries.release)\n" + columns(libraries)
+    }
+
+    /// Indented two-column rows, the second column two spaces past the longest first one, so a
+    /// longer name added later cannot push its own row out of line.
+    static func columns(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { "  \($0.0.padding(width + 2))\($0.1)\n" }.joined()
     }
 }
 

@@ -2,7 +2,7 @@
 // (where a file is involved) and the cause, nothing on stdout.
 
 import Foundation
-import FrameSeekCLI
+@testable import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
 
@@ -112,13 +112,16 @@ struct CLIErrorTests {
 
 @Suite("Command-line help")
 struct CLIHelpTests {
-    /// The command names the overview lists under "commands:".
-    static var listedCommands: [String] {
+    /// The overview's rows under "commands:", one a command: name, then summary.
+    static var commandRows: [Substring] {
         let overview = frameseek(["--help"]).stdout.text
         guard let start = overview.range(of: "commands:") else { return [] }
-        return overview[start.upperBound...].split(separator: "\n")
-            .prefix { $0.hasPrefix("  ") }
-            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        return overview[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
+    }
+
+    /// The command names the overview lists under "commands:".
+    static var listedCommands: [String] {
+        commandRows.compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
     @Test("frameseek --help: exit 0, usage on stdout, nothing on stderr")
@@ -155,5 +158,30 @@ struct CLIHelpTests {
             #expect(result.code == .success, "\(command) --help")
             #expect(result.stdout.text.contains("usage:"), "\(command) --help prints usage")
         }
+    }
+
+    @Test("COMMAND --help interpolates what it quotes: no \\( left in it", arguments: CommandLineTool.commands.map { $0.name })
+    func noLiteralInterpolation(_ command: String) {
+        let help = frameseek([command, "--help"]).stdout.text
+        #expect(!help.isEmpty && !help.contains("\\("), "\(command) --help: \(help)")
+    }
+
+    @Test("The commands that take --variant print its help text", arguments: ["live", "seek"])
+    func variantHelp(_ command: String) {
+        #expect(frameseek([command, "--help"]).stdout.text.contains(PlaylistInput.variantHelp))
+    }
+
+    @Test("frameseek --help: every summary starts in one column, past the longest name")
+    func summariesAligned() {
+        let rows = Self.commandRows
+        #expect(rows.count == CommandLineTool.commands.count)
+        // Where each summary starts: past the indent, the name and the spaces after it.
+        let columns = rows.map { row -> Int in
+            let name = row.dropFirst(2).prefix { $0 != " " }
+            let gap = row.dropFirst(2 + name.count).prefix { $0 == " " }
+            #expect(gap.count >= 2, "no gap after \(name): \(row)")
+            return 2 + name.count + gap.count
+        }
+        #expect(Set(columns).count == 1, "summary columns \(columns):\n\(rows.joined(separator: "\n"))")
     }
 }

@@ -16,7 +16,7 @@ enum LiveCommand: Subcommand {
     dates, its seekable range and live edge on the zero-based timeline, the target duration
     and the segment count. The live edge is the window's end less the hold-back (SERVER-CONTROL
     HOLD-BACK, or three target durations); for a playlist that is not live it is the end.
-    \\(PlaylistInput.variantHelp)
+    \(PlaylistInput.variantHelp)
 
     --json prints one line: is_live, date_addressable, start_date, end_date (ISO 8601 with
     milliseconds, null when not date-addressable), live_edge, seekable_start, seekable_end,

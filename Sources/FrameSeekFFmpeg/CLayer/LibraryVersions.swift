@@ -1,8 +1,8 @@
 internal import CFFmpeg
 
 /// The versions of the FFmpeg libraries FrameSeek runs against (linked at run time, which may
-/// differ from the headers it was built with): what a landing manifest records, since a new
-/// libavcodec may decode the same bytes to other pixels.
+/// differ from the headers it was built with): what a landing manifest records and
+/// `frameseek --version` prints, since a new libavcodec may decode the same bytes to other pixels.
 public enum FFmpegLibraries {
     /// `libavcodec`, `libavformat`, `libavutil`, `libswscale` and `libswresample`, each as
     /// `major.minor.micro` (e.g. `"59.37.100"`), from `avcodec_version()`,
@@ -15,6 +15,13 @@ public enum FFmpegLibraries {
             "libswscale": dotted(swscale_version()),
             "libswresample": dotted(swresample_version()),
         ]
+    }
+
+    /// FFmpeg's own version string, from `av_version_info()` (e.g. `"5.1.6-0+deb12u1"`): the
+    /// release the libraries come from, with the distribution's suffix, which the library
+    /// numbers alone do not name.
+    public static var release: String {
+        String(cString: av_version_info())
     }
 
     /// Splits an `AV_VERSION_INT` (major << 16 | minor << 8 | micro). The `AV_VERSION_MAJOR`
