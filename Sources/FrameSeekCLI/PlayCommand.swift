@@ -15,7 +15,8 @@ enum PlayCommand: Subcommand {
     16), frames are decoded as their time comes due, and a time update is printed every 0.1 s
     of media time. JSON lines: first {"event": "resumed", "time"} or {"event": "started",
     "time": 0}, then {"event": "time", "time"} per update, then {"event": "ended"} at the end
-    or {"event": "stopped", "time"} after --for SECONDS of wall time.
+    or {"event": "stopped", "time"} after --for SECONDS of wall time, counted from the first
+    frame shown (after the open and any resume landing).
     --resume      resume at the position saved for FILE, and save it while playing (at least
                   once per second of playback, and on every seek, pause and close); a position
                   under 3 s, or within 3 s of the end, is not resumed; reaching the end clears it
@@ -60,6 +61,9 @@ enum PlayCommand: Subcommand {
 
         let done = DispatchSemaphore(value: 0)
         printer.onEnd = { done.signal() }
+        // Signalled once the first frame is shown (or the load failed): --for counts from here,
+        // so a slow open or resume landing never eats the playback it asked for.
+        let began = DispatchSemaphore(value: 0)
         let failure = Locked<(any Error)?>(nil)
         Task {
             do {
@@ -69,8 +73,13 @@ enum PlayCommand: Subcommand {
                 try player.play(rate: rate)
             } catch {
                 failure.withLock { $0 = error }
-                done.signal()
             }
+            began.signal()
+        }
+        began.wait()
+        if let error = failure.withLock({ $0 }) {
+            if let media = error as? MediaError { throw media }
+            throw UsageError(message: "\(file): \(error)")
         }
         let ended: Bool
         if let limit {
@@ -80,13 +89,11 @@ enum PlayCommand: Subcommand {
             done.wait()
             ended = true
         }
-        if let error = failure.withLock({ $0 }) {
-            if let media = error as? MediaError { throw media }
-            throw UsageError(message: "\(file): \(error)")
-        }
         if !ended {
             player.pause()
-            printer.event("stopped", time: player.currentTime)
+            // On the callback queue, after every time update already queued, so events keep
+            // their order; the position is where playback stood, the resumed one at the least.
+            queue.sync { printer.event("stopped", time: player.currentTime) }
         }
         let closed = DispatchSemaphore(value: 0)
         Task {
@@ -113,8 +120,8 @@ enum PlayCommand: Subcommand {
 final class PlayEventPrinter: SeekDelegate, @unchecked Sendable {
     // `@unchecked Sendable` because `output` is a class with no lock of its own and `onEnd` is
     // set once after creation. Safe because every call comes on the player's one serial
-    // callback queue, except `event` calls made before `play` starts and after the player
-    // stopped, which cannot overlap those, and `onEnd` is set before playback starts.
+    // callback queue, except the opening `event` call, made before `play` starts, which cannot
+    // overlap those, and `onEnd` is set before playback starts.
     private let output: TextOutput
     private let json: Bool
     var onEnd: @Sendable () -> Void = {}

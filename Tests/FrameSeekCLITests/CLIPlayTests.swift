@@ -83,6 +83,26 @@ struct CLIPlayTests {
         return reported
     }
 
+    @Test("--for counts from the first frame shown: a resumed run stopped at once says resumed, then stopped there or later")
+    func forCountsFromTheFirstFrame() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        let reported = try Self.playAndKill([Self.clip, "--resume", "--store", store, "--rate", "4"], after: 6.0)
+        #expect(reported >= 6.0)
+        // 1 ms is far shorter than the open and the resume landing: counted from the process's
+        // start, it printed "stopped" at 0 before "started" at 0.
+        let run = try PlayProcess([Self.clip, "--resume", "--store", store, "--for", "0.001"])
+        var lines: [[String: Any]] = []
+        while let line = run.next() { lines.append(line) }
+        #expect(run.wait() == 0)
+        let events = lines.map { $0["event"] as? String ?? "?" }
+        let times = lines.compactMap { $0["time"] as? Double }
+        #expect(events.first == "resumed" && events.last == "stopped" && !events.contains("started"), "\(events)")
+        #expect(times.count == lines.count && times == times.sorted(), "events out of order: \(lines)")
+        let resumed = try #require(times.first)
+        #expect(abs(resumed - reported) <= 1.0, "resumed at \(resumed) s after reporting \(reported) s")
+    }
+
     @Test("A finished item starts from the beginning; two files keep positions of their own")
     func finishedAndPerFile() throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
