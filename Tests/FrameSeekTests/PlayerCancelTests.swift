@@ -28,7 +28,9 @@ struct PlayerCancelTests {
         let outcome = try #require(try await box.wait(forCount: 1)[0])
         #expect(!outcome.finished)
         #expect(outcome.interruption == .cancelled)
-        #expect(!outcome.landedMediaTime.isValid)
+        // As the SDK reports it: where the playhead stayed, measured from the request.
+        #expect(outcome.landedMediaTime == oracle.time(100) && !outcome.withinRequestedTolerance)
+        #expect(outcome.accuracy.deltaMediaTime == oracle.time(100) - oracle.middle(200))
         #expect(h.player.currentTime == oracle.time(100))
         #expect(h.probe.seekCount == 1, "the cancelled seek never reached the engine")
         await h.drainEvents()
