@@ -8,6 +8,9 @@
 //   frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
 //       a 160x90 PNG every 10 s: the whole `frameseek thumbnails` process (5x4 sheets) against
 //       `ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png`
+//   frameseek-benchmarks long FILE... [--at TIME] [--runs R] [--before OTHER_FRAMESEEK]
+//       one exact seek (`frameseek seek F T --md5`) against `ffmpeg -threads 1 -ss T -i F
+//       -frames:v 1 -f framemd5 -`, and the open alone, whole processes, with peak RSS
 //   frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
 //       PNG encode time of one landed frame: libpng per zlib level and row filter against
 //       FFmpeg's PNG encoder, with file sizes and a pixel check through the ffmpeg CLI
@@ -197,6 +200,16 @@ if arguments.first == "thumbnails", arguments.count >= 2 {
     thumbnailsBenchmark(path: arguments[1], runs: option("--runs", 3), fullDecode: arguments.contains("--full-decode"), before: before)
     exit(0)
 }
+if arguments.first == "long", arguments.count >= 2 {
+    let value = { (name: String) in arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
+    var files: [String] = []
+    var rest = arguments.dropFirst()
+    while let word = rest.popFirst() {
+        if ["--at", "--runs", "--before"].contains(word) { _ = rest.popFirst() } else { files.append(word) }
+    }
+    longFileBenchmark(files: files, at: value("--at") ?? "3600.48", runs: option("--runs", 3), before: value("--before"))
+    exit(0)
+}
 if arguments.first == "png", arguments.count >= 2 {
     let at = arguments.firstIndex(of: "--at").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "0"
     let levels = arguments.firstIndex(of: "--levels").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "0,1,2,3,6,9"
@@ -212,6 +225,7 @@ let usage = """
     usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
            frameseek-benchmarks suite [FILE ...] [--out results.json]
            frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
+           frameseek-benchmarks long FILE... [--at TIME] [--runs R] [--before OTHER_FRAMESEEK]
            frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
     """
 if arguments.first == "suite" {

@@ -211,4 +211,25 @@ static inline int fs_format_duration_is_stated(const AVFormatContext *context) {
     return context->duration_estimation_method == AVFMT_DURATION_FROM_STREAM;
 }
 
+// ---- The container's index (avformat_index_get_entry) ----
+
+// AVIndexEntry.flags is a signed 2-bit bitfield (`int flags:2`), so AVINDEX_DISCARD_FRAME reads
+// back as -2: the bits are tested here, in C, never compared as values in Swift. Unchanged from
+// FFmpeg 5.1 through 7.1.
+
+/// 1 when the index entry is a keyframe (stss, or every sample of a stream without one).
+static inline int fs_index_entry_is_keyframe(const AVIndexEntry *entry) {
+    return (entry->flags & AVINDEX_KEYFRAME) != 0;
+}
+
+/// 1 when an edit list discards the entry's sample (it is decoded, never shown).
+static inline int fs_index_entry_is_discarded(const AVIndexEntry *entry) {
+    return (entry->flags & AVINDEX_DISCARD_FRAME) != 0;
+}
+
+/// The entry's sample size in bytes (a 30-bit field).
+static inline int fs_index_entry_size(const AVIndexEntry *entry) {
+    return entry->size;
+}
+
 #endif

@@ -55,6 +55,7 @@ enum ProbeCommand: Subcommand {
                                  ("max", .integer(stats.maximumGOP))])),
                 ("reorder_depth", .integer(Int64(stats.reorderDepth))),
                 ("index_source", .string(engine.frameTable.source.rawValue)),
+                ("index_bytes_read", engine.indexScanBytes.map { .integer($0.read) } ?? .null),
                 ("open_ms", .number(engine.openLatency.milliseconds)),
                 ("truncation", truncation),
                 ("missing_data", DamageReport.json(media.missingData)),
@@ -74,6 +75,9 @@ enum ProbeCommand: Subcommand {
         }
         if let truncation = media.truncation { output.line("  \(truncation)") }
         for gap in media.missingData { output.line("  \(gap)") }
+        var index = "  index: \(engine.frameTable.source.rawValue)"
+        if let bytes = engine.indexScanBytes { index += ", \(bytes.read) bytes read, \(bytes.skipped) sample bytes not read" }
+        output.line(index)
         output.line("  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)")
         return .success
     }

@@ -9,6 +9,9 @@ public struct FrameTable: Sendable {
         case packetScan
         /// One pass of decoding (audio, where the decoder drops priming frames).
         case decodeScan
+        /// One pass over the packets as the container's index describes them, reading only the
+        /// index (an MP4's `moov`): every PTS and flag as the demuxer gives it, no payload read.
+        case containerIndex
     }
 
     /// The absolute index of the stream, as ffprobe numbers streams.

@@ -15,6 +15,9 @@ final class Demuxer {
     /// The context reading `memory`, freed after the format context (stored properties are
     /// released after `deinit` has closed it).
     private let reader: MemoryReader?
+    /// The context reading the file with its payloads skipped, for an index scan; freed after
+    /// the format context, as `reader` is.
+    let payloadSkipping: PayloadSkippingReader?
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
     /// FFmpeg's error messages while opening and reading go to `log`.
@@ -28,7 +31,12 @@ final class Demuxer {
     /// With `probingStreams` false, stream info is read only when the container's header does
     /// not list its streams (`AVFMTCTX_NOHEADER`: MPEG-TS, FLV, ...): a second demuxer of a file
     /// already probed needs only the packets, and probing would decode frames for nothing.
-    init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true) throws(FFmpegError) {
+    ///
+    /// With `skippingPayloads`, FFmpeg reads `path` through that context, with no parser
+    /// (`AVFMT_FLAG_NOPARSE`: packets carry the flags of the container's index and nothing
+    /// looks at their payload) and without probing streams: the demuxer of an index scan.
+    init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true,
+         skippingPayloads: PayloadSkippingReader? = nil) throws(FFmpegError) {
         let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
         // while probing already carry the sink's token.
@@ -37,14 +45,15 @@ final class Demuxer {
             throw FFmpegError(function: "avformat_alloc_context", code: fs_averror(ENOMEM))
         }
         allocated.pointee.opaque = log.token
-        allocated.pointee.pb = reader?.context
+        allocated.pointee.pb = reader?.context ?? skippingPayloads?.context
+        if skippingPayloads != nil { allocated.pointee.flags |= AVFMT_FLAG_NOPARSE }
         // On failure avformat_open_input frees the context and sets it to NULL.
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
         guard let opened = context else { throw FFmpegError(function: "avformat_open_input", code: fs_averror_invaliddata()) }
         // Before any stored property is set: a class initializer that throws once they all are
         // runs `deinit`, which would close the context a second time (found by the fuzzer).
         do {
-            if probingStreams || opened.pointee.ctx_flags & AVFMTCTX_NOHEADER != 0 {
+            if skippingPayloads == nil && (probingStreams || opened.pointee.ctx_flags & AVFMTCTX_NOHEADER != 0) {
                 try check(avformat_find_stream_info(opened, nil), "avformat_find_stream_info")
             }
         } catch {
@@ -56,6 +65,7 @@ final class Demuxer {
         self.log = log
         self.memory = memory
         self.reader = reader
+        self.payloadSkipping = skippingPayloads
     }
 
     deinit {
@@ -104,10 +114,44 @@ final class Demuxer {
         return true
     }
 
+    /// The container's index of `streamIndex` (`avformat_index_get_entry`), copied out: one
+    /// entry per sample in decode order for MP4, after edit lists; empty when the demuxer
+    /// keeps none.
+    func indexEntries(of streamIndex: Int) -> [ContainerIndexEntry] {
+        let stream = stream(streamIndex)
+        let count = avformat_index_get_entries_count(stream)
+        guard count > 0 else { return [] }
+        var entries: [ContainerIndexEntry] = []
+        entries.reserveCapacity(Int(count))
+        for i in 0..<count {
+            // The pointer is only valid until the next libavformat call: copied at once.
+            guard let entry = avformat_index_get_entry(stream, i) else { break }
+            entries.append(ContainerIndexEntry(position: entry.pointee.pos, timestamp: entry.pointee.timestamp,
+                                               size: Int(fs_index_entry_size(entry)),
+                                               isKeyframe: fs_index_entry_is_keyframe(entry) != 0,
+                                               isDiscarded: fs_index_entry_is_discarded(entry) != 0))
+        }
+        return entries
+    }
+
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.
     func seek(streamIndex: Int, to timestamp: Int64) throws(FFmpegError) {
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
     }
+}
+
+/// One entry of a container's index, as `Demuxer.indexEntries(of:)` copies it.
+struct ContainerIndexEntry: Sendable, Hashable {
+    /// The sample's byte offset in the file.
+    let position: Int64
+    /// Its timestamp as the demuxer indexes it: the DTS, for MP4.
+    let timestamp: Int64
+    /// Its size in bytes.
+    let size: Int
+    /// Whether decoding can start at it (a sync sample).
+    let isKeyframe: Bool
+    /// Whether an edit list discards it.
+    let isDiscarded: Bool
 }

@@ -33,6 +33,9 @@ public final class FFmpegEngine: PlaybackEngine {
         /// Tests: the prefetch decodes every keyframe the scan passes, and opening waits for
         /// them, so which landings it serves does not depend on timing.
         package var prefetchesEveryKeyframe = false
+        /// Whether an MP4 or MOV is indexed from its sample table, reading only its boxes
+        /// (`FrameTable.Source.containerIndex`); tests turn it off to compare with the full scan.
+        package var readsContainerIndex = true
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
@@ -60,6 +63,10 @@ public final class FFmpegEngine: PlaybackEngine {
     /// Frames whose packet the demuxer flagged corrupt while the index was built: damage known
     /// without decoding (`frameseek frames` reports it). Decode errors show on landings.
     public let demuxerFlaggedFrames: Set<Int>
+    /// When the table came from the container's index (`FrameTable.Source.containerIndex`): the
+    /// bytes the index scan read from the file (its boxes), and the sample bytes it did not
+    /// read. Nil for a table from a full scan, which reads every byte.
+    public let indexScanBytes: (read: Int64, skipped: Int64)?
     /// The frame the engine last landed or stepped on, nil before any.
     public var currentFrameIndex: Int? { landedFrameIndex }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
@@ -190,6 +197,7 @@ public final class FFmpegEngine: PlaybackEngine {
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
         keyframePrefetch = prefetch
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
+        builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
         let built = try builder.build { () throws(FFmpegError) -> Decoder in
             try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
@@ -203,6 +211,7 @@ public final class FFmpegEngine: PlaybackEngine {
         frameTable = built.table
         decodeOrderByPTS = built.decodeOrderByPTS
         demuxerFlaggedFrames = built.corruptFrames
+        indexScanBytes = built.indexScanBytes
         media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
                                     truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
                                     missingData: built.table.missingData)
@@ -238,6 +247,7 @@ public final class FFmpegEngine: PlaybackEngine {
         frameTable = blueprint.frameTable
         decodeOrderByPTS = blueprint.decodeOrderByPTS
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
+        indexScanBytes = nil
         media = blueprint.media
         keyframePrefetch = blueprint.keyframePrefetch
         openLatency = clock.now - start

@@ -20,14 +20,21 @@ struct FrameTableBuilder {
         var readError: String?
         /// Frames whose packet the demuxer flagged corrupt (`AV_PKT_FLAG_CORRUPT`).
         var corruptFrames: Set<Int> = []
+        /// For a table read from the container's index: the bytes its scan read from the file,
+        /// and the payload bytes it answered without reading.
+        var indexScanBytes: (read: Int64, skipped: Int64)?
     }
 
     let demuxer: Demuxer
     let streamIndex: Int
     let originPTS: Int64
     /// Called during a packet scan with each keyframe packet of the stream, while it is read
-    /// (`KeyframePrefetch.offer`).
+    /// (`KeyframePrefetch.offer`). A scan that hands out packets reads their payloads, so it is
+    /// never an index scan.
     var onKeyframePacket: ((Packet) -> Void)? = nil
+    /// Whether an MP4's table may come from its index (`buildFromContainerIndex`); off only to
+    /// compare with the full scan.
+    var readsContainerIndex = true
 
     /// One packet of the stream, as read in decode order.
     private struct ScannedPacket {
@@ -44,6 +51,7 @@ struct FrameTableBuilder {
         let stream = demuxer.stream(streamIndex)
         let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
+        if readsContainerIndex, onKeyframePacket == nil, let indexed = try buildFromContainerIndex() { return indexed }
         let (packets, readError, missingData) = try scanPackets()
         // The demuxer's own index, after edit lists are applied (it drops samples before the
         // keyframe an edit starts from); the sample count of the header would call such files
@@ -109,7 +117,8 @@ struct FrameTableBuilder {
         return (packets, nil, missingData)
     }
 
-    private func tableFromPackets(_ packets: [ScannedPacket], missingDataBefore: [Int: String]) throws(MediaError) -> Result {
+    private func tableFromPackets(_ packets: [ScannedPacket], missingDataBefore: [Int: String],
+                                  source: FrameTable.Source = .packetScan) throws(MediaError) -> Result {
         // Decoding can only start at a keyframe: packets before the first one (a stream cut
         // mid-GOP) and the leading pictures shown before it (RASL frames of an opening CRA,
         // B-frames of an open GOP) never come out of the decoder, so they are not frames.
@@ -144,10 +153,42 @@ struct FrameTableBuilder {
             }
         }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: frames, randomAccessPoints: points, source: .packetScan,
+                               frames: frames, randomAccessPoints: points, source: source,
                                missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets[shown[$0]].isCorrupt })
         return Result(table: table, decodeOrderByPTS: decodeOrderByPTS, corruptFrames: corrupt)
+    }
+
+    /// The table of an MP4 or MOV read from its index: the packets of a second demuxer that
+    /// reads the file through a `PayloadSkippingReader`, so only the boxes are read, and each
+    /// packet's PTS, DTS, flags and position are the demuxer's own (no parser). Nil, for the
+    /// full scan to answer, whenever the index cannot be trusted to: another container, no
+    /// index, samples that lie past the end of the file (truncated), a read that fails, or any
+    /// packet that differs from its index entry.
+    private func buildFromContainerIndex() throws(MediaError) -> Result? {
+        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
+        let entries = demuxer.indexEntries(of: streamIndex)
+        guard !entries.isEmpty, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size else { return nil }
+        // Every stream's samples are skipped, so a read runs from one box to the next.
+        let payloads = (0..<demuxer.streamCount).flatMap { index in
+            (index == streamIndex ? entries : demuxer.indexEntries(of: index)).map { $0.position..<($0.position + Int64($0.size)) }
+        }
+        guard payloads.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= size }) else { return nil }
+        guard let indexed = try? Demuxer(path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader),
+              indexed.streamCount == demuxer.streamCount else { return nil }
+        indexed.selectOnly(streamIndex: streamIndex)
+        reader.skip(payloads)
+        let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
+        guard let scanned = try? scan.scanPackets(), scanned.readError == nil, scanned.packets.count == entries.count,
+              scanned.packets.allSatisfy({ $0.pts != nil }) else { return nil }
+        let packets = scanned.packets
+        for (packet, entry) in zip(packets, entries) {
+            guard packet.position == entry.position, packet.dts == entry.timestamp,
+                  packet.isKeyframe == entry.isKeyframe, packet.isDiscarded == entry.isDiscarded else { return nil }
+        }
+        var result = try tableFromPackets(packets, missingDataBefore: [:], source: .containerIndex)
+        result.indexScanBytes = (reader.bytesRead, reader.bytesSkipped)
+        return result
     }
 
     private func tableFromDecoding(_ demuxer: Demuxer, _ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {

@@ -1,0 +1,174 @@
+internal import CFFmpeg
+import FrameSeekCore
+
+/// A custom `AVIOContext` that reads a file or URL through FFmpeg's own I/O layer but never
+/// reads the byte ranges it is told hold sample payloads: it answers reads inside them without
+/// I/O, leaving the buffer as it is.
+///
+/// Why: an MP4's sample table sits in its `moov` box, but the demuxer only gives each sample's
+/// PTS (its composition offset applied) as it returns the packet, which it reads from the
+/// `mdat` at the sample's position. With no parser (`AVFMT_FLAG_NOPARSE`) nothing looks at the
+/// payload, so a demuxer reading through this context returns every packet's timestamps, flags
+/// and position while only the boxes are read: the index of a two-hour film costs its `moov`,
+/// not its gigabytes. Until `skip(_:)` is called every byte is read, so the header is parsed
+/// from the real file.
+///
+/// Not Sendable: FFmpeg calls back on the thread that drives the demuxer, and the positions are
+/// that demuxer's alone.
+final class PayloadSkippingReader {
+    /// The read position and the inner context, which the callbacks reach through the `opaque`
+    /// pointer. A class of its own so that the pointer exists before `avio_alloc_context`.
+    private final class Cursor {
+        let inner: UnsafeMutablePointer<AVIOContext>
+        /// Sorted, disjoint `[start, end)` byte ranges that are never read.
+        var skipped: [Range<Int64>] = []
+        var offset: Int64 = 0
+        /// Where the inner context stands; a read elsewhere seeks it first.
+        var innerOffset: Int64 = 0
+        /// Bytes really read from the file or URL.
+        var bytesRead: Int64 = 0
+        /// Bytes answered without reading.
+        var bytesSkipped: Int64 = 0
+
+        init(inner: UnsafeMutablePointer<AVIOContext>) { self.inner = inner }
+
+        /// The skipped range holding `offset`, or else the start of the next one.
+        private func place(_ offset: Int64) -> (inside: Range<Int64>?, nextStart: Int64?) {
+            var low = 0, high = skipped.count  // skipped[..<low] end <= offset
+            while low < high {
+                let mid = (low + high) / 2
+                if skipped[mid].upperBound <= offset { low = mid + 1 } else { high = mid }
+            }
+            guard low < skipped.count else { return (nil, nil) }
+            return skipped[low].contains(offset) ? (skipped[low], nil) : (nil, skipped[low].lowerBound)
+        }
+
+        func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
+            guard size > 0 else { return 0 }
+            let place = place(offset)
+            if let range = place.inside {
+                let count = Int32(min(Int64(size), range.upperBound - offset))
+                offset += Int64(count)
+                bytesSkipped += Int64(count)
+                return count
+            }
+            // Never read into a payload: a read stops where the next skipped range starts.
+            let wanted = Int32(min(Int64(size), (place.nextStart ?? .max) - offset))
+            if innerOffset != offset {
+                let landed = avio_seek(inner, offset, SEEK_SET)
+                guard landed >= 0 else { return Int32(truncatingIfNeeded: landed) }
+                innerOffset = offset
+            }
+            let count = avio_read(inner, buffer, wanted)
+            guard count > 0 else { return count == 0 ? fs_averror_eof() : count }
+            offset += Int64(count)
+            innerOffset = offset
+            bytesRead += Int64(count)
+            return count
+        }
+
+        /// `whence` as FFmpeg passes it: SEEK_SET, SEEK_CUR, SEEK_END or AVSEEK_SIZE, possibly
+        /// with AVSEEK_FORCE. Only the position moves; the inner context seeks when a read
+        /// needs bytes there, so a seek over a payload costs nothing.
+        func seek(offset requested: Int64, whence: Int32) -> Int64 {
+            let mode = whence & ~Int32(AVSEEK_FORCE)
+            if mode == Int32(AVSEEK_SIZE) { return avio_size(inner) }
+            let base: Int64
+            switch mode {
+            case SEEK_SET: base = 0
+            case SEEK_CUR: base = offset
+            case SEEK_END:
+                let size = avio_size(inner)
+                guard size >= 0 else { return size }
+                base = size
+            default: return Int64(fs_averror(EINVAL))
+            }
+            let (target, overflow) = base.addingReportingOverflow(requested)
+            guard !overflow, target >= 0 else { return Int64(fs_averror(EINVAL)) }
+            offset = target
+            return target
+        }
+    }
+
+    /// The bytes FFmpeg asks for at a time; FFmpeg's own default buffer size.
+    private static let bufferSize: Int32 = 32 * 1024
+
+    let context: UnsafeMutablePointer<AVIOContext>
+    private let cursor: Cursor
+
+    /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) for reading.
+    ///
+    /// - Throws: `FFmpegError` from `avio_open2`, or with `AVERROR(ENOMEM)` when `av_malloc` or
+    ///   `avio_alloc_context` fails.
+    init(path: String) throws(FFmpegError) {
+        var inner: UnsafeMutablePointer<AVIOContext>?
+        try check(avio_open2(&inner, path, AVIO_FLAG_READ, nil, nil), "avio_open2")
+        guard let inner else { throw FFmpegError(function: "avio_open2", code: fs_averror(ENOMEM)) }
+        let cursor = Cursor(inner: inner)
+        guard let buffer = av_malloc(Int(Self.bufferSize))?.assumingMemoryBound(to: UInt8.self) else {
+            var toClose: UnsafeMutablePointer<AVIOContext>? = inner
+            avio_closep(&toClose)
+            throw FFmpegError(function: "av_malloc", code: fs_averror(ENOMEM))
+        }
+        // The callbacks cannot capture: they find the cursor through `opaque`, which stays valid
+        // because `self` keeps the cursor for as long as the context exists.
+        let opaque = Unmanaged.passUnretained(cursor).toOpaque()
+        guard let context = avio_alloc_context(
+            buffer, Self.bufferSize, 0, opaque,
+            { opaque, buffer, size in
+                guard let opaque, let buffer else { return fs_averror(EINVAL) }
+                return Unmanaged<Cursor>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+            },
+            nil,
+            { opaque, offset, whence in
+                guard let opaque else { return Int64(fs_averror(EINVAL)) }
+                return Unmanaged<Cursor>.fromOpaque(opaque).takeUnretainedValue().seek(offset: offset, whence: whence)
+            })
+        else {
+            av_free(buffer)
+            var toClose: UnsafeMutablePointer<AVIOContext>? = inner
+            avio_closep(&toClose)
+            throw FFmpegError(function: "avio_alloc_context", code: fs_averror(ENOMEM))
+        }
+        self.context = context
+        self.cursor = cursor
+    }
+
+    /// From now on, reads inside `ranges` (byte ranges of sample payloads, in any order,
+    /// possibly overlapping) are answered without I/O.
+    func skip(_ ranges: [Range<Int64>]) {
+        var merged: [Range<Int64>] = []
+        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        cursor.skipped = merged
+        // Payload reads then come to the read callback straight into the packet's buffer
+        // (`avio_read` bypasses the context's buffer when `direct` is set), so a skipped sample
+        // costs no copy either.
+        context.pointee.direct = 1
+    }
+
+    /// The size of the file or resource, or nil when the protocol cannot tell.
+    var size: Int64? {
+        let size = avio_size(cursor.inner)
+        return size >= 0 ? size : nil
+    }
+
+    /// Bytes really read so far, and bytes answered without reading.
+    var bytesRead: Int64 { cursor.bytesRead }
+    /// Bytes answered without reading.
+    var bytesSkipped: Int64 { cursor.bytesSkipped }
+
+    deinit {
+        // FFmpeg may have replaced the buffer with one of another size; free the one it holds.
+        av_freep(&context.pointee.buffer)
+        var toFree: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&toFree)
+        var inner: UnsafeMutablePointer<AVIOContext>? = cursor.inner
+        avio_closep(&inner)
+    }
+}

@@ -1,0 +1,91 @@
+// MP4 and MOV files opened from their sample tables (FrameTable.Source.containerIndex): the
+// table is the full scan's, field for field, on every MP4 fixture (edit lists, B-frames, HEVC,
+// AV1, 10-bit, two video streams); a long file made in the test by stream-copying a fixture 40
+// times opens reading a sliver of its bytes, its table is ffprobe's packet list, and exact seeks
+// across it give the fixture's framemd5 pixels; files the index cannot serve fall back to the
+// full scan, which reports what is wrong with them.
+
+import Foundation
+import FrameSeekCore
+import FrameSeekFFmpeg
+import FrameSeekTestSupport
+import Testing
+
+@Suite("Opening an MP4 from its index")
+struct ContainerIndexTests {
+    static var mp4Fixtures: [Fixture] { FixtureCatalog.video.filter { $0.file.hasSuffix(".mp4") || $0.file.hasSuffix(".mov") } }
+
+    @Test("An MP4's table from its index is the full scan's, frame for frame and keyframe for keyframe",
+          arguments: mp4Fixtures)
+    func indexEqualsScan(_ fixture: Fixture) throws {
+        let indexed = try openEngine(fixture)
+        var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1)
+        options.readsContainerIndex = false
+        let scanned = try FFmpegEngine(path: fixture.path, options: options)
+        #expect(indexed.frameTable.source == .containerIndex)
+        #expect(scanned.frameTable.source == .packetScan)
+        let differing = zip(indexed.frameTable.frames, scanned.frameTable.frames).filter { $0 != $1 }
+        #expect(indexed.frameTable.frames.count == scanned.frameTable.frames.count)
+        #expect(differing.isEmpty, "\(fixture.id): \(differing.count) frames differ, first \(differing.first.map { "\($0)" } ?? "")")
+        #expect(indexed.frameTable.randomAccessPoints == scanned.frameTable.randomAccessPoints)
+        #expect(indexed.media.truncation == nil && indexed.media.truncation == scanned.media.truncation)
+        let read = try #require(indexed.indexScanBytes?.read)
+        #expect(read > 0 && read <= Self.fileSize(fixture.path))
+    }
+
+    @Test("A 40-fold stream copy of a fixture opens from its index reading under 3% of it, its table is ffprobe's, and lands with framemd5's pixels")
+    func longFile() throws {
+        let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
+        let oracle = try Oracle(fixture)
+        let md5s = try #require(oracle.md5s)
+        let directory = try temporaryDirectory("container-index-long")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copies = 40
+        let list = directory.appendingPathComponent("list.txt")
+        try String(repeating: "file '\(fixture.path)'\n", count: copies).write(to: list, atomically: true, encoding: .utf8)
+        let long = directory.appendingPathComponent("long.mp4").path
+        try runTool(["ffmpeg", "-nostdin", "-v", "error", "-f", "concat", "-safe", "0", "-i", list.path,
+                     "-c", "copy", "-y", long])
+
+        let engine = try FFmpegEngine(path: long, options: .init(streamIndex: 0, threads: 1))
+        let table = engine.frameTable
+        #expect(table.source == .containerIndex)
+        let read = try #require(engine.indexScanBytes?.read)
+        #expect(read * 100 < Self.fileSize(long) * 3, "the index scan read \(read) of \(Self.fileSize(long)) bytes")
+
+        // ffprobe's packets, in presentation order: the PTS and keyframes the table must have.
+        let csv = try runTool(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
+                               "-of", "csv=p=0", long])
+        var probed: [(pts: Int64, key: Bool)] = []
+        for line in csv.split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: ",")
+            guard let pts = fields.first.flatMap({ Int64($0) }) else { continue }
+            probed.append((pts, fields.count > 1 && fields[1].hasPrefix("K")))
+        }
+        probed.sort { $0.pts < $1.pts }
+        #expect(probed.count == copies * oracle.count)
+        #expect(table.frames.map { $0.pts } == probed.map { $0.pts })
+        #expect(table.frames.map { $0.isKeyframe } == probed.map { $0.key })
+
+        // Copy c's frame i is the fixture's frame i: its pixels are framemd5's line i.
+        let targets = [0, 1, oracle.count - 1, oracle.count, 17 * oracle.count + 251, copies * oracle.count / 2 + 3,
+                       copies * oracle.count - 1]
+        for k in targets {
+            let landing = try engine.seek(to: table.frames[k].time, precision: .exact)
+            #expect(landing.frame.index == k)
+            #expect(try engine.landedPicture()?.md5 == md5s[k % oracle.count], "frame \(k)")
+        }
+    }
+
+    @Test("A file whose samples lie past its end is scanned whole, and the scan says it is truncated")
+    func truncatedFallsBack() throws {
+        // The moov of truncated_faststart.mp4 lists 360 samples; the file holds 182.
+        let error = #expect(throws: MediaError.self) { try FFmpegEngine(path: Repository.fixture("bad/truncated_faststart.mp4")) }
+        #expect(error?.reason == .truncated, "\(String(describing: error))")
+        #expect(error?.detail.contains("lists 360 packets") == true && error?.detail.contains("only 182") == true)
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
+    }
+}
