@@ -21,8 +21,8 @@ public struct FrameTable: Sendable {
     /// The raw PTS that is time zero on the timeline: the container's start time in this
     /// stream's time base (as `ffmpeg -ss` counts).
     public let originPTS: Int64
-    /// The frames, sorted by presentation time.
-    public let frames: [FrameEntry]
+    /// The frames, sorted by presentation time, at 32 bytes a frame (see `FrameList`).
+    public let frames: FrameList
     /// Keyframe packets sorted by PTS, including any that an edit list discards.
     public let randomAccessPoints: [RandomAccessPoint]
     /// How the table was built.
@@ -40,26 +40,32 @@ public struct FrameTable: Sendable {
     public init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: [FrameEntry],
                 randomAccessPoints: [RandomAccessPoint], source: Source,
                 missingDataAfter: [Int: String] = [:]) {
+        self.init(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+                  frames: FrameList(frames, timeBase: timeBase, originPTS: originPTS,
+                                    endingAtOwnDuration: Set(missingDataAfter.keys)),
+                  randomAccessPoints: randomAccessPoints, source: source, missingDataAfter: missingDataAfter)
+    }
+
+    /// Creates a table from frames already packed (`FrameList.init(count:timeBase:originPTS:
+    /// endingAtOwnDuration:frame:)`, with `missingDataAfter`'s keys as the frames ending at
+    /// their own duration); the same conditions as the other initializer hold.
+    package init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: FrameList,
+                 randomAccessPoints: [RandomAccessPoint], source: Source, missingDataAfter: [Int: String] = [:]) {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.originPTS = originPTS
-        var covering = frames
         var missing: [MissingData] = []
-        for i in covering.indices {
-            let next = i + 1 < covering.count ? covering[i + 1].time : nil
-            if let evidence = missingDataAfter[i] {
-                let start = covering[i].time + covering[i].duration
-                let end = max(next ?? start, start)
-                if end > start { missing.append(MissingData(afterFrame: i, start: start, end: end, evidence: evidence)) }
-            } else if let next {
-                covering[i].end = next
-            }
+        for (i, evidence) in missingDataAfter.sorted(by: { $0.key < $1.key }) where frames.indices.contains(i) {
+            let next = i + 1 < frames.count ? frames[i + 1].time : nil
+            let start = frames[i].time + frames[i].duration
+            let end = max(next ?? start, start)
+            if end > start { missing.append(MissingData(afterFrame: i, start: start, end: end, evidence: evidence)) }
         }
-        self.frames = covering
+        self.frames = frames
         self.missingData = missing
         self.randomAccessPoints = randomAccessPoints
         self.source = source
-        self.keyframePositions = frames.indices.filter { frames[$0].isKeyframe }
+        self.keyframePositions = frames.indices.filter { frames.isKeyframe(at: $0) }
     }
 
     /// The time of a raw PTS on the zero-based timeline.

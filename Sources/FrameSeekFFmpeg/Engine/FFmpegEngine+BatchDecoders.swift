@@ -9,7 +9,7 @@ package struct EngineBlueprint: Sendable {
     let memory: MemoryInput?
     let media: MediaDescription
     let frameTable: FrameTable
-    let decodeOrderByPTS: [Int64: Int]
+    let packetOrder: PacketDecodeOrder
     let demuxerFlaggedFrames: Set<Int>
     let keyframePrefetch: KeyframePrefetch?
     let decoderParameters: StreamParameters
@@ -155,7 +155,7 @@ extension FFmpegEngine {
         var helperOptions = options
         helperOptions.cacheBytes = 0
         return EngineBlueprint(path: path, options: helperOptions, memory: pool.slots[0].demuxer.memory, media: media,
-                               frameTable: frameTable, decodeOrderByPTS: decodeOrderByPTS,
+                               frameTable: frameTable, packetOrder: packetOrder,
                                demuxerFlaggedFrames: demuxerFlaggedFrames, keyframePrefetch: keyframePrefetch,
                                decoderParameters: decoderParameters)
     }

@@ -24,7 +24,7 @@ extension FFmpegEngine {
     func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
                      keyframeOnly: Bool, framesDecoded: inout Int) throws(MediaError) -> RunResult {
         var skipping = skippingTo
-        let identifiesPackets = !decodeOrderByPTS.isEmpty
+        let identifiesPackets = packetOrder.identifiesPackets
         if !identifiesPackets { skipping = nil }
         // Non-reference frames before the first frame anyone will look at (the target, or the
         // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
@@ -96,7 +96,7 @@ extension FFmpegEngine {
                     if pts == point.pts {
                         skipping = nil
                     } else {
-                        if let order = decodeOrderByPTS[pts], order > point.decodeOrder { return .demuxerLandedLate }
+                        if let order = packetOrder.order(ofPTS: pts, in: frameTable), order > point.decodeOrder { return .demuxerLandedLate }
                         continue
                     }
                 }

@@ -112,7 +112,7 @@ extension FFmpegEngine {
     /// random access point, on a stream whose packets are known by PTS (so the packet read
     /// after a seek can be recognised as that keyframe's).
     private func decodesAlone(_ index: Int, from point: RandomAccessPoint) -> Bool {
-        frameTable.frames[index].isKeyframe && point.pts == frameTable.frames[index].pts && !decodeOrderByPTS.isEmpty
+        frameTable.frames[index].isKeyframe && point.pts == frameTable.frames[index].pts && packetOrder.identifiesPackets
     }
 
     /// The table index of the frame in `landedFrame`, by the PTS the decoder gave it.

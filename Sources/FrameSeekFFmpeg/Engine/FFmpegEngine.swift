@@ -105,7 +105,7 @@ public final class FFmpegEngine: PlaybackEngine {
     var decoder: Decoder { active.decoder }
     /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
     /// packet read after a seek is recognised.
-    let decodeOrderByPTS: [Int64: Int]
+    let packetOrder: PacketDecodeOrder
     /// Where the active decoder stands, so a later target in the same GOP decodes forward
     /// instead of seeking again. Nil means "unknown: seek before decoding".
     var position: DecodePosition? {
@@ -209,7 +209,7 @@ public final class FFmpegEngine: PlaybackEngine {
             throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
         }
         frameTable = built.table
-        decodeOrderByPTS = built.decodeOrderByPTS
+        packetOrder = built.packetOrder
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
         media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
@@ -245,7 +245,7 @@ public final class FFmpegEngine: PlaybackEngine {
         active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
         pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         frameTable = blueprint.frameTable
-        decodeOrderByPTS = blueprint.decodeOrderByPTS
+        packetOrder = blueprint.packetOrder
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
         media = blueprint.media

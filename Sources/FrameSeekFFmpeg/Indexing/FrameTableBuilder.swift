@@ -13,7 +13,7 @@ struct FrameTableBuilder {
     /// engine uses to tell where a demuxer seek landed.
     struct Result {
         let table: FrameTable
-        let decodeOrderByPTS: [Int64: Int]
+        let packetOrder: PacketDecodeOrder
         /// Why the packet scan stopped before the end of the file, when a read failed after
         /// some packets were read: the table holds what could be read, and the media reports
         /// the rest as truncated.
@@ -127,23 +127,12 @@ struct FrameTableBuilder {
         }
         let firstKeyPTS = packets[firstKey].pts!
         func decodable(_ i: Int) -> Bool { i >= firstKey && (i == firstKey || packets[i].pts! > firstKeyPTS || packets[firstKey].isDiscarded) }
-        var decodeOrderByPTS: [Int64: Int] = [:]
-        decodeOrderByPTS.reserveCapacity(packets.count)
-        for (order, packet) in packets.enumerated() { decodeOrderByPTS[packet.pts!] = order }
-        let shown = packets.indices.filter { !packets[$0].isDiscarded && decodable($0) }.sorted { packets[$0].pts! < packets[$1].pts! }
+        var isShown = [Bool](repeating: false, count: packets.count)
+        for i in packets.indices where !packets[i].isDiscarded && decodable(i) { isShown[i] = true }
+        var otherPackets: [Int64: Int] = [:]
+        for (order, packet) in packets.enumerated() where !isShown[order] { otherPackets[packet.pts!] = order }
+        let shown = packets.indices.filter { isShown[$0] }.sorted { packets[$0].pts! < packets[$1].pts! }
         try checkUnique(shown.map { packets[$0].pts! })
-        let frames = try makeFrames(count: shown.count,
-                                pts: { packets[shown[$0]].pts! },
-                                packetDuration: { packets[shown[$0]].duration },
-                                isKeyframe: { packets[shown[$0]].isKeyframe },
-                                decodeOrder: { shown[$0] },
-                                position: { packets[shown[$0]].position })
-        var frameIndexByPacket: [Int: Int] = [:]
-        for (frameIndex, packetIndex) in shown.enumerated() { frameIndexByPacket[packetIndex] = frameIndex }
-        let points = packets.indices.filter { packets[$0].isKeyframe && $0 >= firstKey }
-            .map { RandomAccessPoint(pts: packets[$0].pts!, dts: packets[$0].dts, decodeOrder: $0,
-                                     frameIndex: frameIndexByPacket[$0]) }
-            .sorted { $0.pts < $1.pts }
         // Missing media follows the latest frame read before it: frames are sorted by PTS,
         // so that is the highest frame index among packets read before the gap.
         var missingDataAfter: [Int: String] = [:]
@@ -152,11 +141,25 @@ struct FrameTableBuilder {
                 missingDataAfter[latest] = evidence
             }
         }
+        let frames = try makeFrames(count: shown.count, endingAtOwnDuration: Set(missingDataAfter.keys),
+                                pts: { packets[shown[$0]].pts! },
+                                packetDuration: { packets[shown[$0]].duration },
+                                isKeyframe: { packets[shown[$0]].isKeyframe },
+                                decodeOrder: { shown[$0] },
+                                position: { packets[shown[$0]].position })
+        // Frame index by packet index, -1 for packets that are not frames: an array, not a
+        // dictionary, which for a long file would cost more than the table itself.
+        var frameIndexOfPacket = [Int](repeating: -1, count: packets.count)
+        for (frameIndex, packetIndex) in shown.enumerated() { frameIndexOfPacket[packetIndex] = frameIndex }
+        let points = packets.indices.filter { packets[$0].isKeyframe && $0 >= firstKey }
+            .map { RandomAccessPoint(pts: packets[$0].pts!, dts: packets[$0].dts, decodeOrder: $0,
+                                     frameIndex: frameIndexOfPacket[$0] < 0 ? nil : frameIndexOfPacket[$0]) }
+            .sorted { $0.pts < $1.pts }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                                frames: frames, randomAccessPoints: points, source: source,
                                missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets[shown[$0]].isCorrupt })
-        return Result(table: table, decodeOrderByPTS: decodeOrderByPTS, corruptFrames: corrupt)
+        return Result(table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt)
     }
 
     /// The table of an MP4 or MOV read from its index: the packets of a second demuxer that
@@ -242,7 +245,7 @@ struct FrameTableBuilder {
         }
         let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
         try checkUnique(sorted.map(\.element.pts))
-        let frames = try makeFrames(count: sorted.count,
+        let frames = try makeFrames(count: sorted.count, endingAtOwnDuration: [],
                                 pts: { sorted[$0].element.pts },
                                 packetDuration: { sorted[$0].element.duration },
                                 isKeyframe: { sorted[$0].element.key },
@@ -253,7 +256,7 @@ struct FrameTableBuilder {
         }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                                frames: frames, randomAccessPoints: points, source: .decodeScan)
-        return Result(table: table, decodeOrderByPTS: [:])
+        return Result(table: table, packetOrder: .unknown)
     }
 
     /// FrameSeek tells frames apart by PTS (it is what the decoder hands back), so two frames
@@ -266,32 +269,27 @@ struct FrameTableBuilder {
                          detail: "\(repeats.count) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first.0)); FrameSeek cannot tell such frames apart")
     }
 
-    /// Frames in presentation order. A frame's duration is its packet's; where the packet has
-    /// none, the gap to the next frame; for a last frame without one, the median gap.
-    private func makeFrames(count: Int, pts: (Int) -> Int64, packetDuration: (Int) -> Int64,
+    /// Frames in presentation order, packed as they are made. A frame's duration is its
+    /// packet's; where the packet has none, the gap to the next frame; for a last frame
+    /// without one, the median gap.
+    private func makeFrames(count: Int, endingAtOwnDuration: Set<Int>, pts: (Int) -> Int64, packetDuration: (Int) -> Int64,
                             isKeyframe: (Int) -> Bool, decodeOrder: (Int) -> Int,
-                            position: (Int) -> Int64?) throws(MediaError) -> [FrameEntry] {
-        guard count > 0 else { return [] }
+                            position: (Int) -> Int64?) throws(MediaError) -> FrameList {
         let outOfRange = MediaError(path: demuxer.path, reason: .unsupported,
                                     detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
         var gaps: [Int64] = []
-        for i in 0..<(count - 1) {
+        gaps.reserveCapacity(max(0, count - 1))
+        for i in 0..<max(0, count - 1) {
             let (gap, overflow) = pts(i + 1).subtractingReportingOverflow(pts(i))
             if overflow { throw outOfRange }
             gaps.append(gap)
         }
         let medianGap = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
-        var frames: [FrameEntry] = []
-        frames.reserveCapacity(count)
-        for i in 0..<count {
+        for i in 0..<count where pts(i).subtractingReportingOverflow(originPTS).overflow { throw outOfRange }
+        return FrameList(count: count, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration) { i in
             var ticks = packetDuration(i)
             if ticks <= 0 { ticks = i < gaps.count ? gaps[i] : medianGap }
-            let (sinceOrigin, overflow) = pts(i).subtractingReportingOverflow(originPTS)
-            if overflow { throw outOfRange }
-            frames.append(FrameEntry(index: i, pts: pts(i), time: timeBase.time(ofTicks: sinceOrigin),
-                                     durationTicks: ticks, duration: timeBase.time(ofTicks: ticks),
-                                     isKeyframe: isKeyframe(i), decodeOrder: decodeOrder(i), packetPosition: position(i)))
+            return (pts(i), ticks, isKeyframe(i), decodeOrder(i), position(i))
         }
-        return frames
     }
 }

@@ -1,0 +1,137 @@
+/// The frames of a `FrameTable`, in presentation order, at 32 bytes a frame.
+///
+/// A two-hour film has some 200,000 frames, and a `FrameEntry` with its `MediaTime`s is over
+/// 100 bytes: the table would outweigh everything else an open holds. So a frame is kept as
+/// the raw numbers it comes from (PTS, duration in ticks, decode order, packet position,
+/// keyframe flag), and the `FrameEntry` with its exact times is made when it is read: its time
+/// is `timeBase.time(ofTicks: pts - originPTS)`, its end the next frame's time (or its own
+/// end, before missing data and for the last frame).
+///
+/// Frames whose times do not follow from their PTS that way (tables whose times a playlist
+/// places, test tables) are kept whole instead, so every table reads back exactly the entries
+/// it was made from.
+public struct FrameList: RandomAccessCollection, Sendable {
+    /// One frame as stored: 8 + 8 + 8 + 4 + 1 bytes, a stride of 32.
+    struct Packed: Sendable {
+        var pts: Int64
+        var durationTicks: Int64
+        /// The packet's byte offset, or -1 when unknown.
+        var position: Int64
+        var decodeOrder: Int32
+        var isKeyframe: Bool
+    }
+
+    private enum Storage: Sendable {
+        case packed([Packed])
+        case whole([FrameEntry])
+    }
+
+    private var storage: Storage
+    private let timeBase: TimeBase
+    private let originPTS: Int64
+    /// Frames that cover only their own duration: those followed by missing data.
+    private let endingAtOwnDuration: Set<Int>
+
+    /// The first index: 0.
+    public var startIndex: Int { 0 }
+
+    /// One past the last index: the number of frames.
+    public var endIndex: Int {
+        switch storage {
+        case .packed(let packed): packed.count
+        case .whole(let whole): whole.count
+        }
+    }
+
+    /// The frame at `index`, with its exact times.
+    public subscript(index: Int) -> FrameEntry {
+        switch storage {
+        case .whole(let whole):
+            return whole[index]
+        case .packed(let packed):
+            let frame = packed[index]
+            let time = timeBase.time(ofTicks: frame.pts &- originPTS)
+            let duration = timeBase.time(ofTicks: frame.durationTicks)
+            var entry = FrameEntry(index: index, pts: frame.pts, time: time, durationTicks: frame.durationTicks,
+                                   duration: duration, isKeyframe: frame.isKeyframe,
+                                   decodeOrder: Int(frame.decodeOrder), packetPosition: frame.position < 0 ? nil : frame.position)
+            if index + 1 < packed.count, !endingAtOwnDuration.contains(index) {
+                entry.end = timeBase.time(ofTicks: packed[index + 1].pts &- originPTS)
+            }
+            return entry
+        }
+    }
+
+    /// The frames `entries`, each of which covers up to the next one's time except those in
+    /// `endingAtOwnDuration` and the last; packed when every entry's times follow from its PTS
+    /// and duration in `timeBase` from `originPTS`, as a scanned table's do.
+    init(_ entries: [FrameEntry], timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
+        self.timeBase = timeBase
+        self.originPTS = originPTS
+        self.endingAtOwnDuration = endingAtOwnDuration
+        var packed: [Packed] = []
+        packed.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            guard entry.index == i, entry.decodeOrder >= 0, entry.decodeOrder <= Int(Int32.max),
+                  entry.time == timeBase.time(ofTicks: entry.pts &- originPTS),
+                  entry.duration == timeBase.time(ofTicks: entry.durationTicks) else {
+                storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
+                return
+            }
+            packed.append(Packed(pts: entry.pts, durationTicks: entry.durationTicks, position: entry.packetPosition ?? -1,
+                                 decodeOrder: Int32(entry.decodeOrder), isKeyframe: entry.isKeyframe))
+        }
+        storage = .packed(packed)
+    }
+
+    /// `count` frames packed as they are read, without making their entries first: what a
+    /// scan of a long file builds, so that its table never exists at 100 bytes a frame. Frame
+    /// `i`'s time is `timeBase.time(ofTicks: pts - originPTS)`; `frame(i)` gives its numbers.
+    package init(count: Int, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>,
+                 frame: (Int) -> (pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?)) {
+        self.timeBase = timeBase
+        self.originPTS = originPTS
+        self.endingAtOwnDuration = endingAtOwnDuration
+        var packed: [Packed] = []
+        packed.reserveCapacity(count)
+        for i in 0..<count {
+            let f = frame(i)
+            // A decode order past 32 bits (two billion packets) is kept whole rather than cut.
+            guard let order = Int32(exactly: f.decodeOrder) else {
+                let entries = (0..<count).map { i in
+                    let f = frame(i)
+                    return FrameEntry(index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS),
+                                      durationTicks: f.durationTicks, duration: timeBase.time(ofTicks: f.durationTicks),
+                                      isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, packetPosition: f.position)
+                }
+                storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
+                return
+            }
+            packed.append(Packed(pts: f.pts, durationTicks: f.durationTicks, position: f.position ?? -1,
+                                 decodeOrder: order, isKeyframe: f.isKeyframe))
+        }
+        storage = .packed(packed)
+    }
+
+    /// Whether frame `index` is a keyframe, without making its entry.
+    func isKeyframe(at index: Int) -> Bool {
+        switch storage {
+        case .packed(let packed): packed[index].isKeyframe
+        case .whole(let whole): whole[index].isKeyframe
+        }
+    }
+
+    /// `entries` with each `end` set to the next frame's time, as the packed form reads it.
+    private static func covering(_ entries: [FrameEntry], endingAtOwnDuration: Set<Int>) -> [FrameEntry] {
+        var covering = entries
+        for i in covering.indices.dropLast() where !endingAtOwnDuration.contains(i) {
+            covering[i].end = covering[i + 1].time
+        }
+        return covering
+    }
+}
+
+extension FrameList: Equatable {
+    /// Whether both lists hold the same frames, whichever way each stores them.
+    public static func == (lhs: FrameList, rhs: FrameList) -> Bool { lhs.elementsEqual(rhs) }
+}
