@@ -114,24 +114,20 @@ final class Demuxer {
         return true
     }
 
-    /// The container's index of `streamIndex` (`avformat_index_get_entry`), copied out: one
-    /// entry per sample in decode order for MP4, after edit lists; empty when the demuxer
-    /// keeps none.
-    func indexEntries(of streamIndex: Int) -> [ContainerIndexEntry] {
-        let stream = stream(streamIndex)
-        let count = avformat_index_get_entries_count(stream)
-        guard count > 0 else { return [] }
-        var entries: [ContainerIndexEntry] = []
-        entries.reserveCapacity(Int(count))
-        for i in 0..<count {
-            // The pointer is only valid until the next libavformat call: copied at once.
-            guard let entry = avformat_index_get_entry(stream, i) else { break }
-            entries.append(ContainerIndexEntry(position: entry.pointee.pos, timestamp: entry.pointee.timestamp,
-                                               size: Int(fs_index_entry_size(entry)),
-                                               isKeyframe: fs_index_entry_is_keyframe(entry) != 0,
-                                               isDiscarded: fs_index_entry_is_discarded(entry) != 0))
-        }
-        return entries
+    /// How many entries the container's index of `streamIndex` holds: one per sample in decode
+    /// order for MP4, after edit lists; 0 when the demuxer keeps none.
+    func indexEntryCount(of streamIndex: Int) -> Int {
+        Int(avformat_index_get_entries_count(stream(streamIndex)))
+    }
+
+    /// Entry `position` of the container's index of `streamIndex` (`avformat_index_get_entry`),
+    /// copied out: the pointer FFmpeg gives is only valid until its next libavformat call.
+    func indexEntry(of streamIndex: Int, at position: Int) -> ContainerIndexEntry? {
+        guard let entry = avformat_index_get_entry(stream(streamIndex), Int32(position)) else { return nil }
+        return ContainerIndexEntry(position: entry.pointee.pos, timestamp: entry.pointee.timestamp,
+                                   size: Int(fs_index_entry_size(entry)),
+                                   isKeyframe: fs_index_entry_is_keyframe(entry) != 0,
+                                   isDiscarded: fs_index_entry_is_discarded(entry) != 0)
     }
 
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).

@@ -36,15 +36,31 @@ struct FrameTableBuilder {
     /// compare with the full scan.
     var readsContainerIndex = true
 
-    /// One packet of the stream, as read in decode order.
+    /// One packet of the stream, as read in decode order: 40 bytes, so the scan of a long file
+    /// holds its packets in a few megabytes (no timestamp is `AV_NOPTS_VALUE`, Int64.min,
+    /// which is how an unknown one is kept).
     private struct ScannedPacket {
-        let pts: Int64?
-        let dts: Int64?
+        private static let unknown = Int64.min
+        private let rawPTS: Int64
+        private let rawDTS: Int64
+        private let rawPosition: Int64
         let duration: Int64
-        let position: Int64?
-        let isKeyframe: Bool
-        let isDiscarded: Bool
-        let isCorrupt: Bool
+        private let flags: UInt8
+
+        init(pts: Int64?, dts: Int64?, duration: Int64, position: Int64?, isKeyframe: Bool, isDiscarded: Bool, isCorrupt: Bool) {
+            rawPTS = pts ?? Self.unknown
+            rawDTS = dts ?? Self.unknown
+            rawPosition = position ?? Self.unknown
+            self.duration = duration
+            flags = (isKeyframe ? 1 : 0) | (isDiscarded ? 2 : 0) | (isCorrupt ? 4 : 0)
+        }
+
+        var pts: Int64? { rawPTS == Self.unknown ? nil : rawPTS }
+        var dts: Int64? { rawDTS == Self.unknown ? nil : rawDTS }
+        var position: Int64? { rawPosition == Self.unknown ? nil : rawPosition }
+        var isKeyframe: Bool { flags & 1 != 0 }
+        var isDiscarded: Bool { flags & 2 != 0 }
+        var isCorrupt: Bool { flags & 4 != 0 }
     }
 
     func build(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
@@ -170,23 +186,33 @@ struct FrameTableBuilder {
     /// packet that differs from its index entry.
     private func buildFromContainerIndex() throws(MediaError) -> Result? {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
-        let entries = demuxer.indexEntries(of: streamIndex)
-        guard !entries.isEmpty, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size else { return nil }
-        // Every stream's samples are skipped, so a read runs from one box to the next.
-        let payloads = (0..<demuxer.streamCount).flatMap { index in
-            (index == streamIndex ? entries : demuxer.indexEntries(of: index)).map { $0.position..<($0.position + Int64($0.size)) }
+        let count = demuxer.indexEntryCount(of: streamIndex)
+        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size else { return nil }
+        // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
+        // samples lie back to back: kept as one run, there are as many runs as chunks.
+        var payloads: [Range<Int64>] = []
+        for index in 0..<demuxer.streamCount {
+            for position in 0..<demuxer.indexEntryCount(of: index) {
+                guard let entry = demuxer.indexEntry(of: index, at: position) else { return nil }
+                let end = entry.position + Int64(entry.size)
+                guard entry.position >= 0, end <= size else { return nil }
+                if let last = payloads.last, last.upperBound == entry.position {
+                    payloads[payloads.count - 1] = last.lowerBound..<end
+                } else {
+                    payloads.append(entry.position..<end)
+                }
+            }
         }
-        guard payloads.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= size }) else { return nil }
         guard let indexed = try? Demuxer(path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader),
               indexed.streamCount == demuxer.streamCount else { return nil }
         indexed.selectOnly(streamIndex: streamIndex)
         reader.skip(payloads)
         let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
-        guard let scanned = try? scan.scanPackets(), scanned.readError == nil, scanned.packets.count == entries.count,
-              scanned.packets.allSatisfy({ $0.pts != nil }) else { return nil }
+        guard let scanned = try? scan.scanPackets(), scanned.readError == nil, scanned.packets.count == count else { return nil }
         let packets = scanned.packets
-        for (packet, entry) in zip(packets, entries) {
-            guard packet.position == entry.position, packet.dts == entry.timestamp,
+        for (position, packet) in packets.enumerated() {
+            guard packet.pts != nil, let entry = demuxer.indexEntry(of: streamIndex, at: position),
+                  packet.position == entry.position, packet.dts == entry.timestamp,
                   packet.isKeyframe == entry.isKeyframe, packet.isDiscarded == entry.isDiscarded else { return nil }
         }
         var result = try tableFromPackets(packets, missingDataBefore: [:], source: .containerIndex)
