@@ -2,7 +2,8 @@
 // table is the full scan's, field for field, on every MP4 fixture (edit lists, B-frames, HEVC,
 // AV1, 10-bit, two video streams); a long file made in the test by stream-copying a fixture 40
 // times opens reading a sliver of its bytes, its table is ffprobe's packet list, and exact seeks
-// across it give the fixture's framemd5 pixels; files the index cannot serve fall back to the
+// across it give the fixture's framemd5 pixels, from the disk and over HTTP with byte ranges
+// (scripts/range-http-server.py on loopback); files the index cannot serve fall back to the
 // full scan, which reports what is wrong with them.
 
 import Foundation
@@ -74,6 +75,20 @@ struct ContainerIndexTests {
             let landing = try engine.seek(to: table.frames[k].time, precision: .exact)
             #expect(landing.frame.index == k)
             #expect(try engine.landedPicture()?.md5 == md5s[k % oracle.count], "frame \(k)")
+        }
+
+        // The same file over HTTP with byte ranges: the same index, read from the boxes alone,
+        // and the same pixels.
+        let server = try HTTPServer(directory: directory.path, byteRanges: true)
+        defer { server.stop() }
+        let remote = try FFmpegEngine(path: "http://127.0.0.1:\(server.port)/long.mp4", options: .init(streamIndex: 0, threads: 1))
+        #expect(remote.frameTable.source == .containerIndex)
+        #expect(remote.frameTable.frames == table.frames)
+        #expect(remote.indexScanBytes?.read == engine.indexScanBytes?.read)
+        for k in [oracle.count + 7, copies * oracle.count - 2] {
+            let landing = try remote.seek(to: table.frames[k].time, precision: .exact)
+            #expect(landing.frame.index == k)
+            #expect(try remote.landedPicture()?.md5 == md5s[k % oracle.count], "frame \(k) over HTTP")
         }
     }
 

@@ -99,15 +99,18 @@ struct HLSLiveTests {
 }
 
 /// `python3 -m http.server` on a free port of 127.0.0.1, serving `directory`; stopped by
-/// `stop()`.
+/// `stop()`. With `byteRanges`, scripts/range-http-server.py instead, which answers Range
+/// requests as object storage does.
 final class HTTPServer {
     let port: Int
     private let process = Process()
 
-    init(directory: String) throws {
+    init(directory: String, byteRanges: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Port 0: the kernel picks a free port, and the server prints which (-u: unbuffered).
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"]
+        process.arguments = byteRanges
+            ? ["python3", "-u", Repository.root.appendingPathComponent("scripts/range-http-server.py").path, directory]
+            : ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let output = Pipe()
         process.standardOutput = output

@@ -18,7 +18,7 @@ import FrameSeekCore
 final class PayloadSkippingReader {
     /// The read position and the inner context, which the callbacks reach through the `opaque`
     /// pointer. A class of its own so that the pointer exists before `avio_alloc_context`.
-    private final class Cursor {
+    private final class Cursor: ReadCursor {
         let inner: UnsafeMutablePointer<AVIOContext>
         /// Sorted, disjoint `[start, end)` byte ranges that are never read.
         var skipped: [Range<Int64>] = []
@@ -43,7 +43,7 @@ final class PayloadSkippingReader {
             return skipped[low].contains(offset) ? (skipped[low], nil) : (nil, skipped[low].lowerBound)
         }
 
-        func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
+        override func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
             guard size > 0 else { return 0 }
             let place = place(offset)
             if let range = place.inside {
@@ -70,7 +70,7 @@ final class PayloadSkippingReader {
         /// `whence` as FFmpeg passes it: SEEK_SET, SEEK_CUR, SEEK_END or AVSEEK_SIZE, possibly
         /// with AVSEEK_FORCE. Only the position moves; the inner context seeks when a read
         /// needs bytes there, so a seek over a payload costs nothing.
-        func seek(offset requested: Int64, whence: Int32) -> Int64 {
+        override func seek(offset requested: Int64, whence: Int32) -> Int64 {
             let mode = whence & ~Int32(AVSEEK_FORCE)
             if mode == Int32(AVSEEK_SIZE) { return avio_size(inner) }
             let base: Int64
@@ -90,48 +90,25 @@ final class PayloadSkippingReader {
         }
     }
 
-    /// The bytes FFmpeg asks for at a time; FFmpeg's own default buffer size.
-    private static let bufferSize: Int32 = 32 * 1024
-
-    let context: UnsafeMutablePointer<AVIOContext>
+    private let reading: CustomReadContext
     private let cursor: Cursor
+    var context: UnsafeMutablePointer<AVIOContext> { reading.context }
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) for reading.
     ///
-    /// - Throws: `FFmpegError` from `avio_open2`, or with `AVERROR(ENOMEM)` when `av_malloc` or
-    ///   `avio_alloc_context` fails.
+    /// - Throws: `FFmpegError` from `avio_open2`, or with `AVERROR(ENOMEM)` when the context
+    ///   cannot be allocated.
     init(path: String) throws(FFmpegError) {
         var inner: UnsafeMutablePointer<AVIOContext>?
         try check(avio_open2(&inner, path, AVIO_FLAG_READ, nil, nil), "avio_open2")
         guard let inner else { throw FFmpegError(function: "avio_open2", code: fs_averror(ENOMEM)) }
         let cursor = Cursor(inner: inner)
-        guard let buffer = av_malloc(Int(Self.bufferSize))?.assumingMemoryBound(to: UInt8.self) else {
-            var toClose: UnsafeMutablePointer<AVIOContext>? = inner
-            avio_closep(&toClose)
-            throw FFmpegError(function: "av_malloc", code: fs_averror(ENOMEM))
-        }
-        // The callbacks cannot capture: they find the cursor through `opaque`, which stays valid
-        // because `self` keeps the cursor for as long as the context exists.
-        let opaque = Unmanaged.passUnretained(cursor).toOpaque()
-        guard let context = avio_alloc_context(
-            buffer, Self.bufferSize, 0, opaque,
-            { opaque, buffer, size in
-                guard let opaque, let buffer else { return fs_averror(EINVAL) }
-                return Unmanaged<Cursor>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
-            },
-            nil,
-            { opaque, offset, whence in
-                guard let opaque else { return Int64(fs_averror(EINVAL)) }
-                return Unmanaged<Cursor>.fromOpaque(opaque).takeUnretainedValue().seek(offset: offset, whence: whence)
-            })
-        else {
-            av_free(buffer)
-            var toClose: UnsafeMutablePointer<AVIOContext>? = inner
-            avio_closep(&toClose)
-            throw FFmpegError(function: "avio_alloc_context", code: fs_averror(ENOMEM))
-        }
-        self.context = context
         self.cursor = cursor
+        do { reading = try CustomReadContext(cursor) } catch {
+            var toClose: UnsafeMutablePointer<AVIOContext>? = inner
+            avio_closep(&toClose)
+            throw error
+        }
     }
 
     /// From now on, reads inside `ranges` (byte ranges of sample payloads, in any order,
@@ -164,10 +141,9 @@ final class PayloadSkippingReader {
     var bytesSkipped: Int64 { cursor.bytesSkipped }
 
     deinit {
-        // FFmpeg may have replaced the buffer with one of another size; free the one it holds.
-        av_freep(&context.pointee.buffer)
-        var toFree: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&toFree)
+        // No callback can come now: the demuxer reading through this reader holds it, so it
+        // has closed its format context already. The custom context (`reading`) is freed
+        // after this, with the stored properties.
         var inner: UnsafeMutablePointer<AVIOContext>? = cursor.inner
         avio_closep(&inner)
     }

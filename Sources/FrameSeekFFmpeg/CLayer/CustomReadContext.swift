@@ -1,0 +1,62 @@
+internal import CFFmpeg
+
+/// Where a custom `AVIOContext` reads from: the read and seek callbacks FFmpeg calls, as
+/// methods a subclass overrides (a class, so the callbacks reach it without a dynamic cast).
+///
+/// Not Sendable: FFmpeg calls back on the thread that drives the demuxer.
+class ReadCursor {
+    /// Fills up to `size` bytes at `buffer`; returns the count, or an `AVERROR`.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 { fs_averror(ENOSYS) }
+
+    /// Moves as `whence` says (SEEK_SET, SEEK_CUR, SEEK_END or AVSEEK_SIZE, possibly with
+    /// AVSEEK_FORCE); returns the new offset, the size for AVSEEK_SIZE, or an `AVERROR`.
+    func seek(offset: Int64, whence: Int32) -> Int64 { Int64(fs_averror(ENOSYS)) }
+}
+
+/// A custom `AVIOContext` reading through a `ReadCursor`, with no write: what a demuxer sets as
+/// its `AVFormatContext.pb`. `avformat_close_input` leaves a custom context alone
+/// (`AVFMT_FLAG_CUSTOM_IO`), so its owner frees it here, after the demuxer has closed its
+/// format context.
+final class CustomReadContext {
+    /// The bytes FFmpeg asks for at a time; FFmpeg's own default buffer size.
+    private static let bufferSize: Int32 = 32 * 1024
+
+    let context: UnsafeMutablePointer<AVIOContext>
+    /// Kept alive for as long as the context, whose `opaque` points at it.
+    let cursor: ReadCursor
+
+    /// - Throws: `FFmpegError` with `AVERROR(ENOMEM)` when `av_malloc` or
+    ///   `avio_alloc_context` fails.
+    init(_ cursor: ReadCursor) throws(FFmpegError) {
+        guard let buffer = av_malloc(Int(Self.bufferSize))?.assumingMemoryBound(to: UInt8.self) else {
+            throw FFmpegError(function: "av_malloc", code: fs_averror(ENOMEM))
+        }
+        // The callbacks cannot capture: they find the cursor through `opaque`, which stays valid
+        // because `self` keeps the cursor for as long as the context exists.
+        let opaque = Unmanaged.passUnretained(cursor).toOpaque()
+        guard let context = avio_alloc_context(
+            buffer, Self.bufferSize, 0, opaque,
+            { opaque, buffer, size in
+                guard let opaque, let buffer else { return fs_averror(EINVAL) }
+                return Unmanaged<ReadCursor>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+            },
+            nil,
+            { opaque, offset, whence in
+                guard let opaque else { return Int64(fs_averror(EINVAL)) }
+                return Unmanaged<ReadCursor>.fromOpaque(opaque).takeUnretainedValue().seek(offset: offset, whence: whence)
+            })
+        else {
+            av_free(buffer)
+            throw FFmpegError(function: "avio_alloc_context", code: fs_averror(ENOMEM))
+        }
+        self.context = context
+        self.cursor = cursor
+    }
+
+    deinit {
+        // FFmpeg may have replaced the buffer with one of another size; free the one it holds.
+        av_freep(&context.pointee.buffer)
+        var toFree: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&toFree)
+    }
+}
