@@ -16,17 +16,24 @@ build: deps
 demo: build
 	@scripts/demo.sh
 
+# The tests' index cache is a folder of their own, new each run: the command line keeps frame
+# tables in $XDG_CACHE_HOME, and a run must neither read an earlier build's nor leave its own.
+TEST_CACHE = XDG_CACHE_HOME=$(CURDIR)/.build/test-cache
+
 test: deps
-	$(SWIFT) test
+	rm -rf .build/test-cache
+	$(TEST_CACHE) $(SWIFT) test
 
 # A build directory of its own, so switching between the two builds never reuses stale objects.
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	rm -rf .build/test-cache
+	$(TEST_CACHE) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # AddressSanitizer (LeakSanitizer included), decoder threads at 1 as by default. Leaks that are
 # FFmpeg's or the Swift runtime's own are suppressed in scripts/lsan.supp, each with its reason.
 test-asan: deps
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+	rm -rf .build/test-cache
+	$(TEST_CACHE) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # libFuzzer: make fuzz FUZZ_TARGET=media|parsing FUZZ_SECONDS=N (see scripts/fuzz.sh).

@@ -17,7 +17,7 @@ public enum CommandLineTool {
 
     static let commands: [any Subcommand.Type] = [
         ProbeCommand.self, FramesCommand.self, SeekCommand.self, LiveCommand.self, StepCommand.self,
-        ThumbnailsCommand.self, BenchCommand.self, LandingCommand.self, PlayCommand.self,
+        ThumbnailsCommand.self, BenchCommand.self, LandingCommand.self, PlayCommand.self, IndexCommand.self,
     ]
 
     /// Runs `arguments` (without the program name) and returns the exit code.
@@ -44,7 +44,7 @@ public enum CommandLineTool {
             return .success
         }
         do {
-            let parsed = try Arguments(rest, flags: command.flags.union(["--json"]), options: command.options)
+            let parsed = try Arguments(rest, flags: command.flags.union(["--json", "--no-index-cache"]), options: command.options)
             // A word nobody reads is a mistake (a second file, a time given to a command that
             // takes none), not something to ignore.
             if parsed.positionals.count > command.maximumPositionals {
@@ -126,15 +126,36 @@ extension Subcommand {
     /// default: see the README's "Threads" for why).
     static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
         let poolMegabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576)
-        return FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                    threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
-                                    cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
-                                    decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
+        var options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
+                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
+                                           cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
+                                           decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
+        // Every command keeps frame tables between runs, unless told not to.
+        if !arguments.has("--no-index-cache") { options.indexCache = IndexCache(directory: IndexCache.defaultDirectory) }
+        return options
     }
 
-    /// Opens FILE with `--stream`, `--threads` and `--pool-mb`.
-    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil) throws -> FFmpegEngine {
-        try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes))
+    /// Opens FILE with `--stream`, `--threads`, `--pool-mb` and `--no-index-cache`; an index
+    /// cache entry that was not trusted, or not written, is a warning on `errors`.
+    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil, errors: TextOutput? = nil) throws -> FFmpegEngine {
+        let engine = try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes))
+        if let errors, let warning = indexCacheWarning(engine.indexCacheOutcome, file: file) {
+            errors.line("frameseek \(name): warning: \(warning)")
+        }
+        return engine
+    }
+
+    /// The line to warn with for what the index cache did, nil when all went well.
+    static func indexCacheWarning(_ outcome: IndexCache.Outcome?, file: String) -> String? {
+        switch outcome {
+        case .rejected(let path, let reason, let rewriteFailure):
+            return "\(file): the index cache entry \(path) was not used: \(reason); the index was rebuilt"
+                + (rewriteFailure.map { " but not saved: \($0)" } ?? "")
+        case .notWritten(let reason):
+            return "\(file): the index was not saved to the cache: \(reason)"
+        case .read, .written, nil:
+            return nil
+        }
     }
 }
 

@@ -26,7 +26,7 @@ enum FramesCommand: Subcommand {
     """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
-        let engine = try openEngine(try singleFile(arguments), arguments)
+        let engine = try openEngine(try singleFile(arguments), arguments, errors: errors)
         let table = engine.frameTable
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         let flagged = engine.demuxerFlaggedFrames

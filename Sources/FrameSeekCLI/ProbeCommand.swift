@@ -25,7 +25,7 @@ enum ProbeCommand: Subcommand {
     """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
-        let engine = try openEngine(try singleFile(arguments), arguments)
+        let engine = try openEngine(try singleFile(arguments), arguments, errors: errors)
         let media = engine.media
         let stats = engine.frameTable.statistics
         var damage = try DamageReport(command: name, arguments: arguments, media: media)
@@ -56,6 +56,7 @@ enum ProbeCommand: Subcommand {
                 ("reorder_depth", .integer(Int64(stats.reorderDepth))),
                 ("index_source", .string(engine.frameTable.source.rawValue)),
                 ("index_bytes_read", engine.indexScanBytes.map { .integer($0.read) } ?? .null),
+                ("index_cache", .string(engine.indexCacheOutcome.map(Self.cacheWord))),
                 ("open_ms", .number(engine.openLatency.milliseconds)),
                 ("truncation", truncation),
                 ("missing_data", DamageReport.json(media.missingData)),
@@ -77,8 +78,19 @@ enum ProbeCommand: Subcommand {
         for gap in media.missingData { output.line("  \(gap)") }
         var index = "  index: \(engine.frameTable.source.rawValue)"
         if let bytes = engine.indexScanBytes { index += ", \(bytes.read) bytes read, \(bytes.skipped) sample bytes not read" }
+        if let outcome = engine.indexCacheOutcome { index += ", cache \(Self.cacheWord(outcome))" }
         output.line(index)
         output.line("  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)")
         return .success
+    }
+
+    /// How `probe` names what the index cache did.
+    static func cacheWord(_ outcome: IndexCache.Outcome) -> String {
+        switch outcome {
+        case .read: "read"
+        case .written: "written"
+        case .rejected: "rebuilt"
+        case .notWritten: "not_written"
+        }
     }
 }

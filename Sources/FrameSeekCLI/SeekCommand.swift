@@ -113,7 +113,7 @@ enum SeekCommand: Subcommand {
             }
             engine = playlist
         } else {
-            engine = try openEngine(file, arguments)
+            engine = try openEngine(file, arguments, errors: errors)
         }
         let stream = engine.media.selectedStream
         if pngPattern != nil, stream.mediaType != .video {

@@ -63,7 +63,7 @@ enum StepCommand: Subcommand {
         }
         let cacheBytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576).map { $0 * 1024 * 1024 }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
-        let engine = try openEngine(file, arguments, cacheBytes: cacheBytes)
+        let engine = try openEngine(file, arguments, cacheBytes: cacheBytes, errors: errors)
         let stream = engine.media.selectedStream
         // "audioOnly" is the answer for media without video; a chosen audio stream in a file
         // that has video is a usage mistake, and saying "no video stream" would be false.

@@ -69,3 +69,21 @@ public enum MediaDigest {
         return lowercaseHex(digest)
     }
 }
+
+/// libavutil's SHA-256 of bytes in memory: what keys and checks index cache files.
+enum SHA256Digest {
+    /// `av_sha_init(ctx, 256)` / `av_sha_update` / `av_sha_final` over `bytes`, raw; nil only
+    /// when `av_sha_alloc` is out of memory.
+    static func digest<Bytes: ContiguousBytes>(of bytes: Bytes) -> [UInt8]? {
+        guard let context = av_sha_alloc() else { return nil }
+        // av_sha_alloc hands out memory av_malloc owns; av_free releases it.
+        defer { av_free(UnsafeMutableRawPointer(context)) }
+        guard av_sha_init(context, 256) == 0 else { return nil }
+        bytes.withUnsafeBytes { raw in
+            av_sha_update(context, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+        }
+        var digest = [UInt8](repeating: 0, count: 32)
+        av_sha_final(context, &digest)
+        return digest
+    }
+}

@@ -36,6 +36,10 @@ public final class FFmpegEngine: PlaybackEngine {
         /// Whether an MP4 or MOV is indexed from its sample table, reading only its boxes
         /// (`FrameTable.Source.containerIndex`); tests turn it off to compare with the full scan.
         package var readsContainerIndex = true
+        /// Where frame tables are kept between opens of a local file (`IndexCache`); nil, the
+        /// default, builds every table from the media. The command line uses
+        /// `IndexCache.defaultDirectory` unless given `--no-index-cache`.
+        public var indexCache: IndexCache?
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
@@ -67,6 +71,9 @@ public final class FFmpegEngine: PlaybackEngine {
     /// bytes the index scan read from the file (its boxes), and the sample bytes it did not
     /// read. Nil for a table from a full scan, which reads every byte.
     public let indexScanBytes: (read: Int64, skipped: Int64)?
+    /// What the index cache did for this open; nil without a cache, for media in memory and
+    /// for URLs.
+    public let indexCacheOutcome: IndexCache.Outcome?
     /// The frame the engine last landed or stepped on, nil before any.
     public var currentFrameIndex: Int? { landedFrameIndex }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
@@ -199,9 +206,18 @@ public final class FFmpegEngine: PlaybackEngine {
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
         builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
-        let built = try builder.build { () throws(FFmpegError) -> Decoder in
-            try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
+        let cacheKey = memory == nil ? options.indexCache?.key(forFileAt: path, streamIndex: streamIndex,
+                                                                libraries: Self.cacheLibraries) : nil
+        let cached = cacheKey.flatMap { options.indexCache?.read($0) }
+        let built: FrameTableBuilder.Result
+        if case .success(let table) = cached {
+            built = table
+        } else {
+            built = try builder.build { () throws(FFmpegError) -> Decoder in
+                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
+            }
         }
+        indexCacheOutcome = Self.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
         guard !built.table.frames.isEmpty else {
             if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
                 throw MediaError(path: path, reason: .truncated, detail: cause)
@@ -248,6 +264,7 @@ public final class FFmpegEngine: PlaybackEngine {
         packetOrder = blueprint.packetOrder
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
+        indexCacheOutcome = nil
         media = blueprint.media
         keyframePrefetch = blueprint.keyframePrefetch
         openLatency = clock.now - start
@@ -256,6 +273,25 @@ public final class FFmpegEngine: PlaybackEngine {
     deinit {
         // Each helper's engine is closed on its own queue, after the work queued there.
         for helper in batchHelpers { helper.schedule { $0 = nil } }
+    }
+
+    /// The FFmpeg libraries an index cache entry was made with, in its key: another FFmpeg may
+    /// index the same file otherwise.
+    private static let cacheLibraries = FFmpegLibraries.versions.sorted { $0.key < $1.key }
+        .map { "\($0.key) \($0.value)" }.joined(separator: " ")
+
+    /// What the cache did: read the entry, or write `built` (after rejecting a bad entry).
+    private static func cacheOutcome(_ cache: IndexCache?, key: IndexCache.Key?,
+                                     cached: Result<FrameTableBuilder.Result, IndexCacheRejection>?,
+                                     built: FrameTableBuilder.Result) -> IndexCache.Outcome? {
+        guard let cache, let key else { return nil }
+        switch cached {
+        case .success: return .read(path: key.path)
+        case .failure(let rejection):
+            return .rejected(path: key.path, reason: rejection.reason, rewriteFailure: cache.write(built, as: key))
+        case nil:
+            return cache.write(built, as: key).map { .notWritten(reason: $0) } ?? .written(path: key.path)
+        }
     }
 
     /// A demuxer for `path` (or `memory`), its failure named by `openError`.

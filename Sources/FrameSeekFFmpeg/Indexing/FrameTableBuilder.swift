@@ -20,6 +20,9 @@ struct FrameTableBuilder {
         var readError: String?
         /// Frames whose packet the demuxer flagged corrupt (`AV_PKT_FLAG_CORRUPT`).
         var corruptFrames: Set<Int> = []
+        /// The frames after which media could not be read, with why (what the table's missing
+        /// data was made from), kept so an index cache rebuilds the same table.
+        var missingDataAfter: [Int: String] = [:]
         /// For a table read from the container's index: the bytes its scan read from the file,
         /// and the payload bytes it answered without reading.
         var indexScanBytes: (read: Int64, skipped: Int64)?
@@ -175,7 +178,8 @@ struct FrameTableBuilder {
                                frames: frames, randomAccessPoints: points, source: source,
                                missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets[shown[$0]].isCorrupt })
-        return Result(table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt)
+        return Result(table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
+                      missingDataAfter: missingDataAfter)
     }
 
     /// The table of an MP4 or MOV read from its index: the packets of a second demuxer that

@@ -9,7 +9,7 @@ import FrameSeekCore
 /// sample) answers with the later packet, the one read last in decode order.
 struct PacketDecodeOrder: Sendable {
     /// Packets that are not frames of the table, by PTS.
-    private let others: [Int64: Int]
+    let others: [Int64: Int]
     /// Whether packets are known by PTS at all: true for tables from packets, false for
     /// decode-scanned ones, whose packets the engine cannot place.
     let identifiesPackets: Bool

@@ -1,0 +1,69 @@
+// The index cache on the command line: `frameseek index` writes entries that later commands
+// read; `--no-index-cache` leaves the cache alone; a damaged entry is one warning line, the
+// command still answers from the media, and the next run reads the rewritten entry. Each test
+// works on a copy of a fixture of its own, so no other test reads the entries it damages.
+
+import Foundation
+import FrameSeekCLI
+import FrameSeekTestSupport
+import Testing
+
+@Suite("CLI: the index cache")
+struct CLIIndexCacheTests {
+    /// A copy of `fixture` in a folder of its own (a new modification time: a key of its own).
+    private static func copy(_ relative: String) throws -> (URL, String) {
+        let directory = try temporaryDirectory("cli-index-cache")
+        let file = directory.appendingPathComponent((relative as NSString).lastPathComponent).path
+        try FileManager.default.copyItem(atPath: Repository.fixture(relative), toPath: file)
+        return (directory, file)
+    }
+
+    private static func json(_ line: String?) -> [String: Any] { line.flatMap { JSON.object($0) } ?? [:] }
+
+    @Test("index writes the entry, then probe reads it; --no-index-cache reads nothing")
+    func indexThenProbe() throws {
+        let (directory, file) = try Self.copy("media/h264_vfr.mkv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let indexed = frameseek(["index", file, "--json"])
+        #expect(indexed.code == .success && indexed.err.isEmpty, "\(indexed.err)")
+        let entry = Self.json(indexed.out.first)
+        #expect(entry["cache"] as? String == "written" && JSON.int(entry["frame_count"]) == 120, "\(entry)")
+        let again = frameseek(["index", file, "--json"])
+        #expect(Self.json(again.out.first)["cache"] as? String == "read")
+        let probed = frameseek(["probe", file, "--json"])
+        #expect(Self.json(probed.out.first)["index_cache"] as? String == "read")
+        let uncached = frameseek(["probe", file, "--json", "--no-index-cache"])
+        #expect(Self.json(uncached.out.first)["index_cache"] is NSNull, "\(uncached.out)")
+        #expect(JSON.int(Self.json(uncached.out.first)["frame_count"]) == 120)
+    }
+
+    @Test("A damaged entry is one warning naming the file; the answer comes from the media, and the entry is rewritten")
+    func damagedEntryWarns() throws {
+        let (directory, file) = try Self.copy("media/h264_mpegts_offset.ts")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try #require(Self.json(frameseek(["index", file, "--json"]).out.first)["entry"] as? String)
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let seek = frameseek(["seek", file, "2.5", "--md5", "--json"])
+        #expect(seek.code == .success)
+        #expect(seek.err.count == 1 && seek.err[0].contains(file) && seek.err[0].contains("was not used")
+                && seek.err[0].contains("checksum"), "\(seek.err)")
+        let clean = frameseek(["seek", file, "2.5", "--md5", "--json"])
+        #expect(clean.err.isEmpty, "the rewritten entry is read without a warning: \(clean.err)")
+        let before = Self.json(seek.out.first), after = Self.json(clean.out.first)
+        #expect(after["md5"] as? String == before["md5"] as? String && JSON.int(after["frame_index"]) == JSON.int(before["frame_index"]))
+        #expect(before["md5"] is String)
+    }
+
+    @Test("index on several files goes on past one that fails, and exits 2")
+    func indexGoesOn() throws {
+        let (directory, file) = try Self.copy("media/h264_vfr.mkv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("missing.mp4").path
+        let run = frameseek(["index", missing, file])
+        #expect(run.code == .usageOrInput)
+        #expect(run.err.count == 1 && run.err[0].contains(missing), "\(run.err)")
+        #expect(run.out.count == 1 && run.out[0].hasPrefix(file), "\(run.out)")
+    }
+}
