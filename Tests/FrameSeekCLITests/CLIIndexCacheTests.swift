@@ -10,12 +10,24 @@ import Testing
 
 @Suite("CLI: the index cache")
 struct CLIIndexCacheTests {
-    /// A copy of `fixture` in a folder of its own (a new modification time: a key of its own).
+    /// A copy of `fixture` in a folder of its own, with a modification time of its own (a copy
+    /// can keep the original's), so its key is its own and no other test reads its entry.
     private static func copy(_ relative: String) throws -> (URL, String) {
         let directory = try temporaryDirectory("cli-index-cache")
         let file = directory.appendingPathComponent((relative as NSString).lastPathComponent).path
         try FileManager.default.copyItem(atPath: Repository.fixture(relative), toPath: file)
+        let unique = Date(timeIntervalSince1970: 1_000_000_000 + Double(UInt32.random(in: 0...UInt32.max)))
+        try FileManager.default.setAttributes([.modificationDate: unique], ofItemAtPath: file)
         return (directory, file)
+    }
+
+    @Test("A playlist is not cached: its media are other files, which its own identity does not cover")
+    func playlistsAreNotCached() throws {
+        // Two copies of one playlist whose segments differ would share a key (CLIMissingSegmentTests
+        // has such a pair): only formats that hold their own media are cached.
+        let probed = frameseek(["probe", Repository.fixture("media/hls-ts-rollover/playlist.m3u8"), "--json"])
+        #expect(probed.code == .success)
+        #expect(Self.json(probed.out.first)["index_cache"] is NSNull, "\(probed.out)")
     }
 
     private static func json(_ line: String?) -> [String: Any] { line.flatMap { JSON.object($0) } ?? [:] }

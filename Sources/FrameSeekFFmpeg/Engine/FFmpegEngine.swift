@@ -206,8 +206,8 @@ public final class FFmpegEngine: PlaybackEngine {
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
         builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
-        let cacheKey = memory == nil ? options.indexCache?.key(forFileAt: path, streamIndex: streamIndex,
-                                                                libraries: Self.cacheLibraries) : nil
+        let cacheKey = memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)
+            ? options.indexCache?.key(forFileAt: path, streamIndex: streamIndex, libraries: Self.cacheLibraries) : nil
         let cached = cacheKey.flatMap { options.indexCache?.read($0) }
         let built: FrameTableBuilder.Result
         if case .success(let table) = cached {

@@ -42,6 +42,16 @@ public struct IndexCache: Sendable, Hashable {
         case notWritten(reason: String)
     }
 
+    /// Whether a file of the FFmpeg format `formatName` holds all of its media itself, so that
+    /// its own identity is its media's. A playlist (HLS, DASH, concat) names other files, which
+    /// can change, go missing or differ between two copies of the same playlist: those are
+    /// never cached.
+    static func holdsItsOwnMedia(_ formatName: String) -> Bool {
+        let selfContained: Set<String> = ["mov", "mp4", "matroska", "webm", "mpegts", "avi", "flv", "mpeg", "mp3", "aac",
+                                          "flac", "wav", "ogg", "asf", "mxf", "ivf", "h264", "hevc", "m4v", "obu", "nut"]
+        return formatName.split(separator: ",").contains { selfContained.contains(String($0)) }
+    }
+
     /// One file's key: the identity text stored in the entry, and the entry's path.
     struct Key {
         let text: String
