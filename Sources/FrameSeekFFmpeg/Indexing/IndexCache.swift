@@ -90,7 +90,8 @@ public struct IndexCache: Sendable, Hashable {
         guard let bytes = IndexCacheFile.encode(result, key: key.text) else { return "out of memory" }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let temporary = key.path + ".\(getpid()).tmp"
+            // A name of its own per write: two engines of one process may write one entry at once.
+            let temporary = key.path + ".\(getpid()).\(UUID().uuidString).tmp"
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, key.path) == 0 else {
                 let cause = String(cString: strerror(errno))
