@@ -113,6 +113,28 @@ public struct FrameList: RandomAccessCollection, Sendable {
         storage = .packed(packed)
     }
 
+    /// The same frames, with `frames` as the ones that cover only their own duration (those
+    /// followed by missing data); the storage is shared, not copied.
+    package func endingAtOwnDuration(_ frames: Set<Int>) -> FrameList {
+        switch storage {
+        case .packed:
+            return FrameList(storage: storage, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
+        case .whole(let whole):
+            // Whole entries hold their ends: set again, as the packed form would read them.
+            var entries = whole
+            for i in entries.indices { entries[i].end = entries[i].time + entries[i].duration }
+            return FrameList(storage: .whole(Self.covering(entries, endingAtOwnDuration: frames)), timeBase: timeBase,
+                             originPTS: originPTS, endingAtOwnDuration: frames)
+        }
+    }
+
+    private init(storage: Storage, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
+        self.storage = storage
+        self.timeBase = timeBase
+        self.originPTS = originPTS
+        self.endingAtOwnDuration = endingAtOwnDuration
+    }
+
     /// Whether frame `index` is a keyframe, without making its entry.
     func isKeyframe(at index: Int) -> Bool {
         switch storage {

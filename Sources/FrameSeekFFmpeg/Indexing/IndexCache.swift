@@ -81,7 +81,7 @@ public struct IndexCache: Sendable, Hashable {
     /// The entry for `key`: nil when there is none, else the table or why it was rejected.
     func read(_ key: Key) -> Result<FrameTableBuilder.Result, IndexCacheRejection>? {
         guard let data = FileManager.default.contents(atPath: key.path) else { return nil }
-        return IndexCacheFile.decode(Array(data), key: key.text)
+        return IndexCacheFile.decode(data, key: key.text)
     }
 
     /// Writes `result` as `key`'s entry, whole or not at all (a temporary file renamed over

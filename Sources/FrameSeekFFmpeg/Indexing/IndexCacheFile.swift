@@ -1,3 +1,4 @@
+import Foundation
 import FrameSeekCore
 
 /// The bytes of an index cache file: a header that names the file it indexes and checks the
@@ -64,16 +65,21 @@ enum IndexCacheFile {
         return file.bytes
     }
 
-    /// The table in `bytes`, or why the file cannot be trusted for `key`.
-    static func decode(_ bytes: [UInt8], key: String) -> Result<FrameTableBuilder.Result, IndexCacheRejection> {
-        var reader = ByteReader(bytes)
-        guard reader.take(magic.count) == magic else { return .failure(.init("not an index cache file")) }
+    /// The table in `bytes`, or why the file cannot be trusted for `key`. Read in place: a
+    /// long file's entry is megabytes, and neither it nor its frames are copied on the way.
+    static func decode(_ bytes: Data, key: String) -> Result<FrameTableBuilder.Result, IndexCacheRejection> {
+        bytes.withUnsafeBytes { raw in decode(raw, key: key) }
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, key: String) -> Result<FrameTableBuilder.Result, IndexCacheRejection> {
+        var reader = ByteReader(raw)
+        guard reader.take(magic.count).map(Array.init) == magic else { return .failure(.init("not an index cache file")) }
         guard let version = reader.uint32(), version == formatVersion else {
             return .failure(.init("written by another FrameSeek (format \(reader.failed ? "unreadable" : "other than \(formatVersion)"))"))
         }
         guard let storedKey = reader.text() else { return .failure(.init("its header is cut short")) }
         guard storedKey == key else { return .failure(.init("it indexes another file, or this one before it changed")) }
-        guard let length = reader.int(), length >= 0, let checksum = reader.take(32),
+        guard let length = reader.int(), length >= 0, let checksum = reader.take(32).map(Array.init),
               let payload = reader.take(Int(length)), reader.atEnd else {
             return .failure(.init("its length does not match its contents (truncated?)"))
         }
@@ -82,22 +88,31 @@ enum IndexCacheFile {
         return .success(result)
     }
 
-    private static func table(from payload: [UInt8]) -> FrameTableBuilder.Result? {
+    private static func table(from payload: UnsafeRawBufferPointer) -> FrameTableBuilder.Result? {
         var reader = ByteReader(payload)
         guard let sourceByte = reader.byte(), let source = source(sourceByte),
               let streamIndex = reader.count(), let numerator = reader.int32(), let denominator = reader.int32(),
               numerator > 0, denominator > 0, let originPTS = reader.int(),
               let frameCount = reader.count(limit: reader.remaining / 33) else { return nil }
         let timeBase = TimeBase(numerator: numerator, denominator: denominator)
-        typealias Packed = (pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?)
-        var frames: [Packed] = []
-        frames.reserveCapacity(frameCount)
-        for _ in 0..<frameCount {
-            guard let pts = reader.int(), let duration = reader.int(), let position = reader.int(),
-                  let order = reader.count(), let key = reader.byte(), key <= 1,
-                  frames.last.map({ $0.pts < pts }) ?? true else { return nil }
-            frames.append((pts, duration, key == 1, order, position < 0 ? nil : position))
+        // The frames are packed as they are read; a frame that breaks the rules (PTS not
+        // strictly increasing, a flag that is not 0 or 1) rejects the whole entry afterwards.
+        var broken = false
+        var previousPTS: Int64?
+        let framesStart = reader
+        var framesReader = framesStart
+        let list = FrameList(count: frameCount, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: []) { _ in
+            guard let pts = framesReader.int(), let duration = framesReader.int(), let position = framesReader.int(),
+                  let order = framesReader.count(), let key = framesReader.byte(), key <= 1,
+                  previousPTS.map({ $0 < pts }) ?? true else {
+                broken = true
+                return (0, 0, false, 0, nil)
+            }
+            previousPTS = pts
+            return (pts, duration, key == 1, order, position < 0 ? nil : position)
         }
+        guard !broken else { return nil }
+        reader = framesReader
         guard let pointCount = reader.count(limit: reader.remaining / 32) else { return nil }
         var points: [RandomAccessPoint] = []
         for _ in 0..<pointCount {
@@ -131,9 +146,8 @@ enum IndexCacheFile {
             others[pts] = order
         }
         guard reader.atEnd else { return nil }
-        let list = FrameList(count: frameCount, timeBase: timeBase, originPTS: originPTS,
-                             endingAtOwnDuration: Set(missingDataAfter.keys)) { frames[$0] }
-        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS, frames: list,
+        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+                               frames: list.endingAtOwnDuration(Set(missingDataAfter.keys)),
                                randomAccessPoints: points, source: source, missingDataAfter: missingDataAfter)
         return FrameTableBuilder.Result(table: table, packetOrder: identifies == 1 ? PacketDecodeOrder(others: others) : .unknown,
                                         readError: readError, corruptFrames: corrupt, missingDataAfter: missingDataAfter)
@@ -178,21 +192,23 @@ private struct ByteWriter {
     }
 }
 
-/// Reads what `ByteWriter` wrote, and fails (nil) rather than read past the end.
+/// Reads what `ByteWriter` wrote, in place, and fails (nil) rather than read past the end.
+/// Only valid inside the `withUnsafeBytes` that gave it its bytes.
 private struct ByteReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var offset = 0
     private(set) var failed = false
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     var remaining: Int { bytes.count - offset }
     var atEnd: Bool { offset == bytes.count }
 
-    mutating func take(_ count: Int) -> [UInt8]? {
+    /// The next `count` bytes, in place.
+    mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, count <= remaining else { failed = true; return nil }
         defer { offset += count }
-        return Array(bytes[offset..<(offset + count)])
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
     }
 
     mutating func byte() -> UInt8? { take(1)?.first }
