@@ -186,6 +186,21 @@ struct SDKConformanceTests {
                 "a file is not date-addressable, so the snippet seeks nothing")
     }
 
+    /// One run of the resume recipe: a host with a new player on `queue`, its coordinator wired
+    /// as the recipe wires it (on the UI queue), and a recorder of the player's seek ends.
+    private static func resumeRun(on queue: DispatchQueue) -> (PlayerHostVC, Coordinator, SeekEndRecorder) {
+        let host = PlayerHostVC(playerViewController: Player(callbackQueue: queue))
+        let coordinator = Coordinator()
+        let seekEnds = SeekEndRecorder()
+        host.playerViewController.addPlaybackListener(seekEnds)
+        queue.sync {
+            coordinator.hostVC = host
+            host.coordinator = coordinator
+            host.playerViewController.setupSeekManager(delegate: coordinator)
+        }
+        return (host, coordinator, seekEnds)
+    }
+
     @Test("The resume recipe's second run resumes where the first left off")
     func resumeRecipe() async throws {
         let oracle = try Oracle(try gop250)
@@ -193,16 +208,8 @@ struct SDKConformanceTests {
         let queue = DispatchQueue(label: "sdk-conformance.resume")
 
         // First run: the viewer seeks to 6 s and leaves.
-        let first = PlayerHostVC(playerViewController: Player(callbackQueue: queue))
-        let firstCoordinator = Coordinator()
-        let firstSeekEnds = SeekEndRecorder()
-        first.playerViewController.addPlaybackListener(firstSeekEnds)
-        queue.sync {
-            firstCoordinator.hostVC = first
-            first.coordinator = firstCoordinator
-            firstCoordinator.clearSavedProgress()
-            first.playerViewController.setupSeekManager(delegate: firstCoordinator)
-        }
+        let (first, firstCoordinator, firstSeekEnds) = Self.resumeRun(on: queue)
+        queue.sync { firstCoordinator.clearSavedProgress() }
         try await first.playerViewController.load(url)
         queue.sync { first.playerViewController.seek(to: 6.0) }
         let watched = try #require(oracle.covering(6.0))
@@ -223,15 +230,7 @@ struct SDKConformanceTests {
         #expect(saved == oracle.time(roundTrip).seconds)
 
         // Second run: a new player and coordinator; the first time update seeks to the position.
-        let second = PlayerHostVC(playerViewController: Player(callbackQueue: queue))
-        let secondCoordinator = Coordinator()
-        let seekEnds = SeekEndRecorder()
-        second.playerViewController.addPlaybackListener(seekEnds)
-        queue.sync {
-            secondCoordinator.hostVC = second
-            second.coordinator = secondCoordinator
-            second.playerViewController.setupSeekManager(delegate: secondCoordinator)
-        }
+        let (second, secondCoordinator, seekEnds) = Self.resumeRun(on: queue)
         try await second.playerViewController.load(url)
         try second.playerViewController.play(rate: 1)
         try await waitUntil("the second run's resume seek") { !seekEnds.times.isEmpty }

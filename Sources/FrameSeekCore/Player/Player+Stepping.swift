@@ -21,7 +21,7 @@ extension Player {
         case .answered(let result):
             return result
         case .queued(let predicted):
-            run(stepID: id, direction, count: count)
+            run(stepID: id, step)
             // Refusing from the table leaves only steps it could place.
             guard let predicted else { preconditionFailure("a step the table could not place was queued") }
             return .stepped(direction, landedMediaTime: predicted)
@@ -48,17 +48,17 @@ extension Player {
                 let id = s.makeID()
                 return (id, s.registerStep(id: id, step, refusingFromTable: false, into: &events))
             }
-            if case .queued = registration { run(stepID: id, direction, count: count) }
+            if case .queued = registration { run(stepID: id, step) }
         }
     }
 
     /// Queues registered step `id` on the engine and commits what it did.
-    private func run(stepID id: UInt64, _ direction: FrameStepDirection, count: Int) {
+    private func run(stepID id: UInt64, _ step: PendingStep) {
         let machine = self.machine
         host.schedule { engine in
             guard let playhead = machine.read({ $0.stepToRun(id: id) }) else { return }
-            let report = engine.map { Self.step($0, from: playhead, direction, count: count) }
-                ?? PendingStep(direction: direction, count: count, reply: .direct { _ in }).unavailable(.noCurrentItem)
+            let report = engine.map { Self.step($0, from: playhead, step.direction, count: step.count) }
+                ?? step.unavailable(.noCurrentItem)
             machine.apply { s, events in s.commitStep(id: id, report, into: &events) }
         }
     }

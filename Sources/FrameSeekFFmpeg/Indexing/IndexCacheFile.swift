@@ -99,8 +99,7 @@ enum IndexCacheFile {
         // strictly increasing, a flag that is not 0 or 1) rejects the whole entry afterwards.
         var broken = false
         var previousPTS: Int64?
-        let framesStart = reader
-        var framesReader = framesStart
+        var framesReader = reader
         let list = FrameList(count: frameCount, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: []) { _ in
             guard let pts = framesReader.int(), let duration = framesReader.int(), let position = framesReader.int(),
                   let order = framesReader.count(), let key = framesReader.byte(), key <= 1,
