@@ -72,15 +72,7 @@ func landedMD5(in output: String) -> String? {
 func longFileBenchmark(files: [String], at: String, runs: Int, before: String?) {
     let frameseek = frameseekExecutable()
     for path in files {
-        // ffmpeg's -ss outputs the first frame at or after its time, frameseek's exact seek the
-        // frame covering it: ffmpeg is given the start of that frame (in whole microseconds,
-        // rounded down, as it parses -ss), so both land on, and decode up to, the same frame.
-        guard let landed = measureProcess([frameseek, "seek", path, at, "--json"]),
-              let object = (try? JSONSerialization.jsonObject(with: Data(landed.output.utf8))) as? [String: Any],
-              let rational = object["landed_rational"] as? String, let start = try? MediaTime(parsing: rational)
-        else { fail("frameseek seek \(path) \(at) failed") }
-        let micros = start.value * 1_000_000 / Int64(start.timescale)
-        let ffmpegAt = "\(micros / 1_000_000).\(String(format: "%06lld", micros % 1_000_000))"
+        let ffmpegAt = ffmpegSeekTime(frameseek: frameseek, path: path, at: at)
         var ways: [(name: String, command: [String])] = [
             ("frameseek seek F \(at) --md5", [frameseek, "seek", path, at, "--md5"]),
             ("ffmpeg -threads 1 -ss \(ffmpegAt) -i F -frames:v 1 -f framemd5 -",
@@ -114,4 +106,17 @@ func longFileBenchmark(files: [String], at: String, runs: Int, before: String?) 
         }
         if md5s[0] != md5s[1] { print("!! frameseek's MD5 differs from ffmpeg's") }
     }
+}
+
+/// The time to give ffmpeg's `-ss` for the frame `frameseek seek F T` lands on. ffmpeg's -ss
+/// outputs the first frame at or after its time, frameseek's exact seek the frame covering it:
+/// ffmpeg is given the start of that frame (in whole microseconds, rounded down, as it parses
+/// -ss), so both land on, and decode up to, the same frame.
+func ffmpegSeekTime(frameseek: String, path: String, at: String) -> String {
+    guard let landed = measureProcess([frameseek, "seek", path, at, "--json", "--no-index-cache"]),
+          let object = (try? JSONSerialization.jsonObject(with: Data(landed.output.utf8))) as? [String: Any],
+          let rational = object["landed_rational"] as? String, let start = try? MediaTime(parsing: rational)
+    else { fail("frameseek seek \(path) \(at) failed") }
+    let micros = start.value * 1_000_000 / Int64(start.timescale)
+    return "\(micros / 1_000_000).\(String(format: "%06lld", micros % 1_000_000))"
 }

@@ -8,9 +8,11 @@
 //   frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
 //       a 160x90 PNG every 10 s: the whole `frameseek thumbnails` process (5x4 sheets) against
 //       `ffmpeg -skip_frame nokey -i F -vf fps=1/10,scale=160:90 -fps_mode vfr out%03d.png`
-//   frameseek-benchmarks long FILE... [--at TIME] [--runs R] [--before OTHER_FRAMESEEK]
+//   frameseek-benchmarks long FILE... [--at TIME] [--runs R] [--before OTHER_FRAMESEEK] [--http]
 //       one exact seek (`frameseek seek F T --md5`) against `ffmpeg -threads 1 -ss T -i F
-//       -frames:v 1 -f framemd5 -`, and the open alone, whole processes, with peak RSS
+//       -frames:v 1 -f framemd5 -`, and the open alone, whole processes, with peak RSS; with
+//       --http, the seek and a thumbnail every 10 s over each file's URL from a loopback range
+//       server, with the bytes and requests it sent
 //   frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
 //       PNG encode time of one landed frame: libpng per zlib level and row filter against
 //       FFmpeg's PNG encoder, with file sizes and a pixel check through the ffmpeg CLI
@@ -205,9 +207,13 @@ if arguments.first == "long", arguments.count >= 2 {
     var files: [String] = []
     var rest = arguments.dropFirst()
     while let word = rest.popFirst() {
-        if ["--at", "--runs", "--before"].contains(word) { _ = rest.popFirst() } else { files.append(word) }
+        if ["--at", "--runs", "--before"].contains(word) { _ = rest.popFirst() } else if word != "--http" { files.append(word) }
     }
-    longFileBenchmark(files: files, at: value("--at") ?? "3600.48", runs: option("--runs", 3), before: value("--before"))
+    if arguments.contains("--http") {
+        remoteFileBenchmark(files: files, at: value("--at") ?? "3600.48", runs: option("--runs", 3))
+    } else {
+        longFileBenchmark(files: files, at: value("--at") ?? "3600.48", runs: option("--runs", 3), before: value("--before"))
+    }
     exit(0)
 }
 if arguments.first == "png", arguments.count >= 2 {
@@ -225,7 +231,7 @@ let usage = """
     usage: frameseek-benchmarks steps FILE [-n STARTS] [--steps K] [--seed S]
            frameseek-benchmarks suite [FILE ...] [--out results.json]
            frameseek-benchmarks thumbnails FILE [--runs R] [--full-decode] [--before OTHER_FRAMESEEK]
-           frameseek-benchmarks long FILE... [--at TIME] [--runs R] [--before OTHER_FRAMESEEK]
+           frameseek-benchmarks long FILE... [--at TIME] [--runs R] [--before OTHER_FRAMESEEK] [--http]
            frameseek-benchmarks png FILE [--at TIME] [--runs R] [--levels 0,1,2,3,6,9]
     """
 if arguments.first == "suite" {

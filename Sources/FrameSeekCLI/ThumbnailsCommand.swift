@@ -74,7 +74,7 @@ enum ThumbnailsCommand: Subcommand {
         if let text = arguments.value("--precision") {
             do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
-        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments), precision: precision,
+        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments, cacheBytes: 0), precision: precision,
                                                prefetchingKeyframes: true)
         generator.maximumSize = size
         var damage = try DamageReport(command: name, arguments: arguments, media: generator.engine.media)

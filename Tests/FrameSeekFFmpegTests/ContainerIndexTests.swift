@@ -1,4 +1,5 @@
-// MP4 and MOV files opened from their sample tables (FrameTable.Source.containerIndex): the
+// MP4 and MOV files opened from their sample tables (FrameTable.Source.sampleTable, or
+// .containerIndex where the demuxer's index drops samples an edit list does not show): the
 // table is the full scan's, field for field, on every MP4 fixture (edit lists, B-frames, HEVC,
 // AV1, 10-bit, two video streams); a long file made in the test by stream-copying a fixture 40
 // times opens reading a sliver of its bytes, its table is ffprobe's packet list, and exact seeks
@@ -23,7 +24,17 @@ struct ContainerIndexTests {
         var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1)
         options.readsContainerIndex = false
         let scanned = try FFmpegEngine(path: fixture.path, options: options)
-        #expect(indexed.frameTable.source == .containerIndex)
+        // ffprobe's sample count (stsz) against the packets it lists (the demuxer's index): where
+        // they differ, FFmpeg has dropped samples outside the edit list, and samples no longer
+        // map one to one to the index, so the table comes from the index's packets instead.
+        let sampleCount = try runTool(["ffprobe", "-v", "error", "-select_streams", "\(fixture.stream)",
+                                       "-show_entries", "stream=nb_frames", "-of", "default=nw=1:nk=1", fixture.path])
+        let packetCount = try runTool(["ffprobe", "-v", "error", "-select_streams", "\(fixture.stream)",
+                                       "-show_entries", "packet=pts", "-of", "csv=p=0", fixture.path])
+            .split(whereSeparator: \.isNewline).count
+        let expected: FrameTable.Source = Int(sampleCount.trimmingCharacters(in: .whitespacesAndNewlines)) == packetCount
+            ? .sampleTable : .containerIndex
+        #expect(indexed.frameTable.source == expected, "\(fixture.id): \(sampleCount) samples, \(packetCount) packets")
         #expect(scanned.frameTable.source == .packetScan)
         let differing = zip(indexed.frameTable.frames, scanned.frameTable.frames).filter { $0 != $1 }
         #expect(indexed.frameTable.frames.count == scanned.frameTable.frames.count)
@@ -42,15 +53,11 @@ struct ContainerIndexTests {
         let directory = try temporaryDirectory("container-index-long")
         defer { try? FileManager.default.removeItem(at: directory) }
         let copies = 40
-        let list = directory.appendingPathComponent("list.txt")
-        try String(repeating: "file '\(fixture.path)'\n", count: copies).write(to: list, atomically: true, encoding: .utf8)
-        let long = directory.appendingPathComponent("long.mp4").path
-        try runTool(["ffmpeg", "-nostdin", "-v", "error", "-f", "concat", "-safe", "0", "-i", list.path,
-                     "-c", "copy", "-y", long])
+        let long = try Self.streamCopy(fixture, times: copies, into: directory)
 
         let engine = try FFmpegEngine(path: long, options: .init(streamIndex: 0, threads: 1))
         let table = engine.frameTable
-        #expect(table.source == .containerIndex)
+        #expect(table.source == .sampleTable)
         let read = try #require(engine.indexScanBytes?.read)
         #expect(read * 100 < Self.fileSize(long) * 3, "the index scan read \(read) of \(Self.fileSize(long)) bytes")
 
@@ -82,7 +89,7 @@ struct ContainerIndexTests {
         let server = try HTTPServer(directory: directory.path, byteRanges: true)
         defer { server.stop() }
         let remote = try FFmpegEngine(path: "http://127.0.0.1:\(server.port)/long.mp4", options: .init(streamIndex: 0, threads: 1))
-        #expect(remote.frameTable.source == .containerIndex)
+        #expect(remote.frameTable.source == .sampleTable)
         #expect(remote.frameTable.frames == table.frames)
         #expect(remote.indexScanBytes?.read == engine.indexScanBytes?.read)
         for k in [oracle.count + 7, copies * oracle.count - 2] {
@@ -90,6 +97,53 @@ struct ContainerIndexTests {
             #expect(landing.frame.index == k)
             #expect(try remote.landedPicture()?.md5 == md5s[k % oracle.count], "frame \(k) over HTTP")
         }
+    }
+
+    @Test("Over HTTP an exact seek reads its GOP and a keyframe thumbnail its keyframe: what the server sent stays under 10% of the file")
+    func remoteReadsWhatItNeeds() throws {
+        let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
+        let oracle = try Oracle(fixture)
+        let md5s = try #require(oracle.md5s)
+        let directory = try temporaryDirectory("container-index-remote")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let long = try Self.streamCopy(fixture, times: 40, into: directory)
+        let size = Self.fileSize(long)
+        let server = try HTTPServer(directory: directory.path, byteRanges: true)
+        defer { server.stop() }
+
+        // The server's own count is the truth: bounded range requests mean it sends only what
+        // is asked for, where an open-ended one sends until the connection closes.
+        let engine = try FFmpegEngine(path: "http://127.0.0.1:\(server.port)/long.mp4", options: .init(streamIndex: 0, threads: 1))
+        let k = 20 * oracle.count + 300
+        let landing = try engine.seek(to: engine.frameTable.frames[k].time, precision: .exact)
+        #expect(landing.frame.index == k)
+        #expect(try engine.landedPicture()?.md5 == md5s[k % oracle.count])
+        let afterSeek = try server.sent()
+        #expect(afterSeek.bytes * 10 < size, "the open and one seek made the server send \(afterSeek.bytes) of \(size) bytes")
+
+        // A keyframe thumbnail every 10 s: each keyframe alone, with framemd5's pixels.
+        let end = Int(try #require(engine.frameTable.frames.last).time.seconds)
+        let times = stride(from: 0, to: end, by: 10).map { MediaTime(value: Int64($0), timescale: 1) }
+        for time in times {
+            let plan = try engine.plan(at: time, precision: .previousKeyframe)
+            let landed = try engine.land(plan, mode: .keyframeOnly)
+            #expect(landed.framesDecoded <= 1)
+            #expect(try engine.landedPicture()?.md5 == md5s[plan.frameIndex % oracle.count], "thumbnail at \(time.seconds) s")
+        }
+        let afterThumbnails = try server.sent()
+        #expect(times.count > 40)
+        #expect((afterThumbnails.bytes - afterSeek.bytes) * 10 < size,
+                "\(times.count) keyframe thumbnails made the server send \(afterThumbnails.bytes - afterSeek.bytes) of \(size) bytes")
+    }
+
+    /// `long.mp4` in `directory`: `fixture` stream-copied `times` times over with ffmpeg's
+    /// concat demuxer, so copy c's frame i is the fixture's frame i.
+    static func streamCopy(_ fixture: Fixture, times: Int, into directory: URL) throws -> String {
+        let list = directory.appendingPathComponent("list.txt")
+        try String(repeating: "file '\(fixture.path)'\n", count: times).write(to: list, atomically: true, encoding: .utf8)
+        let long = directory.appendingPathComponent("long.mp4").path
+        try runTool(["ffmpeg", "-nostdin", "-v", "error", "-f", "concat", "-safe", "0", "-i", list.path, "-c", "copy", "-y", long])
+        return long
     }
 
     @Test("A file whose samples lie past its end is scanned whole, and the scan says it is truncated")

@@ -132,6 +132,16 @@ final class HTTPServer {
         throw OracleError("python3 -m http.server did not report its port: \(text)")
     }
 
+    /// What scripts/range-http-server.py has sent so far: bytes of file data and requests
+    /// (its `/__stats`), fetched with Python's own HTTP client.
+    func sent() throws -> (bytes: Int64, requests: Int) {
+        let json = try runTool(["python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                                "http://127.0.0.1:\(port)/__stats"])
+        struct Stats: Decodable { let bytes: Int64; let requests: Int }
+        let stats = try JSONDecoder().decode(Stats.self, from: Data(json.utf8))
+        return (stats.bytes, stats.requests)
+    }
+
     /// Kills the server. SIGKILL, not `terminate()`'s SIGTERM: the child inherits the test
     /// process's signal mask, in which SIGTERM can be blocked, and the server then never exits.
     func stop() {

@@ -15,6 +15,8 @@ struct KeyframePrefetchTests {
         var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1)
         options.prefetchesKeyframes = true
         options.prefetchesEveryKeyframe = true
+        // An MP4 opened from its index is not scanned, so nothing is prefetched: scanned here.
+        options.readsContainerIndex = false
         return try FFmpegEngine(path: fixture.path, options: options)
     }
 

@@ -1,4 +1,4 @@
-/// The frames of a `FrameTable`, in presentation order, at 32 bytes a frame.
+/// The frames of a `FrameTable`, in presentation order, at 24 bytes a frame.
 ///
 /// A two-hour film has some 200,000 frames, and a `FrameEntry` with its `MediaTime`s is over
 /// 100 bytes: the table would outweigh everything else an open holds. So a frame is kept as
@@ -11,14 +11,27 @@
 /// places, test tables) are kept whole instead, so every table reads back exactly the entries
 /// it was made from.
 public struct FrameList: RandomAccessCollection, Sendable {
-    /// One frame as stored: 8 + 8 + 8 + 4 + 1 bytes, a stride of 32.
+    /// One frame as stored: 8 + 8 + 4 + 4 bytes, a stride of 24. Frames whose numbers do not
+    /// fit (a duration past 32 bits, a decode order past 31) are kept whole instead.
     struct Packed: Sendable {
-        var pts: Int64
-        var durationTicks: Int64
+        let pts: Int64
         /// The packet's byte offset, or -1 when unknown.
-        var position: Int64
-        var decodeOrder: Int32
-        var isKeyframe: Bool
+        let position: Int64
+        private let duration: Int32
+        /// The decode order in the low 31 bits, the keyframe flag in the top one.
+        private let orderAndKeyframe: UInt32
+
+        init?(pts: Int64, durationTicks: Int64, position: Int64?, decodeOrder: Int, isKeyframe: Bool) {
+            guard let duration = Int32(exactly: durationTicks), decodeOrder >= 0, decodeOrder <= Int(Int32.max) else { return nil }
+            self.pts = pts
+            self.position = position ?? -1
+            self.duration = duration
+            orderAndKeyframe = UInt32(decodeOrder) | (isKeyframe ? 0x8000_0000 : 0)
+        }
+
+        var durationTicks: Int64 { Int64(duration) }
+        var decodeOrder: Int { Int(orderAndKeyframe & 0x7FFF_FFFF) }
+        var isKeyframe: Bool { orderAndKeyframe & 0x8000_0000 != 0 }
     }
 
     private enum Storage: Sendable {
@@ -54,7 +67,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
             let duration = timeBase.time(ofTicks: frame.durationTicks)
             var entry = FrameEntry(index: index, pts: frame.pts, time: time, durationTicks: frame.durationTicks,
                                    duration: duration, isKeyframe: frame.isKeyframe,
-                                   decodeOrder: Int(frame.decodeOrder), packetPosition: frame.position < 0 ? nil : frame.position)
+                                   decodeOrder: frame.decodeOrder, packetPosition: frame.position < 0 ? nil : frame.position)
             if index + 1 < packed.count, !endingAtOwnDuration.contains(index) {
                 entry.end = timeBase.time(ofTicks: packed[index + 1].pts &- originPTS)
             }
@@ -72,14 +85,14 @@ public struct FrameList: RandomAccessCollection, Sendable {
         var packed: [Packed] = []
         packed.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
-            guard entry.index == i, entry.decodeOrder >= 0, entry.decodeOrder <= Int(Int32.max),
-                  entry.time == timeBase.time(ofTicks: entry.pts &- originPTS),
-                  entry.duration == timeBase.time(ofTicks: entry.durationTicks) else {
+            guard entry.index == i, entry.time == timeBase.time(ofTicks: entry.pts &- originPTS),
+                  entry.duration == timeBase.time(ofTicks: entry.durationTicks),
+                  let frame = Packed(pts: entry.pts, durationTicks: entry.durationTicks, position: entry.packetPosition,
+                                     decodeOrder: entry.decodeOrder, isKeyframe: entry.isKeyframe) else {
                 storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
                 return
             }
-            packed.append(Packed(pts: entry.pts, durationTicks: entry.durationTicks, position: entry.packetPosition ?? -1,
-                                 decodeOrder: Int32(entry.decodeOrder), isKeyframe: entry.isKeyframe))
+            packed.append(frame)
         }
         storage = .packed(packed)
     }
@@ -96,8 +109,8 @@ public struct FrameList: RandomAccessCollection, Sendable {
         packed.reserveCapacity(count)
         for i in 0..<count {
             let f = frame(i)
-            // A decode order past 32 bits (two billion packets) is kept whole rather than cut.
-            guard let order = Int32(exactly: f.decodeOrder) else {
+            guard let packedFrame = Packed(pts: f.pts, durationTicks: f.durationTicks, position: f.position,
+                                           decodeOrder: f.decodeOrder, isKeyframe: f.isKeyframe) else {
                 let entries = (0..<count).map { i in
                     let f = frame(i)
                     return FrameEntry(index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS),
@@ -107,8 +120,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
                 storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
                 return
             }
-            packed.append(Packed(pts: f.pts, durationTicks: f.durationTicks, position: f.position ?? -1,
-                                 decodeOrder: order, isKeyframe: f.isKeyframe))
+            packed.append(packedFrame)
         }
         storage = .packed(packed)
     }
@@ -140,6 +152,14 @@ public struct FrameList: RandomAccessCollection, Sendable {
         switch storage {
         case .packed(let packed): packed[index].isKeyframe
         case .whole(let whole): whole[index].isKeyframe
+        }
+    }
+
+    /// Frame `index`'s decode order, without making its entry.
+    func decodeOrder(at index: Int) -> Int {
+        switch storage {
+        case .packed(let packed): packed[index].decodeOrder
+        case .whole(let whole): whole[index].decodeOrder
         }
     }
 

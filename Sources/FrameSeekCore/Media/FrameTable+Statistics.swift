@@ -24,7 +24,7 @@ extension FrameTable {
         if let lastKey = keys.last { gops.append(frames.count - lastKey) }
         let sorted = gops.sorted()
         // Rank of each frame among frames (discarded packets excluded) in decode order.
-        let byDecode = frames.indices.sorted { frames[$0].decodeOrder < frames[$1].decodeOrder }
+        let byDecode = frames.indices.sorted { frames.decodeOrder(at: $0) < frames.decodeOrder(at: $1) }
         var depth = 0
         for (rank, index) in byDecode.enumerated() { depth = max(depth, rank - index) }
         return FrameTableStatistics(

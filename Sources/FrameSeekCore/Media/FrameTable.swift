@@ -12,6 +12,10 @@ public struct FrameTable: Sendable {
         /// One pass over the packets as the container's index describes them, reading only the
         /// index (an MP4's `moov`): every PTS and flag as the demuxer gives it, no payload read.
         case containerIndex
+        /// The container's index with the MP4 sample table's composition offsets (`ctts`)
+        /// read from its boxes, no packet handed out but the first few and the last, which it
+        /// is checked against.
+        case sampleTable
     }
 
     /// The absolute index of the stream, as ffprobe numbers streams.
@@ -21,7 +25,7 @@ public struct FrameTable: Sendable {
     /// The raw PTS that is time zero on the timeline: the container's start time in this
     /// stream's time base (as `ffmpeg -ss` counts).
     public let originPTS: Int64
-    /// The frames, sorted by presentation time, at 32 bytes a frame (see `FrameList`).
+    /// The frames, sorted by presentation time, at 24 bytes a frame (see `FrameList`).
     public let frames: FrameList
     /// Keyframe packets sorted by PTS, including any that an edit list discards.
     public let randomAccessPoints: [RandomAccessPoint]

@@ -13,6 +13,34 @@ class ReadCursor {
     func seek(offset: Int64, whence: Int32) -> Int64 { Int64(fs_averror(ENOSYS)) }
 }
 
+/// A cursor whose seeks only move its position, which its reads start from: a seek costs
+/// nothing until a read needs bytes there.
+class PositionedReadCursor: ReadCursor {
+    /// Where the next read starts.
+    var offset: Int64 = 0
+
+    /// The size of what is read, or an `AVERROR` when it is not known.
+    var size: Int64 { Int64(fs_averror(ENOSYS)) }
+
+    override func seek(offset requested: Int64, whence: Int32) -> Int64 {
+        let mode = whence & ~Int32(AVSEEK_FORCE)
+        if mode == Int32(AVSEEK_SIZE) { return size }
+        let base: Int64
+        switch mode {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = offset
+        case SEEK_END:
+            guard size >= 0 else { return size }
+            base = size
+        default: return Int64(fs_averror(EINVAL))
+        }
+        let (target, overflow) = base.addingReportingOverflow(requested)
+        guard !overflow, target >= 0 else { return Int64(fs_averror(EINVAL)) }
+        offset = target
+        return target
+    }
+}
+
 /// A custom `AVIOContext` reading through a `ReadCursor`, with no write: what a demuxer sets as
 /// its `AVFormatContext.pb`. `avformat_close_input` leaves a custom context alone
 /// (`AVFMT_FLAG_CUSTOM_IO`), so its owner frees it here, after the demuxer has closed its

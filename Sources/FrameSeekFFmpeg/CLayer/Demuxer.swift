@@ -18,6 +18,8 @@ final class Demuxer {
     /// The context reading the file with its payloads skipped, for an index scan; freed after
     /// the format context, as `reader` is.
     let payloadSkipping: PayloadSkippingReader?
+    /// The context reading a file over HTTP in bounded ranges; nil for anything else.
+    let ranged: RangedHTTPReader?
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
     /// FFmpeg's error messages while opening and reading go to `log`.
@@ -45,7 +47,13 @@ final class Demuxer {
             throw FFmpegError(function: "avformat_alloc_context", code: fs_averror(ENOMEM))
         }
         allocated.pointee.opaque = log.token
-        allocated.pointee.pb = reader?.context ?? skippingPayloads?.context
+        // A plain file over HTTP is read in bounded ranges; a playlist is left to FFmpeg, whose
+        // HLS demuxer fetches its segments itself.
+        let isPlainRemoteFile = memory == nil && skippingPayloads == nil
+            && (path.hasPrefix("http://") || path.hasPrefix("https://"))
+            && !(path.split(separator: "?").first ?? "").lowercased().hasSuffix(".m3u8")
+        let ranged = isPlainRemoteFile ? RangedHTTPReader(url: path) : nil
+        allocated.pointee.pb = reader?.context ?? skippingPayloads?.context ?? ranged?.context
         if skippingPayloads != nil { allocated.pointee.flags |= AVFMT_FLAG_NOPARSE }
         // On failure avformat_open_input frees the context and sets it to NULL.
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
@@ -66,6 +74,8 @@ final class Demuxer {
         self.memory = memory
         self.reader = reader
         self.payloadSkipping = skippingPayloads
+        self.ranged = ranged
+        ranged?.headerWasRead()
     }
 
     deinit {
@@ -128,6 +138,17 @@ final class Demuxer {
                                    size: Int(fs_index_entry_size(entry)),
                                    isKeyframe: fs_index_entry_is_keyframe(entry) != 0,
                                    isDiscarded: fs_index_entry_is_discarded(entry) != 0)
+    }
+
+    /// Over HTTP, that reads will come from `range` next (`RangedHTTPReader.expect(_:)`).
+    func expectReads(in range: Range<Int64>?) { ranged?.expect(range) }
+
+    /// Seeks `streamIndex` to the last sample at or before `timestamp`, keyframe or not
+    /// (`AVSEEK_FLAG_ANY`): how one packet is read on its own.
+    ///
+    /// - Throws: `FFmpegError` from `av_seek_frame`.
+    func seekToAnySample(streamIndex: Int, atOrBefore timestamp: Int64) throws(FFmpegError) {
+        try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY), "av_seek_frame")
     }
 
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).

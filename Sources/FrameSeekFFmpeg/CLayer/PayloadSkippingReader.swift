@@ -18,11 +18,10 @@ import FrameSeekCore
 final class PayloadSkippingReader {
     /// The read position and the inner context, which the callbacks reach through the `opaque`
     /// pointer. A class of its own so that the pointer exists before `avio_alloc_context`.
-    private final class Cursor: ReadCursor {
+    private final class Cursor: PositionedReadCursor {
         let inner: UnsafeMutablePointer<AVIOContext>
         /// Sorted, disjoint `[start, end)` byte ranges that are never read.
         var skipped: [Range<Int64>] = []
-        var offset: Int64 = 0
         /// Where the inner context stands; a read elsewhere seeks it first.
         var innerOffset: Int64 = 0
         /// Bytes really read from the file or URL.
@@ -67,27 +66,9 @@ final class PayloadSkippingReader {
             return count
         }
 
-        /// `whence` as FFmpeg passes it: SEEK_SET, SEEK_CUR, SEEK_END or AVSEEK_SIZE, possibly
-        /// with AVSEEK_FORCE. Only the position moves; the inner context seeks when a read
-        /// needs bytes there, so a seek over a payload costs nothing.
-        override func seek(offset requested: Int64, whence: Int32) -> Int64 {
-            let mode = whence & ~Int32(AVSEEK_FORCE)
-            if mode == Int32(AVSEEK_SIZE) { return avio_size(inner) }
-            let base: Int64
-            switch mode {
-            case SEEK_SET: base = 0
-            case SEEK_CUR: base = offset
-            case SEEK_END:
-                let size = avio_size(inner)
-                guard size >= 0 else { return size }
-                base = size
-            default: return Int64(fs_averror(EINVAL))
-            }
-            let (target, overflow) = base.addingReportingOverflow(requested)
-            guard !overflow, target >= 0 else { return Int64(fs_averror(EINVAL)) }
-            offset = target
-            return target
-        }
+        /// Only the position moves on a seek; the inner context seeks when a read needs bytes
+        /// there, so a seek over a payload costs nothing.
+        override var size: Int64 { avio_size(inner) }
     }
 
     private let reading: CustomReadContext

@@ -103,6 +103,7 @@ extension FFmpegEngine {
         } else {
             activate(forwardPass ? active : slotForNewStart())
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
+            announceReads(from: seekPoint, to: target, keyframeOnly: keyframeOnly)
             seeks += 1
             skipTo = decodeStart
         }
@@ -220,14 +221,32 @@ extension FFmpegEngine {
         return pool.leastRecentlyUsed
     }
 
+    /// Tells a demuxer reading over HTTP which bytes the landing reads, from an MP4's index:
+    /// the keyframe's sample alone, or from it through a few samples past the target in decode
+    /// order (the reordering the decoder needs before it gives the target out).
+    private func announceReads(from point: RandomAccessPoint, to target: FrameEntry, keyframeOnly: Bool) {
+        guard demuxer.ranged != nil, frameTable.source == .sampleTable || frameTable.source == .containerIndex else { return }
+        let first = point.decodeOrder, last = keyframeOnly ? first : max(first, target.decodeOrder) + 16
+        var span: Range<Int64>?
+        for order in first...last {
+            guard let entry = demuxer.indexEntry(of: streamIndex, at: order) else { break }
+            let sample = entry.position..<(entry.position + Int64(entry.size))
+            span = span.map { min($0.lowerBound, sample.lowerBound)..<max($0.upperBound, sample.upperBound) } ?? sample
+        }
+        demuxer.expectReads(in: span)
+    }
+
     private func reposition(seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
                             fromFileStart: Bool) throws(MediaError) {
         decoder.flush()
         position = DecodePosition(startPoint: decodeStart, lastOutputPTS: nil, endOfStreamSent: false)
         if !fromFileStart {
-            // Demuxers index keyframes by DTS (MP4) or PTS (Matroska); the smaller of the two
-            // never lands after the keyframe in either case.
-            let timestamp = min(seekPoint.dts ?? seekPoint.pts, seekPoint.pts)
+            // Matroska and most demuxers seek by PTS, where the smaller of DTS and PTS never
+            // lands after the keyframe. FFmpeg's mov demuxer takes the PTS and shifts it by
+            // the composition offset before searching its DTS index (`mov_seek_stream`), so a
+            // DTS lands a whole GOP early there: a GOP read for nothing, megabytes over HTTP.
+            // A PTS that lands late is sent further back below, as for any demuxer.
+            let timestamp = demuxer.formatName.hasPrefix("mov") ? seekPoint.pts : min(seekPoint.dts ?? seekPoint.pts, seekPoint.pts)
             do {
                 try demuxer.seek(streamIndex: frameTable.streamIndex, to: timestamp)
                 return

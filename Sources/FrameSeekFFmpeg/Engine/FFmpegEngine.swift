@@ -198,8 +198,13 @@ public final class FFmpegEngine: PlaybackEngine {
         let demuxerForScan = demuxer
         let threads = options.threads
         var builder = FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
-        // A decoder that cannot open only means no prefetch: the landings decode as ever.
-        let prefetch = !options.prefetchesKeyframes || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO ? nil
+        // A decoder that cannot open only means no prefetch: the landings decode as ever. An
+        // MP4's index says where each keyframe is, so its keyframes are read when asked for
+        // rather than all of them during a scan of the whole file.
+        let indexLocatesKeyframes = options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
+            && demuxer.indexEntryCount(of: streamIndex) > 0
+        let prefetch = !options.prefetchesKeyframes || indexLocatesKeyframes
+            || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
         keyframePrefetch = prefetch

@@ -39,39 +39,21 @@ struct FrameTableBuilder {
     /// compare with the full scan.
     var readsContainerIndex = true
 
-    /// One packet of the stream, as read in decode order: 40 bytes, so the scan of a long file
-    /// holds its packets in a few megabytes (no timestamp is `AV_NOPTS_VALUE`, Int64.min,
-    /// which is how an unknown one is kept).
-    private struct ScannedPacket {
-        private static let unknown = Int64.min
-        private let rawPTS: Int64
-        private let rawDTS: Int64
-        private let rawPosition: Int64
-        let duration: Int64
-        private let flags: UInt8
-
-        init(pts: Int64?, dts: Int64?, duration: Int64, position: Int64?, isKeyframe: Bool, isDiscarded: Bool, isCorrupt: Bool) {
-            rawPTS = pts ?? Self.unknown
-            rawDTS = dts ?? Self.unknown
-            rawPosition = position ?? Self.unknown
-            self.duration = duration
-            flags = (isKeyframe ? 1 : 0) | (isDiscarded ? 2 : 0) | (isCorrupt ? 4 : 0)
-        }
-
-        var pts: Int64? { rawPTS == Self.unknown ? nil : rawPTS }
-        var dts: Int64? { rawDTS == Self.unknown ? nil : rawDTS }
-        var position: Int64? { rawPosition == Self.unknown ? nil : rawPosition }
-        var isKeyframe: Bool { flags & 1 != 0 }
-        var isDiscarded: Bool { flags & 2 != 0 }
-        var isCorrupt: Bool { flags & 4 != 0 }
-    }
-
     func build(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
         let stream = demuxer.stream(streamIndex)
         let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
-        if readsContainerIndex, onKeyframePacket == nil, let indexed = try buildFromContainerIndex() { return indexed }
-        let (packets, readError, missingData) = try scanPackets()
+        var scanner = self
+        if readsContainerIndex, onKeyframePacket == nil {
+            let fromSampleTable = try buildFromSampleTable()
+            if case .built(let indexed) = fromSampleTable { return indexed }
+            if let indexed = try buildFromContainerIndex() { return indexed }
+            // The scan reads from the first packet, which this demuxer has gone past.
+            if case .declined(movedDemuxer: true) = fromSampleTable {
+                scanner = FrameTableBuilder(demuxer: try reopenedDemuxer(probingStreams: false), streamIndex: streamIndex, originPTS: originPTS)
+            }
+        }
+        let (packets, readError, missingData) = try scanner.scanPackets()
         // The demuxer's own index, after edit lists are applied (it drops samples before the
         // keyframe an edit starts from); the sample count of the header would call such files
         // truncated.
@@ -82,26 +64,31 @@ struct FrameTableBuilder {
                              detail: "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
-            var result = try tableFromPackets(packets, missingDataBefore: missingData)
+            var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: missingData)
             result.readError = readError
             return result
         }
         // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
+        return try tableFromDecoding(reopenedDemuxer(probingStreams: true), makeDecoder)
+    }
+
+    /// A demuxer of the same file at its first packet, reading only the stream.
+    private func reopenedDemuxer(probingStreams: Bool) throws(MediaError) -> Demuxer {
         let fresh: Demuxer
-        do { fresh = try Demuxer(path: demuxer.path, log: demuxer.log, memory: demuxer.memory) } catch {
+        do { fresh = try Demuxer(path: demuxer.path, log: demuxer.log, memory: demuxer.memory, probingStreams: probingStreams) } catch {
             throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
         }
         fresh.selectOnly(streamIndex: streamIndex)
-        return try tableFromDecoding(fresh, makeDecoder)
+        return fresh
     }
 
-    private var timeBase: TimeBase { demuxer.stream(streamIndex).pointee.time_base.timeBase }
+    var timeBase: TimeBase { demuxer.stream(streamIndex).pointee.time_base.timeBase }
 
     /// The stream's packets in decode order, why reading stopped early if it did, and where
     /// the demuxer skipped media it could not open (keyed by the index of the first packet
     /// after the gap). A read that fails after some packets ends the scan there rather than
     /// the open: the frames before it can be landed on, and the media says it is truncated.
-    private func scanPackets() throws(MediaError) -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String]) {
+    func scanPackets() throws(MediaError) -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String]) {
         let packet = Packet()
         var packets: [ScannedPacket] = []
         var missingData: [Int: String] = [:]
@@ -136,92 +123,65 @@ struct FrameTableBuilder {
         return (packets, nil, missingData)
     }
 
-    private func tableFromPackets(_ packets: [ScannedPacket], missingDataBefore: [Int: String],
-                                  source: FrameTable.Source = .packetScan) throws(MediaError) -> Result {
+    /// The table made from `packets`, which all have a PTS.
+    func tableFromPackets<Packets: DecodeOrderPackets>(_ packets: Packets, missingDataBefore: [Int: String],
+                                                      source: FrameTable.Source = .packetScan) throws(MediaError) -> Result {
+        let count = packets.count
         // Decoding can only start at a keyframe: packets before the first one (a stream cut
         // mid-GOP) and the leading pictures shown before it (RASL frames of an opening CRA,
         // B-frames of an open GOP) never come out of the decoder, so they are not frames.
-        guard let firstKey = packets.firstIndex(where: \.isKeyframe) else {
+        guard let firstKey = (0..<count).first(where: { packets.isKeyframe($0) }) else {
             throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "stream \(streamIndex) has no keyframe to start decoding from")
         }
-        let firstKeyPTS = packets[firstKey].pts!
-        func decodable(_ i: Int) -> Bool { i >= firstKey && (i == firstKey || packets[i].pts! > firstKeyPTS || packets[firstKey].isDiscarded) }
-        var isShown = [Bool](repeating: false, count: packets.count)
-        for i in packets.indices where !packets[i].isDiscarded && decodable(i) { isShown[i] = true }
+        guard count <= Int(Int32.max) else {
+            throw MediaError(path: demuxer.path, reason: .unsupported, detail: "stream \(streamIndex) has more than \(Int32.max) packets")
+        }
+        func pts(_ i: Int) -> Int64 { packets.pts(i)! }
+        let firstKeyPTS = pts(firstKey), firstKeyDiscarded = packets.isDiscarded(firstKey)
+        // Packets in 4 bytes each (not `Int`s, nor a dictionary by packet): for a long file
+        // these arrays would otherwise weigh more than the table.
+        var shown: [Int32] = []
+        shown.reserveCapacity(count)
         var otherPackets: [Int64: Int] = [:]
-        for (order, packet) in packets.enumerated() where !isShown[order] { otherPackets[packet.pts!] = order }
-        let shown = packets.indices.filter { isShown[$0] }.sorted { packets[$0].pts! < packets[$1].pts! }
-        try checkUnique(shown.map { packets[$0].pts! })
+        func isFrame(_ i: Int) -> Bool {
+            i >= firstKey && (i == firstKey || pts(i) > firstKeyPTS || firstKeyDiscarded) && !packets.isDiscarded(i)
+        }
+        for i in 0..<count {
+            if isFrame(i) { shown.append(Int32(i)) } else { otherPackets[pts(i)] = i }
+        }
+        shown.sort { pts(Int($0)) < pts(Int($1)) }
+        try checkUnique(count: shown.count) { pts(Int(shown[$0])) }
         // Missing media follows the latest frame read before it: frames are sorted by PTS,
         // so that is the highest frame index among packets read before the gap.
         var missingDataAfter: [Int: String] = [:]
         for (firstPacketAfter, evidence) in missingDataBefore {
-            if let latest = shown.indices.last(where: { shown[$0] < firstPacketAfter }) {
+            if let latest = shown.indices.last(where: { Int(shown[$0]) < firstPacketAfter }) {
                 missingDataAfter[latest] = evidence
             }
         }
         let frames = try makeFrames(count: shown.count, endingAtOwnDuration: Set(missingDataAfter.keys),
-                                pts: { packets[shown[$0]].pts! },
-                                packetDuration: { packets[shown[$0]].duration },
-                                isKeyframe: { packets[shown[$0]].isKeyframe },
-                                decodeOrder: { shown[$0] },
-                                position: { packets[shown[$0]].position })
-        // Frame index by packet index, -1 for packets that are not frames: an array, not a
-        // dictionary, which for a long file would cost more than the table itself.
-        var frameIndexOfPacket = [Int](repeating: -1, count: packets.count)
-        for (frameIndex, packetIndex) in shown.enumerated() { frameIndexOfPacket[packetIndex] = frameIndex }
-        let points = packets.indices.filter { packets[$0].isKeyframe && $0 >= firstKey }
-            .map { RandomAccessPoint(pts: packets[$0].pts!, dts: packets[$0].dts, decodeOrder: $0,
-                                     frameIndex: frameIndexOfPacket[$0] < 0 ? nil : frameIndexOfPacket[$0]) }
-            .sorted { $0.pts < $1.pts }
+                                    pts: { pts(Int(shown[$0])) },
+                                    packetDuration: { packets.duration(Int(shown[$0])) },
+                                    isKeyframe: { packets.isKeyframe(Int(shown[$0])) },
+                                    decodeOrder: { Int(shown[$0]) },
+                                    position: { packets.position(Int(shown[$0])) })
+        // Keyframes that are frames take their frame index from where they stand in `shown`;
+        // the others (discarded by an edit list) are places to start decoding, not frames.
+        var points = shown.indices.filter { packets.isKeyframe(Int(shown[$0])) }.map { frameIndex in
+            let packet = Int(shown[frameIndex])
+            return RandomAccessPoint(pts: pts(packet), dts: packets.dts(packet), decodeOrder: packet, frameIndex: frameIndex)
+        }
+        let pointsShown = points.count
+        for packet in firstKey..<count where packets.isKeyframe(packet) && !isFrame(packet) {
+            points.append(RandomAccessPoint(pts: pts(packet), dts: packets.dts(packet), decodeOrder: packet, frameIndex: nil))
+        }
+        if points.count > pointsShown { points.sort { $0.pts < $1.pts } }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                                frames: frames, randomAccessPoints: points, source: source,
                                missingDataAfter: missingDataAfter)
-        let corrupt = Set(shown.indices.filter { packets[shown[$0]].isCorrupt })
+        let corrupt = Set(shown.indices.filter { packets.isCorrupt(Int(shown[$0])) })
         return Result(table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
                       missingDataAfter: missingDataAfter)
-    }
-
-    /// The table of an MP4 or MOV read from its index: the packets of a second demuxer that
-    /// reads the file through a `PayloadSkippingReader`, so only the boxes are read, and each
-    /// packet's PTS, DTS, flags and position are the demuxer's own (no parser). Nil, for the
-    /// full scan to answer, whenever the index cannot be trusted to: another container, no
-    /// index, samples that lie past the end of the file (truncated), a read that fails, or any
-    /// packet that differs from its index entry.
-    private func buildFromContainerIndex() throws(MediaError) -> Result? {
-        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
-        let count = demuxer.indexEntryCount(of: streamIndex)
-        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size else { return nil }
-        // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
-        // samples lie back to back: kept as one run, there are as many runs as chunks.
-        var payloads: [Range<Int64>] = []
-        for index in 0..<demuxer.streamCount {
-            for position in 0..<demuxer.indexEntryCount(of: index) {
-                guard let entry = demuxer.indexEntry(of: index, at: position) else { return nil }
-                let end = entry.position + Int64(entry.size)
-                guard entry.position >= 0, end <= size else { return nil }
-                if let last = payloads.last, last.upperBound == entry.position {
-                    payloads[payloads.count - 1] = last.lowerBound..<end
-                } else {
-                    payloads.append(entry.position..<end)
-                }
-            }
-        }
-        guard let indexed = try? Demuxer(path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader),
-              indexed.streamCount == demuxer.streamCount else { return nil }
-        indexed.selectOnly(streamIndex: streamIndex)
-        reader.skip(payloads)
-        let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
-        guard let scanned = try? scan.scanPackets(), scanned.readError == nil, scanned.packets.count == count else { return nil }
-        let packets = scanned.packets
-        for (position, packet) in packets.enumerated() {
-            guard packet.pts != nil, let entry = demuxer.indexEntry(of: streamIndex, at: position),
-                  packet.position == entry.position, packet.dts == entry.timestamp,
-                  packet.isKeyframe == entry.isKeyframe, packet.isDiscarded == entry.isDiscarded else { return nil }
-        }
-        var result = try tableFromPackets(packets, missingDataBefore: [:], source: .containerIndex)
-        result.indexScanBytes = (reader.bytesRead, reader.bytesSkipped)
-        return result
     }
 
     private func tableFromDecoding(_ demuxer: Demuxer, _ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
@@ -274,7 +234,7 @@ struct FrameTableBuilder {
                              detail: "stream \(streamIndex) has no timestamps (a raw elementary stream?); remux it into MP4 or Matroska first")
         }
         let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
-        try checkUnique(sorted.map(\.element.pts))
+        try checkUnique(count: sorted.count) { sorted[$0].element.pts }
         let frames = try makeFrames(count: sorted.count, endingAtOwnDuration: [],
                                 pts: { sorted[$0].element.pts },
                                 packetDuration: { sorted[$0].element.duration },
@@ -291,12 +251,16 @@ struct FrameTableBuilder {
 
     /// FrameSeek tells frames apart by PTS (it is what the decoder hands back), so two frames
     /// with one PTS (timestamps that restart, as in joined TS segments) would land on each
-    /// other's pictures. Refused rather than answered wrongly. `sortedPTS` is ascending.
-    private func checkUnique(_ sortedPTS: [Int64]) throws(MediaError) {
-        let repeats = zip(sortedPTS, sortedPTS.dropFirst()).filter { $0 == $1 }
-        guard let first = repeats.first else { return }
+    /// other's pictures. Refused rather than answered wrongly. `sortedPTS(i)` ascends.
+    private func checkUnique(count: Int, sortedPTS: (Int) -> Int64) throws(MediaError) {
+        var repeats = 0, first: Int64?
+        for i in 0..<max(0, count - 1) where sortedPTS(i) == sortedPTS(i + 1) {
+            repeats += 1
+            if first == nil { first = sortedPTS(i) }
+        }
+        guard let first else { return }
         throw MediaError(path: demuxer.path, reason: .unsupported,
-                         detail: "\(repeats.count) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first.0)); FrameSeek cannot tell such frames apart")
+                         detail: "\(repeats) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first)); FrameSeek cannot tell such frames apart")
     }
 
     /// Frames in presentation order, packed as they are made. A frame's duration is its
@@ -305,20 +269,22 @@ struct FrameTableBuilder {
     private func makeFrames(count: Int, endingAtOwnDuration: Set<Int>, pts: (Int) -> Int64, packetDuration: (Int) -> Int64,
                             isKeyframe: (Int) -> Bool, decodeOrder: (Int) -> Int,
                             position: (Int) -> Int64?) throws(MediaError) -> FrameList {
-        let outOfRange = MediaError(path: demuxer.path, reason: .unsupported,
-                                    detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
-        var gaps: [Int64] = []
-        gaps.reserveCapacity(max(0, count - 1))
-        for i in 0..<max(0, count - 1) {
-            let (gap, overflow) = pts(i + 1).subtractingReportingOverflow(pts(i))
-            if overflow { throw outOfRange }
-            gaps.append(gap)
+        for i in 0..<count {
+            let outOfRange = pts(i).subtractingReportingOverflow(originPTS).overflow
+                || (i + 1 < count && pts(i + 1).subtractingReportingOverflow(pts(i)).overflow)
+            if outOfRange {
+                throw MediaError(path: demuxer.path, reason: .unsupported,
+                                 detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
+            }
         }
-        let medianGap = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
-        for i in 0..<count where pts(i).subtractingReportingOverflow(originPTS).overflow { throw outOfRange }
+        // Only a last frame without a duration needs the median, so the gaps are sorted only then.
+        var medianGap: Int64 {
+            let gaps = (0..<max(0, count - 1)).map { pts($0 + 1) - pts($0) }.sorted()
+            return gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+        }
         return FrameList(count: count, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration) { i in
             var ticks = packetDuration(i)
-            if ticks <= 0 { ticks = i < gaps.count ? gaps[i] : medianGap }
+            if ticks <= 0 { ticks = i + 1 < count ? pts(i + 1) - pts(i) : medianGap }
             return (pts(i), ticks, isKeyframe(i), decodeOrder(i), position(i))
         }
     }

@@ -157,6 +157,7 @@ enum IndexCacheFile {
         case .packetScan: 0
         case .decodeScan: 1
         case .containerIndex: 2
+        case .sampleTable: 3
         }
     }
 
@@ -165,6 +166,7 @@ enum IndexCacheFile {
         case 0: .packetScan
         case 1: .decodeScan
         case 2: .containerIndex
+        case 3: .sampleTable
         default: nil
         }
     }

@@ -1,0 +1,57 @@
+internal import CFFmpeg
+
+/// Reads byte ranges of an open demuxer's file or URL through the demuxer's own I/O context
+/// (`AVFormatContext.pb`), counting what it reads: how the boxes of an MP4's sample table are
+/// read after FFmpeg has parsed its header, on the same connection, without a second open.
+///
+/// Moving the demuxer's read position is safe for the demuxers this is used with: FFmpeg's mov
+/// demuxer seeks to each sample's position before it reads it (`mov_read_packet`).
+///
+/// Not Sendable: it reads on the thread that drives the demuxer, between its reads.
+final class ByteRangeReader {
+    /// Kept alive for as long as its context is read.
+    private let demuxer: Demuxer
+    private let context: UnsafeMutablePointer<AVIOContext>
+    /// Bytes read from the file or URL so far.
+    private(set) var bytesRead: Int64 = 0
+
+    /// Reads through `demuxer`'s I/O context; nil when it has none (`AVFMT_NOFILE` formats).
+    init?(borrowing demuxer: Demuxer) {
+        guard let context = demuxer.context.pointee.pb else { return nil }
+        self.demuxer = demuxer
+        self.context = context
+    }
+
+    /// The size of the file or resource, or nil when the protocol cannot tell (`avio_size`).
+    var size: Int64? {
+        let size = avio_size(context)
+        return size >= 0 ? size : nil
+    }
+
+    /// The `count` bytes at `offset`; fewer only where the file ends.
+    ///
+    /// - Throws: `FFmpegError` from `avio_seek` or `avio_read`.
+    func read(at offset: Int64, count: Int) throws(FFmpegError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        // Through the context's buffer, where the small hops of a walk over box headers cost
+        // no read (a context reading over HTTP otherwise passes every seek on: `direct`).
+        let direct = context.pointee.direct
+        context.pointee.direct = 0
+        defer { context.pointee.direct = direct }
+        let landed = avio_seek(context, offset, SEEK_SET)
+        guard landed >= 0 else { throw FFmpegError(function: "avio_seek", code: Int32(truncatingIfNeeded: landed)) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBufferPointer { buffer in
+                avio_read(context, buffer.baseAddress! + filled, Int32(min(count - filled, Int(Int32.max))))
+            }
+            if got == fs_averror_eof() || got == 0 { break }
+            guard got > 0 else { throw FFmpegError(function: "avio_read", code: got) }
+            filled += Int(got)
+        }
+        bytesRead += Int64(filled)
+        if filled < count { bytes.removeLast(count - filled) }
+        return bytes
+    }
+}

@@ -1,0 +1,134 @@
+internal import CFFmpeg
+
+/// A custom `AVIOContext` for a file over HTTP that asks for bounded byte ranges, counting the
+/// bytes and requests it makes.
+///
+/// Why: FFmpeg's HTTP protocol asks for `Range: bytes=N-`, to the end of the file, at every
+/// seek. The server sends until the connection closes, so each seek costs megabytes that are
+/// never read: a seek into a two-hour film cost 20 MB, its 720 thumbnails 2.3 times the file.
+/// Here each request is for `bytes=N-M`, through FFmpeg's own protocol (its `offset` and
+/// `end_offset` options), so only what is asked for is sent:
+/// - inside a range announced with `expect(_:)` (the samples a landing will read), to its end
+///   exactly;
+/// - elsewhere, 64 KiB at first, doubling while reads carry on where the last request ended
+///   (up to 16 MiB), so a header costs a few small requests and reading on stays cheap.
+///
+/// Not Sendable: FFmpeg calls back on the thread that drives the demuxer.
+final class RangedHTTPReader {
+    private static let firstRequestBytes: Int64 = 64 * 1024
+    private static let largestRequestBytes: Int64 = 16 * 1024 * 1024
+
+    private final class Cursor: PositionedReadCursor {
+        let url: String
+        let knownSize: Int64
+        /// The open request, the offset it has reached, and where it ends.
+        var inner: UnsafeMutablePointer<AVIOContext>?
+        var innerOffset: Int64 = 0
+        var innerEnd: Int64 = 0
+        var nextRequestBytes = RangedHTTPReader.firstRequestBytes
+        /// A range reads will come from next; requests inside it run to its end.
+        var expected: Range<Int64>?
+        var bytesRead: Int64 = 0
+        var requests = 0
+
+        init(url: String, size: Int64) {
+            self.url = url
+            knownSize = size
+        }
+
+        deinit { closeInner() }
+
+        func closeInner() {
+            guard inner != nil else { return }
+            avio_closep(&inner)
+        }
+
+        /// Opens a request at `offset`, bounded as the type's documentation says.
+        func open(at offset: Int64) -> Int32 {
+            let continuing = inner != nil && offset == innerEnd
+            closeInner()
+            nextRequestBytes = continuing ? min(nextRequestBytes * 2, RangedHTTPReader.largestRequestBytes)
+                : RangedHTTPReader.firstRequestBytes
+            var end = offset + nextRequestBytes
+            if let expected, expected.contains(offset) { end = expected.upperBound }
+            end = min(end, knownSize)
+            var options: OpaquePointer?
+            defer { av_dict_free(&options) }
+            av_dict_set_int(&options, "offset", offset, 0)
+            av_dict_set_int(&options, "end_offset", end, 0)
+            let code = avio_open2(&inner, url, AVIO_FLAG_READ, nil, &options)
+            guard code >= 0 else { return code }
+            requests += 1
+            innerOffset = offset
+            innerEnd = end
+            return 0
+        }
+
+        override func read(into buffer: UnsafeMutablePointer<UInt8>, size wanted: Int32) -> Int32 {
+            guard wanted > 0 else { return 0 }
+            if offset >= knownSize { return fs_averror_eof() }
+            // A short hop forward inside the open request is read through rather than asked
+            // for again.
+            if inner != nil, offset > innerOffset, offset < innerEnd, offset - innerOffset <= 64 * 1024 {
+                var skip = [UInt8](repeating: 0, count: Int(offset - innerOffset))
+                let got = avio_read(inner, &skip, Int32(skip.count))
+                if got == Int32(skip.count) { innerOffset = offset; bytesRead += Int64(got) } else { closeInner() }
+            }
+            if inner == nil || innerOffset != offset || innerOffset >= innerEnd {
+                let code = open(at: offset)
+                guard code >= 0 else { return code }
+            }
+            let count = avio_read(inner, buffer, Int32(min(Int64(wanted), innerEnd - innerOffset)))
+            guard count > 0 else { return count == 0 ? fs_averror_eof() : count }
+            offset += Int64(count)
+            innerOffset = offset
+            bytesRead += Int64(count)
+            return count
+        }
+
+        override var size: Int64 { knownSize }
+    }
+
+    private let reading: CustomReadContext
+    private let cursor: Cursor
+
+    /// The context a demuxer reads through.
+    var context: UnsafeMutablePointer<AVIOContext> { reading.context }
+
+    /// Opens `url`, learning its size from a first request (`avio_size`); nil when the server
+    /// does not tell the size or cannot serve ranges, where FFmpeg's own reading is used.
+    init?(url: String) {
+        var probe: UnsafeMutablePointer<AVIOContext>?
+        var options: OpaquePointer?
+        av_dict_set_int(&options, "end_offset", 1, 0)
+        let code = avio_open2(&probe, url, AVIO_FLAG_READ, nil, &options)
+        av_dict_free(&options)
+        guard code >= 0, let opened = probe else { return nil }
+        let size = avio_size(opened)
+        let seekable = opened.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
+        avio_closep(&probe)
+        guard size > 0, seekable else { return nil }
+        let cursor = Cursor(url: url, size: size)
+        cursor.requests = 1
+        guard let reading = try? CustomReadContext(cursor) else { return nil }
+        self.cursor = cursor
+        self.reading = reading
+    }
+
+    /// Reads will come from `range` next (the samples of a landing): requests inside it run to
+    /// its end. Nil forgets it.
+    func expect(_ range: Range<Int64>?) { cursor.expected = range }
+
+    /// From now on every seek comes to this reader (`direct`). libavformat reads on through
+    /// the bytes up to a seek's target when the gap is under its short-seek threshold, which
+    /// for a network protocol it raises from the index (`ff_configure_buffers_for_index`): over
+    /// HTTP that read megabytes between two thumbnails' keyframes instead of asking for the
+    /// second. The header was parsed through the buffer, where its small hops back cost
+    /// nothing.
+    func headerWasRead() { context.pointee.direct = 1 }
+
+    /// Bytes received so far.
+    var bytesRead: Int64 { cursor.bytesRead }
+    /// Requests made so far, the one that learnt the size included.
+    var requests: Int { cursor.requests }
+}

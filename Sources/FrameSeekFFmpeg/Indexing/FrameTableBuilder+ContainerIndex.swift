@@ -1,0 +1,183 @@
+internal import CFFmpeg
+import FrameSeekCore
+
+extension FrameTableBuilder {
+    /// What `buildFromSampleTable` gives: the table, or why another path must answer.
+    enum SampleTableOutcome {
+        case built(Result)
+        /// The table could not be made this way; `movedDemuxer` when packets were read (the
+        /// demuxer no longer stands at the first packet).
+        case declined(movedDemuxer: Bool)
+    }
+
+    /// How many packets of an MP4 are read for real to learn what the demuxer adds to its
+    /// sample table: enough to span the reordering of any B-frame pyramid.
+    private static let calibrationPackets = 32
+
+    /// The table of an MP4 or MOV made from its sample table without reading its packets.
+    ///
+    /// The demuxer's index gives each sample's DTS (edit list applied), position, size and
+    /// sync flag; the `ctts` box (`MP4SampleTable`) gives its composition offset. Two things
+    /// the demuxer adds differ between FFmpeg versions, so they are measured rather than
+    /// assumed: the shift that makes the first PTS 0 (or the empty edit), and how it sets
+    /// packet durations (from `stts`, or guessed from the frame rate). The first packets and
+    /// the last one are read for real, and every one of them must agree with the table made
+    /// this way, or the index scan answers instead.
+    ///
+    /// Nil, for another path to answer, when the file is not an MP4 read from its path, a
+    /// sample lies past the end of the file (truncated), its samples do not map one to one to
+    /// the index (more than one edit, a rate other than 1, a fragmented file), a box does not
+    /// parse, or a packet read disagrees.
+    func buildFromSampleTable() throws(MediaError) -> SampleTableOutcome {
+        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return .declined(movedDemuxer: false) }
+        let count = demuxer.indexEntryCount(of: streamIndex)
+        guard count > 0, let reader = ByteRangeReader(borrowing: demuxer), let size = reader.size,
+              samplesLieInFile(ofSize: size) else { return .declined(movedDemuxer: false) }
+        // The packets first: the last sample lies just before a `moov` at the end of the file,
+        // so over HTTP reading it and then the boxes is one stream of bytes forward.
+        guard let observed = observedPackets(count: count),
+              let unshifted = unshiftedPackets(count: count, reader: reader, fileSize: size) else {
+            return .declined(movedDemuxer: true)
+        }
+        var pts = unshifted.pts
+        guard let measured = measure(observed, count: count, unshiftedPTS: pts, lastSampleDelta: unshifted.lastSampleDelta) else {
+            return .declined(movedDemuxer: true)
+        }
+        for i in 0..<count {
+            let (shifted, overflow) = pts[i].addingReportingOverflow(measured.shift)
+            guard !overflow else { return .declined(movedDemuxer: true) }
+            pts[i] = shifted
+        }
+        let packets = SampleTablePackets(demuxer: demuxer, streamIndex: streamIndex, pts: pts, flags: unshifted.flags,
+                                         durations: measured.durations)
+        var result = try tableFromPackets(packets, missingDataBefore: [:], source: .sampleTable)
+        result.indexScanBytes = (reader.bytesRead, max(0, size - reader.bytesRead))
+        return .built(result)
+    }
+
+    /// Each packet's DTS plus its composition offset, and its flags (`SampleTablePackets`), with
+    /// the last sample's duration; nil unless the track's samples map one to one to the
+    /// demuxer's index. The offsets are let go here, before the table is made.
+    private func unshiftedPackets(count: Int, reader: ByteRangeReader, fileSize: Int64)
+        -> (pts: [Int64], flags: [UInt8], lastSampleDelta: Int64?)? {
+        let trackID = Int(demuxer.stream(streamIndex).pointee.id)
+        guard let samples = MP4SampleTable.read(trackID: trackID, expectedSamples: count, fileSize: fileSize,
+                                                using: { try? reader.read(at: $0, count: $1) }),
+              samples.mediaEditCount <= 1, samples.editsPlayAtNormalRate else { return nil }
+        var pts = [Int64](repeating: 0, count: count)
+        var flags = [UInt8](repeating: 0, count: count)
+        for i in 0..<count {
+            guard let entry = demuxer.indexEntry(of: streamIndex, at: i) else { return nil }
+            pts[i] = entry.timestamp &+ Int64(samples.compositionOffsets?[i] ?? 0)
+            flags[i] = (entry.isKeyframe ? SampleTablePackets.keyframe : 0) | (entry.isDiscarded ? SampleTablePackets.discarded : 0)
+        }
+        return (pts, flags, samples.lastSampleDelta)
+    }
+
+    /// Whether every sample of every stream lies inside the file: a truncated file is for the
+    /// scan to report.
+    private func samplesLieInFile(ofSize size: Int64) -> Bool {
+        for index in 0..<demuxer.streamCount {
+            for position in 0..<demuxer.indexEntryCount(of: index) {
+                guard let entry = demuxer.indexEntry(of: index, at: position), entry.position >= 0,
+                      entry.position + Int64(entry.size) <= size else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The first packets of the stream and its last one, read for real, each with its index in
+    /// decode order; nil when a read fails.
+    private func observedPackets(count: Int) -> [(index: Int, packet: ScannedPacket)]? {
+        guard var read = readPackets(upTo: Self.calibrationPackets), !read.isEmpty else { return nil }
+        if count > read.count {
+            // The last sample, alone: a seek to any sample past the end finds it.
+            guard (try? demuxer.seekToAnySample(streamIndex: streamIndex, atOrBefore: Int64.max / 2)) != nil,
+                  let last = readPackets(upTo: 1)?.first else { return nil }
+            read.append((count - 1, last.packet))
+        }
+        return read
+    }
+
+    /// The demuxer's PTS shift and duration rule, measured on the packets `read`; nil unless
+    /// one shift and one rule hold for all of them.
+    private func measure(_ read: [(index: Int, packet: ScannedPacket)], count: Int, unshiftedPTS: [Int64],
+                         lastSampleDelta: Int64?) -> (shift: Int64, durations: SampleTablePackets.Durations)? {
+        guard let firstPTS = read.first?.packet.pts else { return nil }
+        let shift = firstPTS &- unshiftedPTS[0]
+        func delta(_ i: Int) -> Int64? {
+            guard i + 1 < count else { return lastSampleDelta }
+            guard let now = demuxer.indexEntry(of: streamIndex, at: i), let next = demuxer.indexEntry(of: streamIndex, at: i + 1) else { return nil }
+            return next.timestamp - now.timestamp
+        }
+        for (i, packet) in read {
+            guard let entry = demuxer.indexEntry(of: streamIndex, at: i), packet.pts == unshiftedPTS[i] &+ shift,
+                  packet.dts == entry.timestamp, packet.position == entry.position,
+                  packet.isDiscarded == entry.isDiscarded else { return nil }
+        }
+        if read.allSatisfy({ $0.packet.duration == delta($0.index) }) { return (shift, .timeToSample(last: lastSampleDelta ?? 0)) }
+        let constant = read[0].packet.duration
+        if read.allSatisfy({ $0.packet.duration == constant }) { return (shift, .constant(constant)) }
+        return nil
+    }
+
+    /// Up to `limit` packets of the stream from where the demuxer stands, with their index in
+    /// decode order counted from there; nil when a read fails.
+    private func readPackets(upTo limit: Int) -> [(index: Int, packet: ScannedPacket)]? {
+        let packet = Packet()
+        var read: [(index: Int, packet: ScannedPacket)] = []
+        while read.count < limit {
+            guard let more = try? demuxer.read(into: packet) else { return nil }
+            guard more else { break }
+            defer { packet.unref() }
+            guard packet.streamIndex == streamIndex else { continue }
+            read.append((read.count, ScannedPacket(pts: packet.pts, dts: packet.dts, duration: packet.duration,
+                                                   position: packet.position, isKeyframe: packet.isKeyframe,
+                                                   isDiscarded: packet.isDiscarded, isCorrupt: packet.isCorrupt)))
+        }
+        return read
+    }
+
+    /// The table of an MP4 or MOV read from its index: the packets of a second demuxer that
+    /// reads the file through a `PayloadSkippingReader`, so only the boxes are read, and each
+    /// packet's PTS, DTS, flags and position are the demuxer's own (no parser). Nil, for the
+    /// full scan to answer, whenever the index cannot be trusted to: another container, no
+    /// index, samples that lie past the end of the file (truncated), a read that fails, or any
+    /// packet that differs from its index entry.
+    func buildFromContainerIndex() throws(MediaError) -> Result? {
+        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
+        let count = demuxer.indexEntryCount(of: streamIndex)
+        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size else { return nil }
+        // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
+        // samples lie back to back: kept as one run, there are as many runs as chunks.
+        var payloads: [Range<Int64>] = []
+        for index in 0..<demuxer.streamCount {
+            for position in 0..<demuxer.indexEntryCount(of: index) {
+                guard let entry = demuxer.indexEntry(of: index, at: position) else { return nil }
+                let end = entry.position + Int64(entry.size)
+                guard entry.position >= 0, end <= size else { return nil }
+                if let last = payloads.last, last.upperBound == entry.position {
+                    payloads[payloads.count - 1] = last.lowerBound..<end
+                } else {
+                    payloads.append(entry.position..<end)
+                }
+            }
+        }
+        guard let indexed = try? Demuxer(path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader),
+              indexed.streamCount == demuxer.streamCount else { return nil }
+        indexed.selectOnly(streamIndex: streamIndex)
+        reader.skip(payloads)
+        let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
+        guard let scanned = try? scan.scanPackets(), scanned.readError == nil, scanned.packets.count == count else { return nil }
+        let packets = scanned.packets
+        for (position, packet) in packets.enumerated() {
+            guard packet.pts != nil, let entry = demuxer.indexEntry(of: streamIndex, at: position),
+                  packet.position == entry.position, packet.dts == entry.timestamp,
+                  packet.isKeyframe == entry.isKeyframe, packet.isDiscarded == entry.isDiscarded else { return nil }
+        }
+        var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
+        result.indexScanBytes = (reader.bytesRead, reader.bytesSkipped)
+        return result
+    }
+
+}

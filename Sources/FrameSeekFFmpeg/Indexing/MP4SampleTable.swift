@@ -1,0 +1,200 @@
+/// What FrameSeek reads itself from one track of an MP4 or MOV `moov` box: the sample count,
+/// the composition offsets (`ctts`), the last sample's duration (`stts`) and how many edits
+/// its edit list has.
+///
+/// Why: FFmpeg's demuxer holds every sample's DTS, position, size and sync flag in its index
+/// once the header is parsed, but keeps the composition offsets, which make the PTS, to itself
+/// until it hands out each packet. Handing out the 215,784 packets of a two-hour film costs
+/// more than FFmpeg's whole seek; reading the `ctts` box costs a few hundred kilobytes.
+///
+/// Boxes are read in one pass forward through the file, each header as it comes, so that over
+/// HTTP the walk is one stream of bytes rather than a request per box. Only what is needed is
+/// read: box headers, `tkhd`, `elst`, the `stsz` header, `ctts` and the last entry of `stts`.
+/// A box that does not parse leaves the whole table nil.
+struct MP4SampleTable {
+    /// `stsz` (or `stz2`) sample count.
+    let sampleCount: Int
+    /// Each sample's composition offset (`ctts`), in decode order: 4 bytes a sample, since a
+    /// B-frame stream's runs are mostly one sample long. Nil when the track has no `ctts`.
+    let compositionOffsets: [Int32]?
+    /// The duration of the last sample in the media time scale: the last `stts` delta.
+    let lastSampleDelta: Int64?
+    /// Edits of the edit list that map media (media time other than -1); 0 without `elst`.
+    let mediaEditCount: Int
+    /// Every edit's media rate is 1.
+    let editsPlayAtNormalRate: Bool
+
+    /// The table of the track whose `tkhd` track ID is `trackID` (what FFmpeg's mov demuxer
+    /// sets as `AVStream.id`), read through `read(offset, count)`; nil when the file has no such
+    /// track, its samples are not `expectedSamples`, a box does not parse, or a read fails.
+    ///
+    /// `fileSize` bounds every box: a box that claims to run past it is not parsed.
+    static func read(trackID: Int, expectedSamples: Int, fileSize: Int64,
+                     using read: @escaping (Int64, Int) -> [UInt8]?) -> MP4SampleTable? {
+        let reader = BoxReader(read: read, fileSize: fileSize)
+        var found: MP4SampleTable??
+        reader.forEachChild(of: 0..<fileSize) { box in
+            guard box.type == "moov" else { return true }
+            reader.forEachChild(of: box.body) { trak in
+                guard trak.type == "trak" else { return true }
+                var track = TrackParse(expectedSamples: expectedSamples)
+                reader.forEachChild(of: trak.body) { track.visit($0, trackID: trackID, reader) }
+                if track.isTheTrack { found = .some(track.table) }
+                return !track.isTheTrack
+            }
+            return false
+        }
+        return found ?? nil
+    }
+}
+
+/// The boxes of one `trak` as the walk meets them.
+private struct TrackParse {
+    let expectedSamples: Int
+    /// Whether its `tkhd` names the track looked for (false until the `tkhd` is read).
+    var isTheTrack = false
+    private var failed = false
+    private var sampleCount: Int?
+    private var offsets: [Int32]?
+    private var lastDelta: Int64?
+    private var mediaEdits = 0
+    private var normalRate = true
+
+    init(expectedSamples: Int) { self.expectedSamples = expectedSamples }
+
+    var table: MP4SampleTable? {
+        guard !failed, let sampleCount, sampleCount == expectedSamples, offsets == nil || offsets!.count == sampleCount else { return nil }
+        return MP4SampleTable(sampleCount: sampleCount, compositionOffsets: offsets, lastSampleDelta: lastDelta,
+                              mediaEditCount: mediaEdits, editsPlayAtNormalRate: normalRate)
+    }
+
+    /// Takes in one box of the `trak` (or of the boxes inside it); false to stop the walk.
+    mutating func visit(_ box: Box, trackID: Int, _ reader: BoxReader) -> Bool {
+        switch box.type {
+        case "tkhd":
+            guard let header = reader.bytes(box.body, upTo: 24) else { failed = true; return false }
+            let idOffset = header.first == 1 ? 20 : 12
+            isTheTrack = header.count >= idOffset + 4 && Int(header.uint32(at: idOffset)) == trackID
+            return isTheTrack
+        case "edts", "mdia", "minf", "stbl":
+            var keepGoing = true
+            reader.forEachChild(of: box.body) { child in
+                keepGoing = visit(child, trackID: trackID, reader)
+                return keepGoing
+            }
+            return keepGoing
+        case "elst":
+            guard let edits = reader.editList(box) else { failed = true; return false }
+            mediaEdits = edits.filter { $0.mediaTime != -1 }.count
+            normalRate = edits.allSatisfy { $0.rate == 0x0001_0000 }
+        case "stsz", "stz2":
+            guard let header = reader.bytes(box.body, upTo: 12), header.count == 12 else { failed = true; return false }
+            sampleCount = Int(header.uint32(at: 8))
+        case "ctts":
+            guard let perSample = reader.compositionOffsets(box, atMost: expectedSamples) else { failed = true; return false }
+            offsets = perSample
+        case "stts":
+            lastDelta = reader.lastTimeToSampleDelta(box)
+        default:
+            break
+        }
+        return true
+    }
+}
+
+/// One box: its four-character type and the byte range of its body.
+private struct Box {
+    let type: String
+    let body: Range<Int64>
+}
+
+/// Walks boxes through a byte-range read, reading nothing but what it is asked for.
+private struct BoxReader {
+    let read: (Int64, Int) -> [UInt8]?
+    let fileSize: Int64
+
+    /// Calls `visit` with each box in `range` in order, as its header is read, until `visit`
+    /// returns false or a header does not parse. `visit` may read the box's body before the
+    /// walk moves past it, so every read goes forward.
+    func forEachChild(of range: Range<Int64>, _ visit: (Box) -> Bool) {
+        var offset = range.lowerBound, visited = 0
+        while offset + 8 <= range.upperBound, visited < 100_000 {
+            guard let header = read(offset, Int(min(16, range.upperBound - offset))), header.count >= 8 else { return }
+            var size = Int64(header.uint32(at: 0)), headerSize: Int64 = 8
+            if size == 1 {
+                guard header.count == 16 else { return }
+                size = Int64(bitPattern: header.uint64(at: 8)); headerSize = 16
+            } else if size == 0 {
+                size = range.upperBound - offset
+            }
+            guard size >= headerSize, size <= range.upperBound - offset, offset + size <= fileSize else { return }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            visited += 1
+            guard visit(Box(type: type, body: (offset + headerSize)..<(offset + size))) else { return }
+            offset += size
+        }
+    }
+
+    /// Up to `count` bytes from the start of `range`.
+    func bytes(_ range: Range<Int64>, upTo count: Int) -> [UInt8]? {
+        read(range.lowerBound, Int(min(Int64(count), range.upperBound - range.lowerBound)))
+    }
+
+    /// A full box's version and entry count, with the entries' size, checked against the
+    /// entries' room in the box.
+    private func entries(_ box: Box, entrySize: (UInt8) -> Int) -> (version: UInt8, count: Int, size: Int)? {
+        guard let header = bytes(box.body, upTo: 8), header.count == 8 else { return nil }
+        let version = header[0], count = Int(header.uint32(at: 4)), size = entrySize(version)
+        guard Int64(count) * Int64(size) <= box.body.upperBound - box.body.lowerBound - 8 else { return nil }
+        return (version, count, size)
+    }
+
+    func editList(_ box: Box) -> [(mediaTime: Int64, rate: UInt32)]? {
+        guard let (version, count, size) = entries(box, entrySize: { $0 == 1 ? 20 : 12 }),
+              let data = read(box.body.lowerBound + 8, count * size), data.count == count * size else { return nil }
+        return (0..<count).map { i in
+            let at = i * size
+            let mediaTime = version == 1 ? Int64(bitPattern: data.uint64(at: at + 8)) : Int64(Int32(bitPattern: data.uint32(at: at + 4)))
+            return (mediaTime, data.uint32(at: at + (version == 1 ? 16 : 8)))
+        }
+    }
+
+    /// The `ctts` runs expanded to one offset per sample, read 64 KiB at a time; nil when they
+    /// cover more than `atMost` samples. Offsets are signed in either version, as FFmpeg reads
+    /// them.
+    func compositionOffsets(_ box: Box, atMost limit: Int) -> [Int32]? {
+        guard let (_, count, size) = entries(box, entrySize: { _ in 8 }) else { return nil }
+        var offsets: [Int32] = []
+        offsets.reserveCapacity(min(limit, count))
+        let perRead = 8192
+        var done = 0
+        while done < count {
+            let batch = min(perRead, count - done)
+            guard let data = read(box.body.lowerBound + 8 + Int64(done * size), batch * size), data.count == batch * size else { return nil }
+            for i in 0..<batch {
+                let samples = Int(data.uint32(at: i * 8)), offset = Int32(bitPattern: data.uint32(at: i * 8 + 4))
+                guard samples <= limit - offsets.count else { return nil }
+                offsets.append(contentsOf: repeatElement(offset, count: samples))
+            }
+            done += batch
+        }
+        return offsets
+    }
+
+    /// The delta of the last `stts` entry.
+    func lastTimeToSampleDelta(_ box: Box) -> Int64? {
+        guard let (_, count, size) = entries(box, entrySize: { _ in 8 }), count > 0,
+              let last = read(box.body.lowerBound + 8 + Int64((count - 1) * size), 8), last.count == 8 else { return nil }
+        return Int64(last.uint32(at: 4))
+    }
+}
+
+private extension [UInt8] {
+    func uint32(at offset: Int) -> UInt32 {
+        (offset..<offset + 4).reduce(0) { $0 << 8 | UInt32(self[$1]) }
+    }
+
+    func uint64(at offset: Int) -> UInt64 {
+        (offset..<offset + 8).reduce(0) { $0 << 8 | UInt64(self[$1]) }
+    }
+}
