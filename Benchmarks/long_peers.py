@@ -4,7 +4,8 @@
 Each way opens FILE, gets the frame that covers TIME, and hashes its decoded planes (the MD5
 `ffmpeg -f framemd5` gives, so every way is checked against ffmpeg's own decode). The frame is
 the one `frameseek seek FILE TIME` lands on; the peers addressed by frame index (L-SMASH Works,
-BestSource) are given its index, PyAV its time. Every way runs with one decoder thread, as a
+BestSource) are given its index, PyAV TIME (it takes the last frame at or before a time, as
+FrameSeek does), ffmpeg the frame's start (its -ss takes the first frame at or after). Every way runs with one decoder thread, as a
 process of its own, measured through os.wait4 (wall time and that child's peak RSS); medians
 of --runs rounds, the ways in turn in each round.
 
@@ -12,7 +13,8 @@ of --runs rounds, the ways in turn in each round.
           [--av-python PY] [--vs-python PY] [--ways frameseek,ffmpeg,pyav,lsmash,bestsource]
 
 PyAV needs a Python with `av` and numpy; L-SMASH Works and BestSource a Python 3.12 with
-vapoursynth, vapoursynth-lsmas and vapoursynth-bestsource (../shared/bench/peers-env.sh vs).
+vapoursynth, vapoursynth-lsmas and vapoursynth-bestsource (../shared/bench/peers-env.sh vs),
+and numpy (`pip install numpy` in that environment), which the planes are hashed through.
 BestSource indexes by decoding every frame, and keeps no index here (a fresh cache folder each
 run), so its figure is its first open. No index cache for FrameSeek either (--no-index-cache).
 """
@@ -73,7 +75,7 @@ def main():
     every = {
         "frameseek": [a.frameseek, "seek", a.file, a.at, "--md5", "--no-index-cache"],
         "ffmpeg": ["ffmpeg", "-v", "error", "-threads", "1", "-ss", ffmpeg_at, "-i", a.file, "-frames:v", "1", "-f", "framemd5", "-"],
-        "pyav": [a.av_python, "-c", PYAV, a.file, ffmpeg_at],
+        "pyav": [a.av_python, "-c", PYAV, a.file, a.at],
         "lsmash": [a.vs_python, "-c", VAPOURSYNTH, a.file, str(index), "lsmash"],
         "bestsource": [a.vs_python, "-c", VAPOURSYNTH, a.file, str(index), "bestsource"],
     }

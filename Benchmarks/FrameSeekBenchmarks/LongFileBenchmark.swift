@@ -67,22 +67,30 @@ func landedMD5(in output: String) -> String? {
 
 /// One exact seek to `at` on each file, as a whole process: `frameseek seek F T --md5` against
 /// `ffmpeg -threads 1 -ss T -i F -frames:v 1 -f framemd5 -` (an accurate input seek on one
-/// thread), and `before`'s frameseek when given; then each file's open alone
-/// (`frameseek probe F`). Each round runs every command once, in turn; medians of `runs`.
+/// thread), and `before`'s frameseek when given; each file's open alone (`frameseek probe F`);
+/// and the seek again from the index cache. Each round runs every command once, in turn;
+/// medians of `runs`.
 func longFileBenchmark(files: [String], at: String, runs: Int, before: String?) {
     let frameseek = frameseekExecutable()
     for path in files {
         let ffmpegAt = ffmpegSeekTime(frameseek: frameseek, path: path, at: at)
+        // The cached way reads the entry `frameseek index` makes here, in a cache folder of
+        // this run's own; the others read no cache, as a first open.
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-long-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        setenv("XDG_CACHE_HOME", cache.path, 1)
+        guard measureProcess([frameseek, "index", path]) != nil else { fail("frameseek index \(path) failed") }
         var ways: [(name: String, command: [String])] = [
-            ("frameseek seek F \(at) --md5", [frameseek, "seek", path, at, "--md5"]),
+            ("frameseek seek F \(at) --md5 --no-index-cache", [frameseek, "seek", path, at, "--md5", "--no-index-cache"]),
             ("ffmpeg -threads 1 -ss \(ffmpegAt) -i F -frames:v 1 -f framemd5 -",
              ["ffmpeg", "-v", "error", "-threads", "1", "-ss", ffmpegAt, "-i", path, "-frames:v", "1", "-f", "framemd5", "-"]),
-            ("frameseek probe F (the open alone)", [frameseek, "probe", path]),
+            ("frameseek probe F --no-index-cache (the open alone)", [frameseek, "probe", path, "--no-index-cache"]),
             ("ffprobe -v error -show_format F (the open alone)", ["ffprobe", "-v", "error", "-show_format", path]),
+            ("frameseek seek F \(at) --md5, from the index cache", [frameseek, "seek", path, at, "--md5"]),
         ]
         if let before {
-            ways.append(("the seek with \(before) (before)", [before, "seek", path, at, "--md5"]))
-            ways.append(("the open with \(before) (before)", [before, "probe", path]))
+            ways.append(("the seek with \(before) (before)", [before, "seek", path, at, "--md5", "--no-index-cache"]))
+            ways.append(("the open with \(before) (before)", [before, "probe", path, "--no-index-cache"]))
         }
         var walls = [LatencySamples](repeating: LatencySamples(), count: ways.count), cpus = walls
         var peaks = [Int](repeating: 0, count: ways.count)

@@ -1,5 +1,6 @@
 // Long files over HTTP: what a seek and a thumbnail run cost a server, beside ffmpeg's own.
 import FrameSeek
+import FrameSeekCLI
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -153,7 +153,7 @@ extension Subcommand {
                 + (rewriteFailure.map { " but not saved: \($0)" } ?? "")
         case .notWritten(let reason):
             return "\(file): the index was not saved to the cache: \(reason)"
-        case .read, .written, nil:
+        case .read, .written, .notNeeded, nil:
             return nil
         }
     }

@@ -55,6 +55,7 @@ enum IndexCommand: Subcommand {
         case .written(let path): ("written", path, nil)
         case .rejected(let path, let reason, let rewriteFailure): ("rebuilt", path, reason + (rewriteFailure.map { "; not saved: \($0)" } ?? ""))
         case .notWritten(let reason): ("not_written", nil, reason)
+        case .notNeeded: ("not_needed", nil, "an MP4 opens from its own sample table")
         case nil: ("none", nil, "not a local file")
         }
         if json {

@@ -58,6 +58,9 @@ enum ProbeCommand: Subcommand {
                 ("index_bytes_read", engine.indexScanBytes.map { .integer($0.read) } ?? .null),
                 ("index_cache", .string(engine.indexCacheOutcome.map(Self.cacheWord))),
                 ("open_ms", .number(engine.openLatency.milliseconds)),
+                ("open_bytes_read", engine.openTraffic.map { .integer($0.bytesReceived) } ?? .null),
+                ("open_bytes_requested", engine.openTraffic.map { .integer($0.bytesRequested) } ?? .null),
+                ("open_requests", engine.openTraffic.map { .integer(Int64($0.requests)) } ?? .null),
                 ("truncation", truncation),
                 ("missing_data", DamageReport.json(media.missingData)),
                 ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count))),
@@ -91,6 +94,7 @@ enum ProbeCommand: Subcommand {
         case .written: "written"
         case .rejected: "rebuilt"
         case .notWritten: "not_written"
+        case .notNeeded: "not_needed"
         }
     }
 }

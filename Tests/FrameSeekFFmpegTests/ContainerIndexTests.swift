@@ -114,6 +114,14 @@ struct ContainerIndexTests {
         // The server's own count is the truth: bounded range requests mean it sends only what
         // is asked for, where an open-ended one sends until the connection closes.
         let engine = try FFmpegEngine(path: "http://127.0.0.1:\(server.port)/long.mp4", options: .init(streamIndex: 0, threads: 1))
+        // FrameSeek's own count of the open: the server sent what lies between what was
+        // received and what was asked for, in as many requests.
+        let afterOpen = try server.sent()
+        let traffic = try #require(engine.openTraffic)
+        #expect(traffic.requests == afterOpen.requests, "\(traffic) against the server's \(afterOpen)")
+        #expect(traffic.bytesReceived <= afterOpen.bytes && afterOpen.bytes <= traffic.bytesRequested,
+                "\(traffic) against the server's \(afterOpen)")
+        #expect(engine.frameTable.source == .sampleTable)
         let k = 20 * oracle.count + 300
         let landing = try engine.seek(to: engine.frameTable.frames[k].time, precision: .exact)
         #expect(landing.frame.index == k)

@@ -29,6 +29,7 @@ final class RangedHTTPReader {
         /// A range reads will come from next; requests inside it run to its end.
         var expected: Range<Int64>?
         var bytesRead: Int64 = 0
+        var bytesRequested: Int64 = 0
         var requests = 0
 
         init(url: String, size: Int64) {
@@ -59,6 +60,7 @@ final class RangedHTTPReader {
             let code = avio_open2(&inner, url, AVIO_FLAG_READ, nil, &options)
             guard code >= 0 else { return code }
             requests += 1
+            bytesRequested += end - offset
             innerOffset = offset
             innerEnd = end
             return 0
@@ -110,6 +112,7 @@ final class RangedHTTPReader {
         guard size > 0, seekable else { return nil }
         let cursor = Cursor(url: url, size: size)
         cursor.requests = 1
+        cursor.bytesRequested = 1
         guard let reading = try? CustomReadContext(cursor) else { return nil }
         self.cursor = cursor
         self.reading = reading
@@ -127,8 +130,9 @@ final class RangedHTTPReader {
     /// nothing.
     func headerWasRead() { context.pointee.direct = 1 }
 
-    /// Bytes received so far.
-    var bytesRead: Int64 { cursor.bytesRead }
-    /// Requests made so far, the one that learnt the size included.
-    var requests: Int { cursor.requests }
+    /// What this reader has asked for and received so far, the request that learnt the size
+    /// included.
+    var traffic: HTTPTraffic {
+        HTTPTraffic(bytesReceived: cursor.bytesRead, bytesRequested: cursor.bytesRequested, requests: cursor.requests)
+    }
 }

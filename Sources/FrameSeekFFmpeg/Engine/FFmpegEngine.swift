@@ -28,7 +28,9 @@ public final class FFmpegEngine: PlaybackEngine {
         public var decoderPoolBytes: Int
         /// Whether opening decodes keyframes on a second core while the file is scanned, for
         /// landings that decode a keyframe alone (thumbnails; see `KeyframePrefetch`). Changes
-        /// no landing and no pixel; costs a decoder and at most 64 MiB of pictures.
+        /// no landing and no pixel; costs a decoder and at most 64 MiB of pictures. An MP4 read
+        /// from its index is not scanned, so nothing is prefetched there: its index says where
+        /// each keyframe is, and a landing reads that keyframe alone.
         public var prefetchesKeyframes = false
         /// Tests: the prefetch decodes every keyframe the scan passes, and opening waits for
         /// them, so which landings it serves does not depend on timing.
@@ -71,6 +73,9 @@ public final class FFmpegEngine: PlaybackEngine {
     /// bytes the index scan read from the file (its boxes), and the sample bytes it did not
     /// read. Nil for a table from a full scan, which reads every byte.
     public let indexScanBytes: (read: Int64, skipped: Int64)?
+    /// For a file over HTTP, what opening it cost: the header, the sample table's boxes and the
+    /// packets that checked them. Nil for local files and playlists.
+    public let openTraffic: HTTPTraffic?
     /// What the index cache did for this open; nil without a cache, for media in memory and
     /// for URLs.
     public let indexCacheOutcome: IndexCache.Outcome?
@@ -233,6 +238,7 @@ public final class FFmpegEngine: PlaybackEngine {
         packetOrder = built.packetOrder
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
+        openTraffic = demuxer.ranged?.traffic
         media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
                                     truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
                                     missingData: built.table.missingData)
@@ -269,6 +275,7 @@ public final class FFmpegEngine: PlaybackEngine {
         packetOrder = blueprint.packetOrder
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
+        openTraffic = nil
         indexCacheOutcome = nil
         media = blueprint.media
         keyframePrefetch = blueprint.keyframePrefetch
@@ -290,6 +297,7 @@ public final class FFmpegEngine: PlaybackEngine {
                                      cached: Result<FrameTableBuilder.Result, IndexCacheRejection>?,
                                      built: FrameTableBuilder.Result) -> IndexCache.Outcome? {
         guard let cache, let key else { return nil }
+        if case .failure = cached {} else if !IndexCache.needsEntry(for: built.table.source) { return .notNeeded }
         switch cached {
         case .success: return .read(path: key.path)
         case .failure(let rejection):

@@ -40,7 +40,17 @@ public struct IndexCache: Sendable, Hashable {
         case rejected(path: String, reason: String, rewriteFailure: String?)
         /// The table was built from the media and could not be written, for `reason`.
         case notWritten(reason: String)
+        /// The table came from an MP4's sample table, which opens as fast as an entry would
+        /// (`IndexCache.needsEntry(for:)`): nothing was read or written.
+        case notNeeded
     }
+
+    /// Whether a table from `source` is worth an entry. An MP4 opened from
+    /// its sample table reads its boxes and a few packets, as fast as reading an entry (a
+    /// two-hour film: 0.99x ffmpeg's seek from its boxes, 0.86x from an entry), and writing the
+    /// entry of a long file would cost more memory than the whole open: the cache is for
+    /// containers without an index.
+    static func needsEntry(for source: FrameTable.Source) -> Bool { source != .sampleTable }
 
     /// Whether a file of the FFmpeg format `formatName` holds all of its media itself, so that
     /// its own identity is its media's. A playlist (HLS, DASH, concat) names other files, which
