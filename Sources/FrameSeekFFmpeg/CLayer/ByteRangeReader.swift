@@ -40,18 +40,26 @@ final class ByteRangeReader {
         defer { context.pointee.direct = direct }
         let landed = avio_seek(context, offset, SEEK_SET)
         guard landed >= 0 else { throw FFmpegError(function: "avio_seek", code: Int32(truncatingIfNeeded: landed)) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBufferPointer { buffer in
-                avio_read(context, buffer.baseAddress! + filled, Int32(min(count - filled, Int(Int32.max))))
-            }
-            if got == fs_averror_eof() || got == 0 { break }
-            guard got > 0 else { throw FFmpegError(function: "avio_read", code: got) }
-            filled += Int(got)
-        }
-        bytesRead += Int64(filled)
-        if filled < count { bytes.removeLast(count - filled) }
+        let bytes = try readBytes(from: context, upTo: count)
+        bytesRead += Int64(bytes.count)
         return bytes
     }
+}
+
+/// Up to `count` bytes from where `io` stands, fewer only where the resource ends: `avio_read`
+/// in chunks of 64 KiB, so a large `count` that is never reached costs no more than what is read.
+///
+/// - Throws: `FFmpegError` from `avio_read`.
+func readBytes(from io: UnsafeMutablePointer<AVIOContext>, upTo count: Int) throws(FFmpegError) -> [UInt8] {
+    let chunk = 64 * 1024
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: min(chunk, max(0, count)))
+    while bytes.count < count {
+        let ask = Int32(min(chunk, count - bytes.count))
+        let got = buffer.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, ask) }
+        if got == fs_averror_eof() || got == 0 { break }
+        guard got > 0 else { throw FFmpegError(function: "avio_read", code: got) }
+        bytes.append(contentsOf: buffer.prefix(Int(got)))
+    }
+    return bytes
 }

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Foundation
 import FrameSeekCore
 
 /// An open `AVFormatContext`: the one place FrameSeek reads containers.
@@ -51,7 +52,7 @@ final class Demuxer {
         // HLS demuxer fetches its segments itself.
         let isPlainRemoteFile = memory == nil && skippingPayloads == nil
             && (path.hasPrefix("http://") || path.hasPrefix("https://"))
-            && !(path.split(separator: "?").first ?? "").lowercased().hasSuffix(".m3u8")
+            && !(URL(string: path).map(HLSEngine.hasPlaylistName) ?? false)
         let ranged = isPlainRemoteFile ? RangedHTTPReader(url: path) : nil
         allocated.pointee.pb = reader?.context ?? skippingPayloads?.context ?? ranged?.context
         if skippingPayloads != nil { allocated.pointee.flags |= AVFMT_FLAG_NOPARSE }

@@ -107,16 +107,8 @@ final class SegmentFetcher: Sendable {
             wanted = limitBytes + 1  // read to the end; one byte more than the limit proves it is exceeded
         }
 
-        var bytes: [UInt8] = []
-        let chunk = 64 * 1024
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while bytes.count < wanted {
-            let ask = Int32(min(chunk, wanted - bytes.count))
-            let count = buffer.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, ask) }
-            if count == fs_averror_eof() || count == 0 { break }
-            guard count > 0 else { throw failure(location, "avio_read", code: count) }
-            bytes.append(contentsOf: buffer.prefix(Int(count)))
-        }
+        let bytes: [UInt8]
+        do { bytes = try readBytes(from: io, upTo: wanted) } catch { throw failure(location, "avio_read", code: error.code) }
         if let range, bytes.count < range.length {
             throw FetchError(url: location, function: "avio_read",
                              cause: "BYTERANGE \(range.length)@\(range.offset): only \(bytes.count) bytes could be read")

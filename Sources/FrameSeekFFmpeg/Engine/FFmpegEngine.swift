@@ -297,12 +297,12 @@ public final class FFmpegEngine: PlaybackEngine {
                                      cached: Result<FrameTableBuilder.Result, IndexCacheRejection>?,
                                      built: FrameTableBuilder.Result) -> IndexCache.Outcome? {
         guard let cache, let key else { return nil }
-        if case .failure = cached {} else if !IndexCache.needsEntry(for: built.table.source) { return .notNeeded }
         switch cached {
         case .success: return .read(path: key.path)
         case .failure(let rejection):
             return .rejected(path: key.path, reason: rejection.reason, rewriteFailure: cache.write(built, as: key))
         case nil:
+            guard IndexCache.needsEntry(for: built.table.source) else { return .notNeeded }
             return cache.write(built, as: key).map { .notWritten(reason: $0) } ?? .written(path: key.path)
         }
     }

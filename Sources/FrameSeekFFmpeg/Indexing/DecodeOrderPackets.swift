@@ -31,12 +31,13 @@ struct ScannedPacket {
     let duration: Int64
     private let flags: UInt8
 
-    init(pts: Int64?, dts: Int64?, duration: Int64, position: Int64?, isKeyframe: Bool, isDiscarded: Bool, isCorrupt: Bool) {
-        rawPTS = pts ?? Self.unknown
-        rawDTS = dts ?? Self.unknown
-        rawPosition = position ?? Self.unknown
-        self.duration = duration
-        flags = (isKeyframe ? 1 : 0) | (isDiscarded ? 2 : 0) | (isCorrupt ? 4 : 0)
+    /// What `packet` carries, as the demuxer gave it.
+    init(_ packet: Packet) {
+        rawPTS = packet.pts ?? Self.unknown
+        rawDTS = packet.dts ?? Self.unknown
+        rawPosition = packet.position ?? Self.unknown
+        duration = packet.duration
+        flags = (packet.isKeyframe ? 1 : 0) | (packet.isDiscarded ? 2 : 0) | (packet.isCorrupt ? 4 : 0)
     }
 
     var pts: Int64? { rawPTS == Self.unknown ? nil : rawPTS }
@@ -45,6 +46,12 @@ struct ScannedPacket {
     var isKeyframe: Bool { flags & 1 != 0 }
     var isDiscarded: Bool { flags & 2 != 0 }
     var isCorrupt: Bool { flags & 4 != 0 }
+
+    /// Whether the packet is the sample `entry` of the container's index says: its position,
+    /// its DTS and its discard flag.
+    func agrees(with entry: ContainerIndexEntry) -> Bool {
+        position == entry.position && dts == entry.timestamp && isDiscarded == entry.isDiscarded
+    }
 }
 
 /// The packets a scan read.
@@ -97,11 +104,17 @@ struct SampleTablePackets: DecodeOrderPackets {
     func dts(_ i: Int) -> Int64? { demuxer.indexEntry(of: streamIndex, at: i)?.timestamp }
     func duration(_ i: Int) -> Int64 {
         switch durations {
-        case .constant(let ticks): return ticks
-        case .timeToSample(let last):
-            guard i + 1 < count, let next = dts(i + 1), let now = dts(i) else { return last }
-            return next - now
+        case .constant(let ticks): ticks
+        case .timeToSample(let last): Self.timeToSample(i, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex)
         }
+    }
+
+    /// Sample `i`'s duration in `stts`: the gap to the next sample's DTS in the demuxer's index,
+    /// and `last` for the last of `count`.
+    static func timeToSample(_ i: Int, count: Int, last: Int64, demuxer: Demuxer, streamIndex: Int) -> Int64 {
+        guard i + 1 < count, let now = demuxer.indexEntry(of: streamIndex, at: i),
+              let next = demuxer.indexEntry(of: streamIndex, at: i + 1) else { return last }
+        return next.timestamp - now.timestamp
     }
     func position(_ i: Int) -> Int64? { demuxer.indexEntry(of: streamIndex, at: i)?.position }
     func isKeyframe(_ i: Int) -> Bool { flags[i] & Self.keyframe != 0 }

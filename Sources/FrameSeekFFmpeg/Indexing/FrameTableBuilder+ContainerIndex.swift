@@ -24,7 +24,7 @@ extension FrameTableBuilder {
     /// the last one are read for real, and every one of them must agree with the table made
     /// this way, or the index scan answers instead.
     ///
-    /// Nil, for another path to answer, when the file is not an MP4 read from its path, a
+    /// Declined, for another path to answer, when the file is not an MP4 read from its path, a
     /// sample lies past the end of the file (truncated), its samples do not map one to one to
     /// the index (more than one edit, a rate other than 1, a fragmented file), a box does not
     /// parse, or a packet read disagrees.
@@ -105,17 +105,15 @@ extension FrameTableBuilder {
                          lastSampleDelta: Int64?) -> (shift: Int64, durations: SampleTablePackets.Durations)? {
         guard let firstPTS = read.first?.packet.pts else { return nil }
         let shift = firstPTS &- unshiftedPTS[0]
-        func delta(_ i: Int) -> Int64? {
-            guard i + 1 < count else { return lastSampleDelta }
-            guard let now = demuxer.indexEntry(of: streamIndex, at: i), let next = demuxer.indexEntry(of: streamIndex, at: i + 1) else { return nil }
-            return next.timestamp - now.timestamp
-        }
         for (i, packet) in read {
             guard let entry = demuxer.indexEntry(of: streamIndex, at: i), packet.pts == unshiftedPTS[i] &+ shift,
-                  packet.dts == entry.timestamp, packet.position == entry.position,
-                  packet.isDiscarded == entry.isDiscarded else { return nil }
+                  packet.agrees(with: entry) else { return nil }
         }
-        if read.allSatisfy({ $0.packet.duration == delta($0.index) }) { return (shift, .timeToSample(last: lastSampleDelta ?? 0)) }
+        let last = lastSampleDelta ?? 0
+        let followsTimeToSample = read.allSatisfy {
+            $0.packet.duration == SampleTablePackets.timeToSample($0.index, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex)
+        }
+        if followsTimeToSample { return (shift, .timeToSample(last: last)) }
         let constant = read[0].packet.duration
         if read.allSatisfy({ $0.packet.duration == constant }) { return (shift, .constant(constant)) }
         return nil
@@ -131,9 +129,7 @@ extension FrameTableBuilder {
             guard more else { break }
             defer { packet.unref() }
             guard packet.streamIndex == streamIndex else { continue }
-            read.append((read.count, ScannedPacket(pts: packet.pts, dts: packet.dts, duration: packet.duration,
-                                                   position: packet.position, isKeyframe: packet.isKeyframe,
-                                                   isDiscarded: packet.isDiscarded, isCorrupt: packet.isCorrupt)))
+            read.append((read.count, ScannedPacket(packet)))
         }
         return read
     }
@@ -147,7 +143,8 @@ extension FrameTableBuilder {
     func buildFromContainerIndex() throws(MediaError) -> Result? {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
         let count = demuxer.indexEntryCount(of: streamIndex)
-        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size else { return nil }
+        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size,
+              samplesLieInFile(ofSize: size) else { return nil }
         // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
         // samples lie back to back: kept as one run, there are as many runs as chunks.
         var payloads: [Range<Int64>] = []
@@ -155,7 +152,6 @@ extension FrameTableBuilder {
             for position in 0..<demuxer.indexEntryCount(of: index) {
                 guard let entry = demuxer.indexEntry(of: index, at: position) else { return nil }
                 let end = entry.position + Int64(entry.size)
-                guard entry.position >= 0, end <= size else { return nil }
                 if let last = payloads.last, last.upperBound == entry.position {
                     payloads[payloads.count - 1] = last.lowerBound..<end
                 } else {
@@ -172,8 +168,7 @@ extension FrameTableBuilder {
         let packets = scanned.packets
         for (position, packet) in packets.enumerated() {
             guard packet.pts != nil, let entry = demuxer.indexEntry(of: streamIndex, at: position),
-                  packet.position == entry.position, packet.dts == entry.timestamp,
-                  packet.isKeyframe == entry.isKeyframe, packet.isDiscarded == entry.isDiscarded else { return nil }
+                  packet.agrees(with: entry), packet.isKeyframe == entry.isKeyframe else { return nil }
         }
         var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
         result.indexScanBytes = (reader.bytesRead, reader.bytesSkipped)

@@ -115,9 +115,7 @@ struct FrameTableBuilder {
             guard more else { break }
             defer { packet.unref() }
             guard packet.streamIndex == streamIndex else { continue }
-            packets.append(ScannedPacket(pts: packet.pts, dts: packet.dts, duration: packet.duration,
-                                         position: packet.position, isKeyframe: packet.isKeyframe,
-                                         isDiscarded: packet.isDiscarded, isCorrupt: packet.isCorrupt))
+            packets.append(ScannedPacket(packet))
             if packet.isKeyframe, let onKeyframePacket { onKeyframePacket(packet) }
         }
         return (packets, nil, missingData)
