@@ -18,6 +18,7 @@
 #include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/intreadwrite.h>
 #include <libavutil/log.h>
 #include <libavutil/md5.h>
 #include <libavutil/sha.h>
@@ -122,6 +123,19 @@ static inline int64_t fs_frame_packet_position(const AVFrame *frame) {
 #else
     return frame->pkt_pos;
 #endif
+}
+
+/// The samples a packet's AV_PKT_DATA_SKIP_SAMPLES side data tells the decoder to drop: from
+/// the start of its frame (`start`, priming) and from the end (`end`, padding). Returns 0 when
+/// the packet carries none. The layout (two little-endian 32-bit counts, then two reason
+/// bytes) is that of libavcodec/packet.h, unchanged from FFmpeg 5.1 through 7.1.
+static inline int fs_packet_skip_samples(const AVPacket *packet, uint32_t *start, uint32_t *end) {
+    size_t size = 0;
+    const uint8_t *side = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size);
+    if (!side || size < 10) return 0;
+    *start = AV_RL32(side);
+    *end = AV_RL32(side + 4);
+    return 1;
 }
 
 // ---- AVStream / AVCodecParameters ----

@@ -144,12 +144,12 @@ struct ContainerIndexTests {
                 "\(times.count) keyframe thumbnails made the server send \(afterThumbnails.bytes - afterSeek.bytes) of \(size) bytes")
     }
 
-    /// `long.mp4` in `directory`: `fixture` stream-copied `times` times over with ffmpeg's
+    /// `name` in `directory`: `fixture` stream-copied `times` times over with ffmpeg's
     /// concat demuxer, so copy c's frame i is the fixture's frame i.
-    static func streamCopy(_ fixture: Fixture, times: Int, into directory: URL) throws -> String {
+    static func streamCopy(_ fixture: Fixture, times: Int, into directory: URL, named name: String = "long.mp4") throws -> String {
         let list = directory.appendingPathComponent("list.txt")
         try String(repeating: "file '\(fixture.path)'\n", count: times).write(to: list, atomically: true, encoding: .utf8)
-        let long = directory.appendingPathComponent("long.mp4").path
+        let long = directory.appendingPathComponent(name).path
         try runTool(["ffmpeg", "-nostdin", "-v", "error", "-f", "concat", "-safe", "0", "-i", list.path, "-c", "copy", "-y", long])
         return long
     }

@@ -7,9 +7,11 @@
 /// is `timeBase.time(ofTicks: pts - originPTS)`, its end the next frame's time (or its own
 /// end, before missing data and for the last frame).
 ///
-/// Frames whose times do not follow from their PTS that way (tables whose times a playlist
-/// places, test tables) are kept whole instead, so every table reads back exactly the entries
-/// it was made from.
+/// An audio stream's frames usually follow one another at one duration, each a keyframe in
+/// decode order: those are kept as runs (`FrameRuns`), with only the packet position stored
+/// per frame, so a three-hour MP3's 400,000 frames take 3 MB. Frames whose times do not
+/// follow from their PTS (tables whose times a playlist places, test tables) are kept whole
+/// instead, so every table reads back exactly the entries it was made from.
 public struct FrameList: RandomAccessCollection, Sendable {
     /// One frame as stored: 8 + 8 + 4 + 4 bytes, a stride of 24. Frames whose numbers do not
     /// fit (a duration past 32 bits, a decode order past 31) are kept whole instead.
@@ -35,6 +37,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     }
 
     private enum Storage: Sendable {
+        case runs(FrameRuns)
         case packed([Packed])
         case whole([FrameEntry])
     }
@@ -51,6 +54,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// One past the last index: the number of frames.
     public var endIndex: Int {
         switch storage {
+        case .runs(let runs): runs.count
         case .packed(let packed): packed.count
         case .whole(let whole): whole.count
         }
@@ -61,6 +65,15 @@ public struct FrameList: RandomAccessCollection, Sendable {
         switch storage {
         case .whole(let whole):
             return whole[index]
+        case .runs(let runs):
+            let frame = runs[index]
+            var entry = FrameEntry(index: index, pts: frame.pts, time: timeBase.time(ofTicks: frame.pts &- originPTS),
+                                   durationTicks: frame.durationTicks, duration: timeBase.time(ofTicks: frame.durationTicks),
+                                   isKeyframe: true, decodeOrder: frame.decodeOrder, packetPosition: frame.position)
+            if index + 1 < runs.count, !endingAtOwnDuration.contains(index) {
+                entry.end = timeBase.time(ofTicks: runs[index + 1].pts &- originPTS)
+            }
+            return entry
         case .packed(let packed):
             let frame = packed[index]
             let time = timeBase.time(ofTicks: frame.pts &- originPTS)
@@ -102,34 +115,98 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// `i`'s time is `timeBase.time(ofTicks: pts - originPTS)`; `frame(i)` gives its numbers.
     package init(count: Int, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>,
                  frame: (Int) -> (pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?)) {
-        self.timeBase = timeBase
-        self.originPTS = originPTS
-        self.endingAtOwnDuration = endingAtOwnDuration
-        var packed: [Packed] = []
-        packed.reserveCapacity(count)
+        var builder = Builder(timeBase: timeBase, originPTS: originPTS, capacity: count)
         for i in 0..<count {
             let f = frame(i)
-            guard let packedFrame = Packed(pts: f.pts, durationTicks: f.durationTicks, position: f.position,
-                                           decodeOrder: f.decodeOrder, isKeyframe: f.isKeyframe) else {
-                let entries = (0..<count).map { i in
-                    let f = frame(i)
-                    return FrameEntry(index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS),
-                                      durationTicks: f.durationTicks, duration: timeBase.time(ofTicks: f.durationTicks),
-                                      isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, packetPosition: f.position)
-                }
-                storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
+            builder.append(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, position: f.position)
+        }
+        self = builder.finish(endingAtOwnDuration: endingAtOwnDuration)
+    }
+
+    /// Frames packed one by one as they are read, in presentation order: kept as runs while
+    /// they follow one another (`FrameRuns`), packed from the first that does not, whole from
+    /// the first whose numbers do not fit.
+    package struct Builder {
+        private let timeBase: TimeBase
+        private let originPTS: Int64
+        private var runs: FrameRuns? = FrameRuns()
+        private var packed: [Packed] = []
+        private var whole: [FrameEntry]?
+        private let capacity: Int
+
+        /// A builder for frames in `timeBase` from `originPTS`; `capacity` frames are expected.
+        package init(timeBase: TimeBase, originPTS: Int64, capacity: Int = 0) {
+            self.timeBase = timeBase
+            self.originPTS = originPTS
+            self.capacity = capacity
+        }
+
+        /// Adds the next frame in presentation order.
+        package mutating func append(pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?) {
+            if whole == nil, runs != nil, runs!.append(pts: pts, durationTicks: durationTicks, isKeyframe: isKeyframe,
+                                                         decodeOrder: decodeOrder, position: position) {
                 return
             }
-            packed.append(packedFrame)
+            if let kept = runs {
+                // Runs no longer pay: the frames so far are packed and the rest follow them.
+                runs = nil
+                packed.reserveCapacity(Swift.max(capacity, kept.count + 1))
+                for i in 0..<kept.count {
+                    let f = kept[i]
+                    appendPacked(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: true, decodeOrder: f.decodeOrder, position: f.position)
+                }
+            }
+            appendPacked(pts: pts, durationTicks: durationTicks, isKeyframe: isKeyframe, decodeOrder: decodeOrder, position: position)
         }
-        storage = .packed(packed)
+
+        private mutating func appendPacked(pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?) {
+            if whole == nil, let frame = Packed(pts: pts, durationTicks: durationTicks, position: position,
+                                                 decodeOrder: decodeOrder, isKeyframe: isKeyframe) {
+                packed.append(frame)
+                return
+            }
+            if whole == nil {
+                whole = packed.enumerated().map { i, f in
+                    FrameEntry(index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS), durationTicks: f.durationTicks,
+                               duration: timeBase.time(ofTicks: f.durationTicks), isKeyframe: f.isKeyframe,
+                               decodeOrder: f.decodeOrder, packetPosition: f.position < 0 ? nil : f.position)
+                }
+                packed = []
+            }
+            let index = whole!.count
+            whole!.append(FrameEntry(index: index, pts: pts, time: timeBase.time(ofTicks: pts &- originPTS), durationTicks: durationTicks,
+                                     duration: timeBase.time(ofTicks: durationTicks), isKeyframe: isKeyframe,
+                                     decodeOrder: decodeOrder, packetPosition: position))
+        }
+
+        /// The list, with `endingAtOwnDuration` as the frames that cover only their own duration.
+        package func finish(endingAtOwnDuration: Set<Int>) -> FrameList {
+            let storage: Storage
+            if let whole {
+                storage = .whole(FrameList.covering(whole, endingAtOwnDuration: endingAtOwnDuration))
+            } else if let runs, runs.pays {
+                storage = .runs(runs)
+            } else if let runs {
+                var packed: [Packed] = []
+                packed.reserveCapacity(runs.count)
+                for i in 0..<runs.count {
+                    let f = runs[i]
+                    packed.append(Packed(pts: f.pts, durationTicks: f.durationTicks, position: f.position,
+                                         decodeOrder: f.decodeOrder, isKeyframe: true)!)
+                }
+                storage = .packed(packed)
+            } else {
+                storage = .packed(packed)
+            }
+            return FrameList(storage: storage, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
+        }
     }
 
     /// The same frames, with `frames` as the ones that cover only their own duration (those
     /// followed by missing data); the storage is shared, not copied.
     package func endingAtOwnDuration(_ frames: Set<Int>) -> FrameList {
         switch storage {
-        case .packed:
+        case .runs, .packed:
             return FrameList(storage: storage, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
         case .whole(let whole):
             // Whole entries hold their ends: set again, as the packed form would read them.
@@ -147,9 +224,17 @@ public struct FrameList: RandomAccessCollection, Sendable {
         self.endingAtOwnDuration = endingAtOwnDuration
     }
 
+    /// Whether every frame is a keyframe decoded in presentation order, as audio frames are:
+    /// then every frame is its own random access point (`RandomAccessPointList.everyFrame`).
+    package var isEveryFrameAKeyframe: Bool {
+        if case .runs = storage { return true }
+        return false
+    }
+
     /// Whether frame `index` is a keyframe, without making its entry.
     func isKeyframe(at index: Int) -> Bool {
         switch storage {
+        case .runs: true
         case .packed(let packed): packed[index].isKeyframe
         case .whole(let whole): whole[index].isKeyframe
         }
@@ -158,6 +243,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// Frame `index`'s decode order, without making its entry.
     func decodeOrder(at index: Int) -> Int {
         switch storage {
+        case .runs(let runs): runs[index].decodeOrder
         case .packed(let packed): packed[index].decodeOrder
         case .whole(let whole): whole[index].decodeOrder
         }

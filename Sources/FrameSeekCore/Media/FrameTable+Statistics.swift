@@ -20,13 +20,21 @@ extension FrameTable {
     public var statistics: FrameTableStatistics {
         let keys = keyframePositions
         var gops: [Int] = []
-        for (a, b) in zip(keys, keys.dropFirst()) { gops.append(b - a) }
-        if let lastKey = keys.last { gops.append(frames.count - lastKey) }
+        if frames.isEveryFrameAKeyframe {
+            gops = frames.isEmpty ? [] : [1]  // every GOP one frame: the minimum, median and maximum
+        } else {
+            for (a, b) in zip(keys, keys.dropFirst()) { gops.append(b - a) }
+            if let lastKey = keys.last { gops.append(frames.count - lastKey) }
+        }
         let sorted = gops.sorted()
-        // Rank of each frame among frames (discarded packets excluded) in decode order.
-        let byDecode = frames.indices.sorted { frames.decodeOrder(at: $0) < frames.decodeOrder(at: $1) }
+        // Rank of each frame among frames (discarded packets excluded) in decode order; frames
+        // decoded in presentation order (audio, streams without B-frames) need no sort.
         var depth = 0
-        for (rank, index) in byDecode.enumerated() { depth = max(depth, rank - index) }
+        let inOrder = frames.indices.dropFirst().allSatisfy { frames.decodeOrder(at: $0 - 1) < frames.decodeOrder(at: $0) }
+        if !inOrder {
+            let byDecode = frames.indices.sorted { frames.decodeOrder(at: $0) < frames.decodeOrder(at: $1) }
+            for (rank, index) in byDecode.enumerated() { depth = max(depth, rank - index) }
+        }
         return FrameTableStatistics(
             frameCount: frames.count, keyframeCount: keys.count,
             minimumGOP: sorted.first, medianGOP: sorted.isEmpty ? nil : sorted[sorted.count / 2],

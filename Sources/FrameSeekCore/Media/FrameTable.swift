@@ -7,8 +7,13 @@ public struct FrameTable: Sendable {
     public enum Source: String, Sendable {
         /// One pass over the packets, without decoding.
         case packetScan
-        /// One pass of decoding (audio, where the decoder drops priming frames).
+        /// One pass of decoding: audio whose codec's frames the packets do not tell, and video
+        /// whose packets carry no timestamps.
         case decodeScan
+        /// One pass over an audio stream's packets, without decoding: each packet is one frame,
+        /// less the samples libavcodec trims (priming and padding side data, edit-list discards),
+        /// checked against a decode of the first packets.
+        case audioPackets
         /// One pass over the packets as the container's index describes them, reading only the
         /// index (an MP4's `moov`): every PTS and flag as the demuxer gives it, no payload read.
         case containerIndex
@@ -25,17 +30,17 @@ public struct FrameTable: Sendable {
     /// The raw PTS that is time zero on the timeline: the container's start time in this
     /// stream's time base (as `ffmpeg -ss` counts).
     public let originPTS: Int64
-    /// The frames, sorted by presentation time, at 24 bytes a frame (see `FrameList`).
+    /// The frames, sorted by presentation time, at 24 bytes a frame, or 8 in runs (see `FrameList`).
     public let frames: FrameList
     /// Keyframe packets sorted by PTS, including any that an edit list discards.
-    public let randomAccessPoints: [RandomAccessPoint]
+    public let randomAccessPoints: RandomAccessPointList
     /// How the table was built.
     public let source: Source
     /// Stretches no frame covers because their media could not be read, in time order.
     public let missingData: [MissingData]
     /// Indices of the keyframes in `frames`, ascending; kept so the landing rules find the
     /// keyframes around a target by binary search.
-    let keyframePositions: [Int]
+    let keyframePositions: KeyframeIndexList
 
     /// Creates a table. `frames` must be sorted by `pts` and indexed 0..<count, and
     /// `randomAccessPoints` sorted by `pts`. `missingDataAfter` maps a frame to the reason the
@@ -47,14 +52,14 @@ public struct FrameTable: Sendable {
         self.init(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                   frames: FrameList(frames, timeBase: timeBase, originPTS: originPTS,
                                     endingAtOwnDuration: Set(missingDataAfter.keys)),
-                  randomAccessPoints: randomAccessPoints, source: source, missingDataAfter: missingDataAfter)
+                  randomAccessPoints: RandomAccessPointList(randomAccessPoints), source: source, missingDataAfter: missingDataAfter)
     }
 
     /// Creates a table from frames already packed (`FrameList.init(count:timeBase:originPTS:
     /// endingAtOwnDuration:frame:)`, with `missingDataAfter`'s keys as the frames ending at
     /// their own duration); the same conditions as the other initializer hold.
     package init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: FrameList,
-                 randomAccessPoints: [RandomAccessPoint], source: Source, missingDataAfter: [Int: String] = [:]) {
+                 randomAccessPoints: RandomAccessPointList, source: Source, missingDataAfter: [Int: String] = [:]) {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.originPTS = originPTS
@@ -69,7 +74,7 @@ public struct FrameTable: Sendable {
         self.missingData = missing
         self.randomAccessPoints = randomAccessPoints
         self.source = source
-        self.keyframePositions = frames.indices.filter { frames.isKeyframe(at: $0) }
+        self.keyframePositions = KeyframeIndexList(frames)
     }
 
     /// The time of a raw PTS on the zero-based timeline.
@@ -121,12 +126,23 @@ public struct FrameTable: Sendable {
 
     /// The random access point just before `point`, for re-seeking when a demuxer landed late.
     public func randomAccessPoint(before point: RandomAccessPoint) -> RandomAccessPoint? {
-        guard let position = randomAccessPoints.firstIndex(of: point), position > 0 else { return nil }
+        // Points are sorted by PTS (an edit list can repeat one): the first with the point's
+        // PTS, then on to the point itself.
+        var low = 0, high = randomAccessPoints.count
+        while low < high {
+            let mid = (low + high) / 2
+            if randomAccessPoints[mid].pts < point.pts { low = mid + 1 } else { high = mid }
+        }
+        var position = low
+        while position < randomAccessPoints.count, randomAccessPoints[position].pts == point.pts, randomAccessPoints[position] != point {
+            position += 1
+        }
+        guard position < randomAccessPoints.count, randomAccessPoints[position] == point, position > 0 else { return nil }
         return randomAccessPoints[position - 1]
     }
 
     /// Indices of the keyframes, in presentation order.
-    public var keyframeIndices: [Int] { keyframePositions }
+    public var keyframeIndices: [Int] { Array(keyframePositions) }
 
     /// The stretch of missing media `time` falls in, if any.
     public func missingData(at time: MediaTime) -> MissingData? {

@@ -152,6 +152,16 @@ final class Demuxer {
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY), "av_seek_frame")
     }
 
+    /// Tells a demuxer that seeks through FFmpeg's generic index (`AVFMT_GENERIC_INDEX`: MP3,
+    /// ADTS AAC, raw streams) that the packet with DTS `timestamp` starts at byte `position`,
+    /// as the frame table knows. That index holds only the packets read so far, so without the
+    /// entry a seek past them reads every packet up to the target (half of a three-hour MP3 for
+    /// a seek to its middle). Other demuxers keep their own index and are left alone.
+    func addSeekPoint(streamIndex: Int, position: Int64, timestamp: Int64) {
+        guard context.pointee.iformat.pointee.flags & AVFMT_GENERIC_INDEX != 0 else { return }
+        av_add_index_entry(stream(streamIndex), position, timestamp, 0, 0, AVINDEX_KEYFRAME)
+    }
+
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.

@@ -29,8 +29,24 @@ final class Packet {
     /// Set by demuxers for packets an edit list removes from presentation.
     var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
     var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+    /// The samples the demuxer tells the decoder to drop from this packet's frame
+    /// (`AV_PKT_DATA_SKIP_SAMPLES`): priming at the start of a stream, padding at its end.
+    /// Nil when the packet carries no such side data.
+    var sampleTrim: SampleTrim? {
+        var start: UInt32 = 0, end: UInt32 = 0
+        guard fs_packet_skip_samples(pointer, &start, &end) != 0 else { return nil }
+        return SampleTrim(start: Int64(start), end: Int64(end))
+    }
 
     func unref() { av_packet_unref(pointer) }
+}
+
+/// Samples libavcodec drops from the frame of one audio packet, as its side data says.
+struct SampleTrim: Sendable, Hashable {
+    /// Samples dropped from the start (and from the frames after, while more remain).
+    let start: Int64
+    /// Samples dropped from the end.
+    let end: Int64
 }
 
 /// An owned `AVFrame`, freed with `av_frame_free`.

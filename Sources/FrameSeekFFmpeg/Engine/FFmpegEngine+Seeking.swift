@@ -247,6 +247,12 @@ extension FFmpegEngine {
             // DTS lands a whole GOP early there: a GOP read for nothing, megabytes over HTTP.
             // A PTS that lands late is sent further back below, as for any demuxer.
             let timestamp = demuxer.formatName.hasPrefix("mov") ? seekPoint.pts : min(seekPoint.dts ?? seekPoint.pts, seekPoint.pts)
+            // An audio frame's packet has one timestamp, its PTS, except the first frame's,
+            // which priming moved: past it, the table can say where the packet is.
+            if media.selectedStream.mediaType == .audio, let frame = seekPoint.frameIndex, frame > 0,
+               let position = frameTable.frames[frame].packetPosition {
+                demuxer.addSeekPoint(streamIndex: frameTable.streamIndex, position: position, timestamp: seekPoint.pts)
+            }
             do {
                 try demuxer.seek(streamIndex: frameTable.streamIndex, to: timestamp)
                 return

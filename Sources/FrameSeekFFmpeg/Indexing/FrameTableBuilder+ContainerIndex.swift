@@ -2,14 +2,6 @@ internal import CFFmpeg
 import FrameSeekCore
 
 extension FrameTableBuilder {
-    /// What `buildFromSampleTable` gives: the table, or why another path must answer.
-    enum SampleTableOutcome {
-        case built(Result)
-        /// The table could not be made this way; `movedDemuxer` when packets were read (the
-        /// demuxer no longer stands at the first packet).
-        case declined(movedDemuxer: Bool)
-    }
-
     /// How many packets of an MP4 are read for real to learn what the demuxer adds to its
     /// sample table: enough to span the reordering of any B-frame pyramid.
     private static let calibrationPackets = 32
@@ -28,7 +20,7 @@ extension FrameTableBuilder {
     /// sample lies past the end of the file (truncated), its samples do not map one to one to
     /// the index (more than one edit, a rate other than 1, a fragmented file), a box does not
     /// parse, or a packet read disagrees.
-    func buildFromSampleTable() throws(MediaError) -> SampleTableOutcome {
+    func buildFromSampleTable() throws(MediaError) -> TableOutcome {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return .declined(movedDemuxer: false) }
         let count = demuxer.indexEntryCount(of: streamIndex)
         guard count > 0, let reader = ByteRangeReader(borrowing: demuxer), let size = reader.size,

@@ -5,9 +5,11 @@ import FrameSeekCore
 ///
 /// Video comes from a packet scan (no decoding): every packet carries its PTS, keyframe flag
 /// and position, and packets an edit list discards are kept as places to start decoding but
-/// not listed as frames. Audio, and video whose packets lack timestamps, come from a decode
-/// scan, because there the decoder decides which frames exist (AAC and MP3 priming frames are
-/// dropped by the decoder, not by the demuxer).
+/// not listed as frames. Audio comes from a packet scan too where its codec makes one frame of
+/// each packet (`FrameTableBuilder+AudioPackets.swift`: the priming and padding the decoder
+/// trims are worked out from side data, and checked by decoding the first packets). Other
+/// audio, and video whose packets lack timestamps, come from a decode scan, because there the
+/// decoder decides which frames exist.
 struct FrameTableBuilder {
     /// The table, and for packet scans the decode order of every packet by its PTS, which the
     /// engine uses to tell where a demuxer seek landed.
@@ -28,6 +30,15 @@ struct FrameTableBuilder {
         var indexScanBytes: (read: Int64, skipped: Int64)?
     }
 
+    /// What a way of building the table that may not apply gives (`buildFromSampleTable`,
+    /// `audioTableFromPackets`): the table, or why another way must answer.
+    enum TableOutcome {
+        case built(Result)
+        /// The table could not be made this way; `movedDemuxer` when packets were read (the
+        /// demuxer no longer stands at the first packet).
+        case declined(movedDemuxer: Bool)
+    }
+
     let demuxer: Demuxer
     let streamIndex: Int
     let originPTS: Int64
@@ -42,7 +53,13 @@ struct FrameTableBuilder {
     func build(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
         let stream = demuxer.stream(streamIndex)
         let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
-        if !isVideo { return try tableFromDecoding(demuxer, makeDecoder) }
+        if !isVideo {
+            switch try audioTableFromPackets(decodeWith: makeDecoder) {
+            case .built(let fromPackets): return fromPackets
+            case .declined(movedDemuxer: false): return try tableFromDecoding(demuxer, makeDecoder)
+            case .declined(movedDemuxer: true): return try tableFromDecoding(reopenedDemuxer(probingStreams: true), makeDecoder)
+            }
+        }
         var scanner = self
         if readsContainerIndex, onKeyframePacket == nil {
             let fromSampleTable = try buildFromSampleTable()
@@ -88,9 +105,15 @@ struct FrameTableBuilder {
     /// the demuxer skipped media it could not open (keyed by the index of the first packet
     /// after the gap). A read that fails after some packets ends the scan there rather than
     /// the open: the frames before it can be landed on, and the media says it is truncated.
-    func scanPackets() throws(MediaError) -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String]) {
+    ///
+    /// `watching` sees each of the stream's packets, with its index, while it is read; with
+    /// `keepingPackets` false, it alone does (the scan returns no packets, and indices count
+    /// the packets read).
+    func scanPackets(keepingPackets: Bool = true, watching: ((Packet, Int) -> Void)? = nil) throws(MediaError)
+        -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String]) {
         let packet = Packet()
         var packets: [ScannedPacket] = []
+        var packetsRead = 0
         var missingData: [Int: String] = [:]
         // Only FFmpeg's HLS demuxer skips media it cannot open (`FFmpegLog.reportsMissingData`),
         // so other files take no lock per packet for it.
@@ -101,21 +124,23 @@ struct FrameTableBuilder {
                 // returns the first packet after it.
                 if watchesSkippedMedia {
                     let skipped = demuxer.log.takeMissingData()
-                    if !skipped.isEmpty { missingData[packets.count, default: ""] += skipped.joined(separator: "; ") }
+                    if !skipped.isEmpty { missingData[packetsRead, default: ""] += skipped.joined(separator: "; ") }
                 }
             }
             let more: Bool
             do { more = try demuxer.read(into: packet) } catch {
                 let cause = demuxer.log.message(for: error)
-                if packets.isEmpty {
+                if packetsRead == 0 {
                     throw MediaError(path: demuxer.path, reason: .readFailed, detail: "reading packets failed before the first packet: \(cause)")
                 }
-                return (packets, "reading failed after \(packets.count) packets: \(cause)", missingData)
+                return (packets, "reading failed after \(packetsRead) packets: \(cause)", missingData)
             }
             guard more else { break }
             defer { packet.unref() }
             guard packet.streamIndex == streamIndex else { continue }
-            packets.append(ScannedPacket(packet))
+            watching?(packet, packetsRead)
+            packetsRead += 1
+            if keepingPackets { packets.append(ScannedPacket(packet)) }
             if packet.isKeyframe, let onKeyframePacket { onKeyframePacket(packet) }
         }
         return (packets, nil, missingData)
@@ -175,7 +200,7 @@ struct FrameTableBuilder {
         }
         if points.count > pointsShown { points.sort { $0.pts < $1.pts } }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: frames, randomAccessPoints: points, source: source,
+                               frames: frames, randomAccessPoints: RandomAccessPointList(points), source: source,
                                missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets.isCorrupt(Int(shown[$0])) })
         return Result(table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
@@ -239,11 +264,8 @@ struct FrameTableBuilder {
                                 isKeyframe: { sorted[$0].element.key },
                                 decodeOrder: { sorted[$0].offset },
                                 position: { sorted[$0].element.position })
-        let points = frames.filter(\.isKeyframe).map {
-            RandomAccessPoint(pts: $0.pts, dts: nil, decodeOrder: $0.decodeOrder, frameIndex: $0.index)
-        }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: frames, randomAccessPoints: points, source: .decodeScan)
+                               frames: frames, randomAccessPoints: .keyframes(of: frames), source: .decodeScan)
         return Result(table: table, packetOrder: .unknown)
     }
 

@@ -12,7 +12,7 @@ import FrameSeekCore
 enum IndexCacheFile {
     /// Bumped whenever what `FrameTableBuilder` puts in a table changes, so an older build's
     /// files are rejected rather than read.
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     private static let magic = Array("FSIDX".utf8)
 
     /// The file for `result`, under `key`.
@@ -32,8 +32,10 @@ enum IndexCacheFile {
             payload.int(Int64(frame.decodeOrder))
             payload.byte(frame.isKeyframe ? 1 : 0)
         }
-        payload.int(Int64(table.randomAccessPoints.count))
-        for point in table.randomAccessPoints {
+        // Every frame its own point (audio): one byte says so instead of a point per frame.
+        payload.byte(table.randomAccessPoints.isEveryFrame ? 1 : 0)
+        payload.int(table.randomAccessPoints.isEveryFrame ? 0 : Int64(table.randomAccessPoints.count))
+        for point in table.randomAccessPoints where !table.randomAccessPoints.isEveryFrame {
             payload.int(point.pts)
             payload.int(point.dts ?? .min)
             payload.int(Int64(point.decodeOrder))
@@ -112,7 +114,8 @@ enum IndexCacheFile {
         }
         guard !broken else { return nil }
         reader = framesReader
-        guard let pointCount = reader.count(limit: reader.remaining / 32) else { return nil }
+        guard let everyFrame = reader.byte(), everyFrame <= 1, let pointCount = reader.count(limit: reader.remaining / 32),
+              everyFrame == 0 || (pointCount == 0 && list.isEveryFrameAKeyframe) else { return nil }
         var points: [RandomAccessPoint] = []
         for _ in 0..<pointCount {
             guard let pts = reader.int(), let dts = reader.int(), let order = reader.count(), let frame = reader.int(),
@@ -147,7 +150,8 @@ enum IndexCacheFile {
         guard reader.atEnd else { return nil }
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                                frames: list.endingAtOwnDuration(Set(missingDataAfter.keys)),
-                               randomAccessPoints: points, source: source, missingDataAfter: missingDataAfter)
+                               randomAccessPoints: everyFrame == 1 ? .everyFrame(of: list) : RandomAccessPointList(points),
+                               source: source, missingDataAfter: missingDataAfter)
         return FrameTableBuilder.Result(table: table, packetOrder: identifies == 1 ? PacketDecodeOrder(others: others) : .unknown,
                                         readError: readError, corruptFrames: corrupt, missingDataAfter: missingDataAfter)
     }
@@ -158,6 +162,7 @@ enum IndexCacheFile {
         case .decodeScan: 1
         case .containerIndex: 2
         case .sampleTable: 3
+        case .audioPackets: 4
         }
     }
 
@@ -167,6 +172,7 @@ enum IndexCacheFile {
         case 1: .decodeScan
         case 2: .containerIndex
         case 3: .sampleTable
+        case 4: .audioPackets
         default: nil
         }
     }

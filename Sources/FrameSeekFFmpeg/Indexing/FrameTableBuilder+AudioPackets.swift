@@ -1,0 +1,197 @@
+internal import CFFmpeg
+import FrameSeekCore
+
+// An audio stream's frames from its packets, without decoding the stream.
+//
+// For the codecs below, libavcodec makes one frame of each packet, holding the packet's
+// samples, and then trims it by a rule of its own (decode.c, `decode_simple_internal`): a
+// packet flagged discard (an edit list) makes no frame; `AV_PKT_DATA_SKIP_SAMPLES` side data
+// says how many samples to drop from the start, carried over to the next frames while more
+// remain, each frame moved later by what it lost, and how many to drop from the end. The
+// table follows that rule, so a three-hour MP3 is read once, packet by packet, instead of
+// decoded. What a decoder may add of its own (AAC's decoder skips 1024 samples of some
+// streams itself) the rule cannot know, so the first packets are decoded while they are read
+// and must come out as the rule says, or the table comes from a decode scan.
+
+extension FrameTableBuilder {
+    /// Whether libavcodec's decoder for `codecName` makes exactly one frame of every packet.
+    /// Vorbis (its first packet makes no samples), Opus in Matroska (its pre-skip is trimmed
+    /// without side data) and codecs not listed take the decode scan.
+    static func audioFramesFollowPackets(codecName: String) -> Bool {
+        codecName.hasPrefix("pcm_") || ["mp1", "mp2", "mp3", "aac", "ac3", "eac3", "flac", "alac"].contains(codecName)
+    }
+
+    /// How many packets are decoded while they are read, to check the rule against the
+    /// decoder: past the priming of every codec above (at most a few thousand samples).
+    static let audioPacketsChecked = 48
+
+    /// The table of an audio stream from a scan of its packets, or `.declined` when its codec
+    /// does not make one frame per packet, a packet lacks a PTS or a duration, frames do not
+    /// come in PTS order, or the decoded first packets disagree with the rule. No packet is
+    /// kept: each becomes its frame as it is read, and the frames are kept as runs
+    /// (`FrameRuns`), so the scan of a long file holds a few megabytes.
+    func audioTableFromPackets(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> TableOutcome {
+        let stream = demuxer.stream(streamIndex).pointee
+        let parameters = stream.codecpar.pointee
+        let codecName = String(cString: avcodec_get_name(parameters.codec_id))
+        guard parameters.sample_rate > 0, Self.audioFramesFollowPackets(codecName: codecName),
+              let decoder = try? makeDecoder() else { return .declined(movedDemuxer: false) }
+        var check = AudioFrameCheck(decoder: decoder, timeBase: stream.time_base, packetLimit: Self.audioPacketsChecked)
+        var trimmer = AudioFrameTrimmer(timeBase: stream.time_base, sampleRate: parameters.sample_rate)
+        var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS)
+        var frameCount = 0, lastPTS: Int64?, followsRule = true
+        var ruleFrames: [(pts: Int64, duration: Int64)] = []  // of the packets `check` decodes
+        var corrupt: Set<Int> = []
+        let (_, readError, missingData) = try scanPackets(keepingPackets: false) { packet, index in
+            check.decode(packet, index: index)
+            guard followsRule else { return }
+            switch trimmer.frame(of: packet) {
+            case nil:
+                followsRule = false
+            case .dropped?:
+                break
+            case .shown(let pts, let duration)?:
+                guard lastPTS.map({ $0 < pts }) ?? true else {
+                    followsRule = false
+                    return
+                }
+                lastPTS = pts
+                if index < Self.audioPacketsChecked { ruleFrames.append((pts, duration)) }
+                if packet.isCorrupt { corrupt.insert(frameCount) }
+                frames.append(pts: pts, durationTicks: duration, isKeyframe: true, decodeOrder: index, position: packet.position)
+                frameCount += 1
+            }
+        }
+        // Media the HLS demuxer skipped is placed by the packet tables' rules; not here.
+        guard followsRule, frameCount > 0, missingData.isEmpty, check.agrees(with: ruleFrames) else {
+            return .declined(movedDemuxer: true)
+        }
+        let list = frames.finish(endingAtOwnDuration: [])
+        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS, frames: list,
+                               randomAccessPoints: .keyframes(of: list), source: .audioPackets)
+        // After a seek a decoder may keep priming the table saw trimmed (MP3, Opus), so the
+        // engine lands on the decoded frame covering the target, as on a decode-scanned table,
+        // rather than recognising packets by PTS.
+        return .built(Result(table: table, packetOrder: .unknown, readError: readError, corruptFrames: corrupt))
+    }
+}
+
+/// libavcodec's trimming of audio frames (decode.c, `decode_simple_internal`), followed packet
+/// by packet in decode order.
+struct AudioFrameTrimmer {
+    /// What a packet becomes.
+    enum Outcome: Equatable {
+        /// No frame: an edit list discards the packet, or every sample of it is trimmed.
+        case dropped
+        /// A frame starting at `pts` and lasting `duration` ticks, once samples are trimmed.
+        case shown(pts: Int64, duration: Int64)
+    }
+
+    let timeBase: AVRational
+    let sample: AVRational
+    /// libavcodec's `skip_samples`, carried from frame to frame.
+    private var skip: Int64 = 0
+
+    init(timeBase: AVRational, sampleRate: Int32) {
+        self.timeBase = timeBase
+        sample = AVRational(num: 1, den: sampleRate)
+    }
+
+    /// The frame `packet` makes; nil when it lacks a PTS, a duration or the keyframe flag,
+    /// without which the rule cannot be followed.
+    mutating func frame(of packet: Packet) -> Outcome? {
+        frame(pts: packet.pts, duration: packet.duration, isKeyframe: packet.isKeyframe, isDiscarded: packet.isDiscarded,
+              trim: packet.sampleTrim)
+    }
+
+    /// The frame a packet with these numbers and skip side data `trim` makes.
+    mutating func frame(pts: Int64?, duration: Int64, isKeyframe: Bool, isDiscarded: Bool, trim: SampleTrim?) -> Outcome? {
+        guard let pts, duration > 0, isKeyframe else { return nil }
+        var dropAtEnd: Int64 = 0
+        if let trim {
+            skip = trim.start
+            dropAtEnd = trim.end
+        }
+        if skip == 0 && dropAtEnd == 0 { return isDiscarded ? .dropped : .shown(pts: pts, duration: duration) }
+        var samples = av_rescale_q(duration, timeBase, sample)
+        if isDiscarded {
+            skip = max(0, skip - samples)
+            return .dropped
+        }
+        var start = pts, kept = duration
+        if skip > 0 {
+            if samples <= skip {
+                skip -= samples
+                return .dropped
+            }
+            let shift = av_rescale_q(skip, sample, timeBase)
+            start += shift
+            if kept >= shift { kept -= shift }
+            samples -= skip
+            skip = 0
+        }
+        if dropAtEnd > 0 && dropAtEnd <= samples {
+            if dropAtEnd == samples { return .dropped }
+            kept = av_rescale_q(samples - dropAtEnd, sample, timeBase)
+        }
+        return .shown(pts: start, duration: kept)
+    }
+}
+
+/// The first packets of an audio stream decoded while the scan reads them, and whether their
+/// frames are the ones the trimming rule made of them.
+private struct AudioFrameCheck {
+    let decoder: Decoder
+    let timeBase: AVRational
+    let packetLimit: Int
+    private let frame = Frame()
+    /// Each decoded frame's PTS and duration, as a decode scan would list it.
+    private var decoded: [(pts: Int64, duration: Int64)] = []
+    private var failed = false
+
+    init(decoder: Decoder, timeBase: AVRational, packetLimit: Int) {
+        self.decoder = decoder
+        self.timeBase = timeBase
+        self.packetLimit = packetLimit
+    }
+
+    mutating func decode(_ packet: Packet, index: Int) {
+        guard index < packetLimit, !failed else { return }
+        do {
+            try decoder.send(packet)
+            try collect()
+        } catch {
+            failed = true  // damage at the start: the decode scan decides what is there
+        }
+    }
+
+    /// Whether the frames decoded from the first packets are `expected`, those the rule made of
+    /// the same packets (all of them, when the stream has no more).
+    mutating func agrees(with expected: [(pts: Int64, duration: Int64)]) -> Bool {
+        guard !failed else { return false }
+        do {
+            try decoder.sendEndOfStream()
+            try collect()
+        } catch {
+            return false
+        }
+        return expected.count == decoded.count
+            && zip(expected, decoded).allSatisfy { $0.pts == $1.pts && $0.duration == $1.duration }
+    }
+
+    private mutating func collect() throws(FFmpegError) {
+        while case .frame = try decoder.receive(into: frame) {
+            defer { frame.unref() }
+            guard let pts = frame.pts else {
+                failed = true
+                continue
+            }
+            var duration = frame.duration
+            let samples = Int64(frame.pointer.pointee.nb_samples), rate = frame.pointer.pointee.sample_rate
+            if duration <= 0 && rate > 0 {
+                duration = av_rescale_q(samples, AVRational(num: 1, den: rate), timeBase)
+            }
+            decoded.append((pts, duration))
+        }
+    }
+}
