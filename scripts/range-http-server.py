@@ -9,7 +9,28 @@ keep-alive, as object storage and CDNs do; `python3 -m http.server` has no range
 then reads a file from its start for every seek. GET /__stats answers with the bytes of file
 data sent and the requests served so far, as JSON, so a test can tell what a request cost.
 It binds to 127.0.0.1 only and runs until it is killed.
+
+It is also the faulty origin of the network-fault tests:
+
+    range-http-server.py DIRECTORY [--faults JSON] [--live NAME COUNT WINDOW TARGET PATTERN]
+
+--faults injects failures, as a JSON object:
+    {"rules": [{"path": "seg001.ts", "kind": "503", "times": 2}, ...],
+     "random": {"rate": 0.3, "seed": 7, "kinds": ["503", "404", "cut", "stall:2"], "suffixes": [".ts"]}}
+A rule fails the first `times` requests for its path (every one when `times` is absent); the
+random part fails each request whose path ends with one of `suffixes` with probability `rate`,
+drawn from a generator seeded with `seed`. Kinds: an HTTP status ("500", "503", "404", "403",
+"408", "429" with Retry-After: 1), "cut" (headers for the whole body, then half of it, then
+the connection closed), "stall:S" (S seconds of silence, then the answer), "reset" (the
+connection closed before any answer).
+
+--live serves NAME as a live media playlist over the segment files PATTERN % i (i from 0 to
+COUNT - 1, each TARGET seconds): WINDOW segments, the window sliding by one every TARGET
+seconds from the server's start, until it reaches the last segment (no EXT-X-ENDLIST).
+/__stats then also counts the faults injected, by kind.
 """
+import random
+import time
 import http.server
 import json
 import os
@@ -18,8 +39,50 @@ import sys
 import threading
 
 ROOT = os.path.realpath(sys.argv[1])
-STATS = {"bytes": 0, "requests": 0}
+STATS = {"bytes": 0, "requests": 0, "faults": {}}
 LOCK = threading.Lock()
+FAULTS = {}
+LIVE = None
+STARTED = time.monotonic()
+arguments = sys.argv[2:]
+while arguments:
+    option = arguments.pop(0)
+    if option == "--faults":
+        FAULTS = json.loads(arguments.pop(0))
+    elif option == "--live":
+        name, count, window, target, pattern = arguments[:5]
+        del arguments[:5]
+        LIVE = {"name": name, "count": int(count), "window": int(window), "target": float(target), "pattern": pattern}
+    else:
+        sys.exit(f"unknown option {option}")
+RULES = [dict(rule) for rule in FAULTS.get("rules", [])]
+RANDOM = FAULTS.get("random")
+GENERATOR = random.Random(RANDOM.get("seed", 0)) if RANDOM else None
+
+
+def fault_for(path):
+    """The fault to inject for a request of `path` (no leading slash), or None."""
+    with LOCK:
+        for rule in RULES:
+            if rule["path"] == path and rule.get("times", 1) != 0:
+                if "times" in rule:
+                    rule["times"] -= 1
+                return rule["kind"]
+        if RANDOM and path.endswith(tuple(RANDOM.get("suffixes", [""]))):
+            if GENERATOR.random() < RANDOM.get("rate", 0):
+                return GENERATOR.choice(RANDOM["kinds"])
+    return None
+
+
+def live_playlist():
+    """The live window now: WINDOW segments, sliding by one every TARGET seconds."""
+    last_start = LIVE["count"] - LIVE["window"]
+    sequence = min(last_start, int((time.monotonic() - STARTED) / LIVE["target"]))
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", f"#EXT-X-TARGETDURATION:{int(LIVE['target'] + 0.999)}",
+             f"#EXT-X-MEDIA-SEQUENCE:{sequence}"]
+    for i in range(sequence, sequence + LIVE["window"]):
+        lines += [f"#EXTINF:{LIVE['target']:.3f},", LIVE["pattern"] % i]
+    return ("\n".join(lines) + "\n").encode()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -44,7 +107,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.serve(send_body=True)
 
     def serve(self, send_body):
-        path = os.path.realpath(os.path.join(ROOT, self.path.split("?")[0].lstrip("/")))
+        relative = self.path.split("?")[0].lstrip("/")
+        kind = fault_for(relative)
+        if kind is not None:
+            with LOCK:
+                STATS["faults"][kind] = STATS["faults"].get(kind, 0) + 1
+            if kind == "reset":
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return
+            if kind.startswith("stall:"):
+                time.sleep(float(kind.split(":")[1]))
+            elif kind != "cut":
+                self.send_response(int(kind))
+                if kind == "429":
+                    self.send_header("Retry-After", "1")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        if LIVE and relative == LIVE["name"]:
+            body = live_playlist()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.apple.mpegurl")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            with LOCK:
+                STATS["requests"] += 1
+            if send_body:
+                self.wfile.write(body)
+            return
+        cut = kind == "cut"
+        path = os.path.realpath(os.path.join(ROOT, relative))
         if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
             self.send_error(404)
             return
@@ -79,7 +172,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         with open(path, "rb") as file:
             file.seek(start)
-            remaining = length
+            remaining = length // 2 if cut else length
             while remaining > 0:
                 chunk = file.read(min(remaining, 1 << 16))
                 if not chunk:
@@ -91,6 +184,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 with LOCK:
                     STATS["bytes"] += len(chunk)
                 remaining -= len(chunk)
+        if cut:
+            # The body promised is cut short: the connection closes halfway.
+            self.close_connection = True
+            self.wfile.flush()
+            self.connection.shutdown(2)
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -170,6 +170,8 @@ enum SeekCommand: Subcommand {
             ("latency_ms", .number(landing.latency.milliseconds)),
             ("frames_decoded", .integer(Int64(landing.framesDecoded))),
             ("demuxer_seeks", .integer(Int64(landing.demuxerSeeks))),
+            ("bytes_read", landing.reads.map { .integer($0.bytes) } ?? .null),
+            ("requests", .integer(landing.reads?.requests)),
         ] + DamageReport.fields(decodeErrors: landing.decodeErrors, missingData: landing.missingData) + [
             ("precision", .string(landing.plan.precision.description)),
             ("requested_rational", accuracy.requestedMediaTime.rational),

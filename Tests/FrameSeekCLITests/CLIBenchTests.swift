@@ -17,7 +17,7 @@ struct CLIBenchTests {
         let oracle = try Oracle(fixture)
         let lines = jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--workload", "all",
                                "-n", "8", "--json"])
-        #expect(lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails", "sample"])
+        #expect(lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails", "sample", "open", "long"])
         for object in lines {
             let workload = object["workload"] as? String ?? "?"
             for field in Self.fields { #expect(object[field] != nil, "\(fixture.id) \(workload): no \(field)") }
@@ -42,6 +42,15 @@ struct CLIBenchTests {
                 let expected = (0..<8).map { CLISampleTests.covering(oracle, pts: ptsInOrder[0] + span * Int64(2 * $0 + 1) / 16) }
                 #expect(samples.compactMap { JSON.int($0["frame_index"]) } == expected, "\(fixture.id): sample")
             }
+            if workload == "long" {
+                // Each a new open, then an exact seek: the frame ffprobe says covers its target.
+                for sample in samples {
+                    let target = try #require(JSON.double(sample["target"]))
+                    let landed = try #require(JSON.int(sample["frame_index"]))
+                    #expect(oracle.seconds(landed) <= target + 1e-9 && (landed == oracle.lastIndex || target < oracle.seconds(landed + 1)),
+                            "\(fixture.id): long landed frame \(landed) for \(target) s")
+                }
+            }
             if workload == "backstep" {
                 let visited = samples.compactMap { JSON.int($0["frame_index"]) }
                 #expect(zip(visited, visited.dropFirst()).allSatisfy { $1 == $0 - 1 }, "\(fixture.id): backstep visits \(visited)")
@@ -53,7 +62,7 @@ struct CLIBenchTests {
     func audioOnly(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let lines = jsonLines(["bench", fixture.path, "--workload", "all", "-n", "6", "--json"])
-        #expect(lines.count == 6)
+        #expect(lines.count == 8)
         for object in lines {
             let samples = object["samples"] as? [[String: Any]] ?? []
             let workload = object["workload"] as? String

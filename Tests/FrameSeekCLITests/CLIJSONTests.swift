@@ -83,6 +83,10 @@ struct CLIJSONTests {
             #expect(JSON.bool(line["finished"]) == true, "\(context)")
             #expect((JSON.double(line["latency_ms"]) ?? -1) >= 0, "\(context): latency_ms")
             #expect((JSON.int(line["frames_decoded"]) ?? -1) >= 0, "\(context): frames_decoded")
+            // A local file is read without requests; its bytes are counted (over HTTP both are
+            // checked against the server's count: ContainerIndexTests).
+            #expect((JSON.int64(line["bytes_read"]) ?? -1) >= 0, "\(context): bytes_read")
+            #expect(line["requests"] is NSNull, "\(context): requests of a local file")
             if let requested = JSON.double(line["requested"]) {
                 #expect(abs(requested - oracle.middleSeconds(index)) < 1e-9, "\(context): requested \(requested)")
             }

@@ -24,6 +24,9 @@ enum BenchCommand: Subcommand {
       sample      N frames spread evenly over the clip (default 32), landed as one batch
                   (seek --sample), its GOPs split between --decoders N decoders (default
                   one per core, at most 2); each sample's latency is the call's time / N
+      open        the file opened N times (default 5), no index cache: building its table
+      long        N cold exact seeks (default 5): each opens the file, no index cache, and
+                  seeks to a seeded random time, as a player resuming a long file does
       all         every workload above
     --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
                     writes them; blank lines and CRLF are fine, a file with no time is an
@@ -130,7 +133,7 @@ enum BenchCommand: Subcommand {
         var workloads: [BenchWorkload] = []
         for name in text.split(separator: ",") {
             guard let workload = BenchWorkload(rawValue: String(name)) else {
-                throw UsageError(message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, sample, all)")
+                throw UsageError(message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, sample, open, long, all)")
             }
             workloads.append(workload)
         }

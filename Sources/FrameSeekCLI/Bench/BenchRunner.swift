@@ -32,9 +32,9 @@ public struct BenchRunner {
         let date = Date()
         // Before the engine opens: its index and buffers are part of the workload's memory.
         let memoryReset = WorkloadMemory.startWorkload()
-        let engine = try FFmpegEngine(path: file, options: .init(streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
-                                                                 skipsNonReferenceFrames: skipsNonReferenceFrames,
-                                                                 decoderPoolBytes: decoderPoolBytes))
+        let options = FFmpegEngine.Options(streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
+                                           skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
+        let engine = try FFmpegEngine(path: file, options: options)
         let table = engine.frameTable
         let operations: [BenchOperation]
         switch (workload, targets) {
@@ -76,6 +76,12 @@ public struct BenchRunner {
                                 framesDecoded: result.landing.framesDecoded, keyFrameIndex: result.landing.keyframeIndex)
                 }
                 sample = nil
+            case .open(let target):
+                let opened = try FFmpegEngine(path: file, options: options)
+                let landing = try target.map { try opened.seek(to: $0, precision: seekPrecision) }
+                if landing != nil { try convert(opened) }
+                sample = BenchSample(target: target ?? .zero, latency: clock.now - start, frameIndex: landing?.frame.index ?? 0,
+                                     framesDecoded: landing?.framesDecoded ?? 0, keyFrameIndex: landing?.keyframeIndex)
             case .seek(let target):
                 let landing = try engine.seek(to: target, precision: seekPrecision)
                 try convert(engine)

@@ -16,6 +16,11 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
     /// N frames spread evenly over the stream, landed as one batch (as `peers.py --workload
     /// sample`, where torchcodec uses its batch call).
     case sample
+    /// The file opened again and again, no index cache: what building its table costs.
+    case open
+    /// A cold exact seek, as a player resuming a long file pays it: the file opened (no index
+    /// cache), then one exact seek to a random time, each sample a new open.
+    case long
 
     /// What the workload measures, for reports.
     public var summary: String {
@@ -26,6 +31,8 @@ public enum BenchWorkload: String, Sendable, CaseIterable {
         case .sequential: return "every frame in order"
         case .thumbnails: return "a 160x90 thumbnail every 10 s, from the nearest keyframe"
         case .sample: return "frames spread evenly over the clip, landed as one batch"
+        case .open: return "the file opened, without an index cache"
+        case .long: return "the file opened, then one exact seek to a random time"
         }
     }
 }
@@ -43,6 +50,8 @@ enum BenchOperation: Sendable {
     case thumbnail(MediaTime)
     case stepBackward
     case stepForward
+    /// The file opened by an engine of its own; with a time, an exact seek there follows.
+    case open(seekingTo: MediaTime?)
 
     /// Whether this is a batch, whose decoders the run's settings report.
     var isBatch: Bool {
@@ -82,6 +91,10 @@ extension BenchWorkload {
             return [.seek(first.time)] + Array(repeating: .stepForward, count: max(0, steps))
         case .sample:
             return [.batch(table.evenlySpacedTimes(count: count))]
+        case .open:
+            return Array(repeating: .open(seekingTo: nil), count: count)
+        case .long:
+            return (0..<count).map { _ in .open(seekingTo: at(fraction: Double.random(in: 0...1, using: &generator))) }
         case .thumbnails:
             var operations: [BenchOperation] = []
             var time = first.time
@@ -102,6 +115,7 @@ extension BenchWorkload {
         case .sequential: return Int.max
         case .thumbnails: return Int.max
         case .sample: return 32
+        case .open, .long: return 5
         }
     }
 

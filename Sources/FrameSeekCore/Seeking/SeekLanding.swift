@@ -23,6 +23,10 @@ public struct SeekLanding: Sendable, Hashable {
     /// the count errs toward damage, never away from it.
     public let decodeErrors: Int
 
+    /// What the landing read from the media: bytes, and requests over HTTP. Nil where the
+    /// engine does not count (an HLS window, whose segments are fetched whole when opened).
+    public let reads: MediaReads?
+
     /// The stretch of unreadable media the target fell in, if it did: then no frame of the
     /// file shows at the target, and the landing is the nearest the rules could do.
     public let missingData: MissingData?
@@ -34,7 +38,8 @@ public struct SeekLanding: Sendable, Hashable {
 
     /// Creates a landing record.
     public init(plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
-                demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil) {
+                demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil,
+                reads: MediaReads? = nil) {
         self.plan = plan
         self.frame = frame
         self.keyframeIndex = keyframeIndex
@@ -47,5 +52,6 @@ public struct SeekLanding: Sendable, Hashable {
         self.latency = latency
         self.decodeErrors = decodeErrors
         self.missingData = missingData
+        self.reads = reads
     }
 }

@@ -141,6 +141,13 @@ final class Demuxer {
                                    isDiscarded: fs_index_entry_is_discarded(entry) != 0)
     }
 
+    /// What this demuxer has read since it was opened: its I/O context's byte count
+    /// (`AVIOContext.bytes_read`, which every context keeps, FFmpeg's and ours), and over HTTP
+    /// the requests its ranged reader made.
+    var reads: MediaReads {
+        MediaReads(bytes: context.pointee.pb.map { $0.pointee.bytes_read } ?? 0, requests: ranged?.traffic.requests)
+    }
+
     /// Over HTTP, that reads will come from `range` next (`RangedHTTPReader.expect(_:)`).
     func expectReads(in range: Range<Int64>?) { ranged?.expect(range) }
 

@@ -63,7 +63,8 @@ extension FFmpegEngine {
             if let previous, previous.plan.frameIndex == plan.frameIndex, currentFrameIndex == previous.frame.index {
                 landing = SeekLanding(plan: plan, frame: previous.frame, keyframeIndex: previous.keyframeIndex,
                                       framesDecoded: 0, demuxerSeeks: 0, latency: .zero,
-                                      decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target))
+                                      decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target),
+                                      reads: MediaReads(bytes: 0, requests: previous.reads?.requests.map { _ in 0 }))
             } else {
                 landing = try land(plan, mode: .forwardPass, interruption: interruption)
             }

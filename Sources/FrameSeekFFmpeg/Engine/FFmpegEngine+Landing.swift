@@ -53,6 +53,7 @@ extension FFmpegEngine {
         defer { self.interruption = nil }
         let clock = ContinuousClock()
         let start = clock.now
+        let readsBefore = readsSoFar
         let index = plan.frameIndex
         let point = plan.randomAccessPoint
         let work: DecodeWork
@@ -83,7 +84,14 @@ extension FFmpegEngine {
         return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
                            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
                            demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
-                           decodeErrors: landedDecodeErrors, missingData: frameTable.missingData(at: plan.target))
+                           decodeErrors: landedDecodeErrors, missingData: frameTable.missingData(at: plan.target),
+                           reads: readsSoFar - readsBefore)
+    }
+
+    /// What every demuxer of the pool has read, and those it replaced: a landing's reads are
+    /// the difference across it, whichever decoders it used or opened.
+    var readsSoFar: MediaReads {
+        pool.slots.reduce(retiredReads) { $0 + $1.demuxer.reads }
     }
 
     /// The PTS the decoder gave the landed frame, as it came out: nil before any landing.

@@ -263,6 +263,7 @@ extension FFmpegEngine {
         do {
             let reopened = try Demuxer(path: path, log: log, memory: demuxer.memory)
             reopened.selectOnly(streamIndex: frameTable.streamIndex)
+            retiredReads = retiredReads + demuxer.reads
             demuxer = reopened
         } catch {
             throw MediaError(path: path, reason: .readFailed, detail: "cannot reopen to decode from the start: \(error.message)")

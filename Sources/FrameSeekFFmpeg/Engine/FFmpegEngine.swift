@@ -113,6 +113,8 @@ public final class FFmpegEngine: PlaybackEngine {
         get { active.demuxer }
         set { active.demuxer = newValue }
     }
+    /// What demuxers replaced by a reopened one had read (see `readsSoFar`).
+    var retiredReads = MediaReads.none
     /// The active slot's decoder.
     var decoder: Decoder { active.decoder }
     /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
