@@ -27,7 +27,7 @@ connection closed before any answer).
 --live serves NAME as a live media playlist over the segment files PATTERN % i (i from 0 to
 COUNT - 1, each TARGET seconds): WINDOW segments, the window sliding by one every TARGET
 seconds from the server's start, until it reaches the last segment (no EXT-X-ENDLIST).
-/__stats then also counts the faults injected, by kind.
+/__stats also counts the faults injected, by kind, and the requests by path (answered or not).
 """
 import random
 import time
@@ -39,7 +39,7 @@ import sys
 import threading
 
 ROOT = os.path.realpath(sys.argv[1])
-STATS = {"bytes": 0, "requests": 0, "faults": {}}
+STATS = {"bytes": 0, "requests": 0, "faults": {}, "paths": {}}
 LOCK = threading.Lock()
 FAULTS = {}
 LIVE = None
@@ -108,6 +108,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def serve(self, send_body):
         relative = self.path.split("?")[0].lstrip("/")
+        with LOCK:
+            STATS["paths"][relative] = STATS["paths"].get(relative, 0) + 1
         kind = fault_for(relative)
         if kind is not None:
             with LOCK:

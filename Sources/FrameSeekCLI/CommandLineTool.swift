@@ -130,6 +130,9 @@ extension Subcommand {
                                            threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
                                            cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
                                            decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
+        // Media over HTTP: how often a failed request is tried again, and how long one may take.
+        if let retries = try arguments.integer("--retries", minimum: 0, maximum: 100) { options.network.retries = retries }
+        if let timeout = try arguments.integer("--timeout", minimum: 1, maximum: 86_400) { options.network.timeout = .seconds(timeout) }
         // Every command keeps frame tables between runs, unless told not to.
         if !arguments.has("--no-index-cache") { options.indexCache = IndexCache(directory: IndexCache.defaultDirectory) }
         return options

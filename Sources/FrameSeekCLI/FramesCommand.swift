@@ -5,7 +5,7 @@ enum FramesCommand: Subcommand {
     static let name = "frames"
     static let summary = "every frame of the stream in presentation order"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--stream", "--threads"]
+    static let options: Set<String> = ["--retries", "--timeout", "--stream", "--threads"]
     static let help = """
     usage: frameseek frames FILE [--stream N] [--strict] [--json]
 

@@ -7,7 +7,7 @@ enum PlayCommand: Subcommand {
     static let name = "play"
     static let summary = "play headless on the real clock, resuming where the last run stopped"
     static let flags: Set<String> = ["--resume"]
-    static let options: Set<String> = ["--store", "--rate", "--for", "--key", "--stream", "--threads"]
+    static let options: Set<String> = ["--retries", "--timeout", "--store", "--rate", "--for", "--key", "--stream", "--threads"]
     static let help = """
     usage: frameseek play FILE [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY] [--json]
 

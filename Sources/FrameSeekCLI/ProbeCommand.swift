@@ -5,7 +5,7 @@ enum ProbeCommand: Subcommand {
     static let name = "probe"
     static let summary = "container, streams, frame and keyframe counts, GOP statistics"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--stream", "--threads"]
+    static let options: Set<String> = ["--retries", "--timeout", "--stream", "--threads"]
     static let help = """
     usage: frameseek probe FILE [--stream N] [--strict] [--json]
 

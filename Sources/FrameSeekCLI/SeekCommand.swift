@@ -6,7 +6,7 @@ enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
-    static let options: Set<String> = ["--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
+    static let options: Set<String> = ["--retries", "--timeout", "--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
                                        "--sample", "--every", "--pool-mb", "--decoders"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
@@ -216,12 +216,21 @@ struct SeekLines: Sendable {
         let (md5Text, pngPath) = try extras.make(number: ordinal + 1, engine: engine, writesPNG: !(strict && landing.damaged))
         // Only a playlist has dates: a file's lines stay as they were.
         let date: ProgramDate?? = engine.dateWindow == nil ? nil : .some(engine.landedDate)
+        // After missing media the frames are numbered by what could be read: their index is
+        // not the media's, and is given as unknown rather than wrong.
+        let uncounted = engine.frameTable.missingData(before: landing.frame.index)
         if json {
             var line = SeekCommand.jsonLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
             if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
+            if let uncounted, case .object(let fields) = line {
+                line = .object(fields.map { key, value in
+                    key == "frame_index" || key == "key_frame_index" ? (key, .null) : (key, value)
+                } + [("frame_index_unknown", .string("frames before this one could not be read, so it cannot be numbered: \(uncounted)"))])
+            }
             return line.serialized
         }
         var line = SeekCommand.textLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
+        if let uncounted { line += "  (frame number unknown: \(uncounted))" }
         if let date { line += "  date \(date?.iso8601 ?? "none")" }
         return line
     }

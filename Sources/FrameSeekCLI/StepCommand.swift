@@ -5,7 +5,7 @@ enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
     static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = ["--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb", "--decoders"]
+    static let options: Set<String> = ["--retries", "--timeout", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb", "--decoders"]
     static let help = """
     usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
                           [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]

@@ -6,7 +6,7 @@ enum ThumbnailsCommand: Subcommand {
     static let name = "thumbnails"
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
+    static let options: Set<String> = ["--retries", "--timeout", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
                                        "--stream", "--threads", "--decoders", "--png-compression"]
     static let help = """
     usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]

@@ -91,7 +91,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// The frames `entries`, each of which covers up to the next one's time except those in
     /// `endingAtOwnDuration` and the last; packed when every entry's times follow from its PTS
     /// and duration in `timeBase` from `originPTS`, as a scanned table's do.
-    init(_ entries: [FrameEntry], timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
+    package init(_ entries: [FrameEntry], timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
         self.timeBase = timeBase
         self.originPTS = originPTS
         self.endingAtOwnDuration = endingAtOwnDuration

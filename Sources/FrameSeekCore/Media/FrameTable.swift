@@ -58,8 +58,13 @@ public struct FrameTable: Sendable {
     /// Creates a table from frames already packed (`FrameList.init(count:timeBase:originPTS:
     /// endingAtOwnDuration:frame:)`, with `missingDataAfter`'s keys as the frames ending at
     /// their own duration); the same conditions as the other initializer hold.
+    ///
+    /// `edgeMissingData` are stretches at the edges of the timeline that no frame bounds on
+    /// one side: before the first frame (`afterFrame` -1) and after the last one (an HLS
+    /// window's first or last segments that could not be read).
     package init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: FrameList,
-                 randomAccessPoints: RandomAccessPointList, source: Source, missingDataAfter: [Int: String] = [:]) {
+                 randomAccessPoints: RandomAccessPointList, source: Source, missingDataAfter: [Int: String] = [:],
+                 edgeMissingData: [MissingData] = []) {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.originPTS = originPTS
@@ -70,6 +75,8 @@ public struct FrameTable: Sendable {
             let end = max(next ?? start, start)
             if end > start { missing.append(MissingData(afterFrame: i, start: start, end: end, evidence: evidence)) }
         }
+        missing += edgeMissingData.filter { $0.end > $0.start }
+        missing.sort { $0.start < $1.start }
         self.frames = frames
         self.missingData = missing
         self.randomAccessPoints = randomAccessPoints
@@ -143,6 +150,13 @@ public struct FrameTable: Sendable {
 
     /// Indices of the keyframes, in presentation order.
     public var keyframeIndices: [Int] { Array(keyframePositions) }
+
+    /// The first stretch of missing media before frame `index`, if any: frames are numbered by
+    /// what could be read, so after a stretch their indices are not the media's own (the
+    /// frames the stretch held are not counted; how many there were is not known).
+    public func missingData(before index: Int) -> MissingData? {
+        missingData.first { $0.afterFrame < index }
+    }
 
     /// The stretch of missing media `time` falls in, if any.
     public func missingData(at time: MediaTime) -> MissingData? {

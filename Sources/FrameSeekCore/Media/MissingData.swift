@@ -5,7 +5,8 @@
 /// into the stretch lands on that frame outside tolerance, flagged damaged, rather than
 /// "within tolerance" a second early.
 public struct MissingData: Sendable, Hashable, CustomStringConvertible {
-    /// The frame the missing media follows, in presentation order.
+    /// The frame the missing media follows, in presentation order; -1 when it comes before
+    /// the first frame (an HLS window whose first segments could not be read).
     public let afterFrame: Int
     /// Where the missing media starts: the end of that frame's own duration.
     public let start: MediaTime

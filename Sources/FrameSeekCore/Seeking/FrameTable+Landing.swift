@@ -4,7 +4,8 @@
 /// (the FFmpeg engine in `FFmpegEngine.land(_:mode:interruption:)`, FFmpegEngine+Landing.swift).
 ///
 /// 1. Clamp: a target before the first frame moves to the first frame; a target at or past
-///    the end of the last frame moves to the last frame. The requested time stays as given.
+///    the end of the last frame moves to the last frame, unless missing media lies there (a
+///    stretch at an edge of the timeline is not past it). The requested time stays as given.
 /// 2. If a keyframe's presentation time lies in `[T - before, T + after]`, land on the
 ///    keyframe nearest to T (ties go to the earlier one), as Media3's SeekParameters do.
 /// 3. Otherwise land on the frame covering `T - before` (for `.exact`, the frame covering T),
@@ -26,7 +27,12 @@ extension FrameTable {
             throw .invalidTolerance(precision)
         }
 
-        let (clamp, target) = SeekClamp.resolve(requested, firstFrame: first.time, lastFrame: last.time, end: last.end)
+        var (clamp, target) = SeekClamp.resolve(requested, firstFrame: first.time, lastFrame: last.time, end: last.end)
+        // Missing media at an edge is part of the timeline, not beyond it: a target there lands
+        // on the nearest frame, flagged by the stretch (`SeekLanding.missingData`), unclamped.
+        if clamp.didClamp, missingData.contains(where: { $0.contains(requested) }) {
+            (clamp, target) = (.none, requested)
+        }
 
         let windowStart = target - before
         let windowEnd = target + after

@@ -55,6 +55,7 @@ final class RangedHTTPReader {
             end = min(end, knownSize)
             var options: OpaquePointer?
             defer { av_dict_free(&options) }
+            RangedHTTPReader.setRetries(&options)
             av_dict_set_int(&options, "offset", offset, 0)
             av_dict_set_int(&options, "end_offset", end, 0)
             let code = avio_open2(&inner, url, AVIO_FLAG_READ, nil, &options)
@@ -91,6 +92,19 @@ final class RangedHTTPReader {
         override var size: Int64 { knownSize }
     }
 
+    /// FFmpeg's own retries, for the byte ranges of a file over HTTP: a request answered with
+    /// a 5xx, 408 or 429 status or lost to a network error is made again (`reconnect_on_http_error`,
+    /// `reconnect_on_network_error`), as is a body cut short (`reconnect`), waiting 1 s, then
+    /// 3 s, up to `reconnect_delay_max`; each read waits at most `NetworkPolicy.readTimeout`
+    /// (`rw_timeout`).
+    static func setRetries(_ options: inout OpaquePointer?, policy: NetworkPolicy = NetworkPolicy()) {
+        av_dict_set(&options, "reconnect", "1", 0)
+        av_dict_set(&options, "reconnect_on_network_error", "1", 0)
+        av_dict_set(&options, "reconnect_on_http_error", "5xx,408,429", 0)
+        av_dict_set_int(&options, "reconnect_delay_max", 4, 0)
+        av_dict_set_int(&options, "rw_timeout", policy.readTimeoutMicroseconds, 0)
+    }
+
     private let reading: CustomReadContext
     private let cursor: Cursor
 
@@ -102,6 +116,7 @@ final class RangedHTTPReader {
     init?(url: String) {
         var probe: UnsafeMutablePointer<AVIOContext>?
         var options: OpaquePointer?
+        Self.setRetries(&options)
         av_dict_set_int(&options, "end_offset", 1, 0)
         let code = avio_open2(&probe, url, AVIO_FLAG_READ, nil, &options)
         av_dict_free(&options)

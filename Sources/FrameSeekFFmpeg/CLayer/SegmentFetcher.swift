@@ -17,6 +17,8 @@ struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The cause in words: FFmpeg's logged message when it logged one, else `av_strerror`'s
     /// text for the code ("Server returned 404 Not Found").
     let cause: String
+    /// Whether trying again can help (`NetworkPolicy.attempt`).
+    var retry: Retry = .never
 
     /// `URL: cause`.
     var description: String { "\(url): \(cause)" }
@@ -34,15 +36,15 @@ final class SegmentFetcher: Sendable {
     /// far above any real one, and it bounds the memory a hostile or broken server can make
     /// FrameSeek allocate (the whole segment is held in memory while it is indexed).
     static let defaultLimitBytes = 512 << 20
-    /// How long FFmpeg waits for a network read before giving up (`rw_timeout`), in
-    /// microseconds: a stalled server fails the fetch instead of hanging the engine.
-    static let readTimeoutMicroseconds = 15_000_000
-
     let limitBytes: Int
+    /// Retries and timeouts; a stalled server fails a read after `readTimeout` instead of
+    /// hanging the engine.
+    let policy: NetworkPolicy
     private let log = FFmpegLogSink()
 
-    init(limitBytes: Int = SegmentFetcher.defaultLimitBytes) {
+    init(limitBytes: Int = SegmentFetcher.defaultLimitBytes, policy: NetworkPolicy = NetworkPolicy()) {
         self.limitBytes = limitBytes
+        self.policy = policy
         FFmpegLog.installOnce()
     }
 
@@ -52,15 +54,26 @@ final class SegmentFetcher: Sendable {
         url.isFileURL ? url.path : url.absoluteString
     }
 
-    /// The bytes of `url`, or of its `range` (EXT-X-BYTERANGE) when one is given.
+    /// The bytes of `url`, or of its `range` (EXT-X-BYTERANGE) when one is given, tried
+    /// again as `policy` says when a request fails in a way that may pass.
     ///
     /// - Throws: `FetchError` from `avio_open2`, `avio_seek` or `avio_read`, or when the
-    ///   resource exceeds `limitBytes` (see `FetchError`).
+    ///   resource exceeds `limitBytes` (see `FetchError`); the last attempt's, with how many
+    ///   were made when there was more than one.
     func bytes(at url: URL, range: HLSByteRange? = nil) throws(FetchError) -> [UInt8] {
         let location = Self.location(of: url)
-        _ = log.takeLastError()
-        return try FFmpegLog.attributing(to: log) { () throws(FetchError) -> [UInt8] in
-            try read(location, range: range)
+        var attempts = 0
+        do {
+            return try policy.attempt { (n: Int) throws(FetchError) -> [UInt8] in
+                attempts = n + 1
+                _ = log.takeLastError()
+                return try FFmpegLog.attributing(to: log) { () throws(FetchError) -> [UInt8] in
+                    try read(location, range: range)
+                }
+            }
+        } catch where attempts > 1 {
+            throw FetchError(url: error.url, function: error.function, cause: "\(error.cause) (after \(attempts) attempts)",
+                             retry: error.retry)
         }
     }
 
@@ -75,12 +88,18 @@ final class SegmentFetcher: Sendable {
         let error = FFmpegError(function: function, code: code)
         let logged = log.takeLastError()
         let cause = logged.map { $0 == error.message ? $0 : "\($0) (\(error.message))" } ?? error.message
-        return FetchError(url: location, function: function, cause: cause)
+        let retry: FetchError.Retry
+        switch fs_network_error_class(code) {
+        case 2: retry = .transient
+        case 1: retry = .once
+        default: retry = .never
+        }
+        return FetchError(url: location, function: function, cause: cause, retry: retry)
     }
 
     private func read(_ location: String, range: HLSByteRange?) throws(FetchError) -> [UInt8] {
         var options: OpaquePointer?
-        av_dict_set(&options, "rw_timeout", String(Self.readTimeoutMicroseconds), 0)
+        av_dict_set_int(&options, "rw_timeout", policy.readTimeoutMicroseconds, 0)
         defer { av_dict_free(&options) }
         var context: UnsafeMutablePointer<AVIOContext>?
         let opened = avio_open2(&context, location, AVIO_FLAG_READ, nil, &options)
@@ -90,6 +109,7 @@ final class SegmentFetcher: Sendable {
         defer { avio_closep(&context) }
 
         let wanted: Int
+        var announced: Int64?
         if let range {
             guard range.length <= limitBytes else {
                 throw FetchError(url: location, function: "avio_size",
@@ -105,13 +125,20 @@ final class SegmentFetcher: Sendable {
                                  cause: "\(size) bytes exceeds the \(limitBytes)-byte limit")
             }
             wanted = limitBytes + 1  // read to the end; one byte more than the limit proves it is exceeded
+            announced = size > 0 ? size : nil
         }
 
         let bytes: [UInt8]
         do { bytes = try readBytes(from: io, upTo: wanted) } catch { throw failure(location, "avio_read", code: error.code) }
         if let range, bytes.count < range.length {
             throw FetchError(url: location, function: "avio_read",
-                             cause: "BYTERANGE \(range.length)@\(range.offset): only \(bytes.count) bytes could be read")
+                             cause: "BYTERANGE \(range.length)@\(range.offset): only \(bytes.count) bytes could be read",
+                             retry: .transient)
+        }
+        if let announced, Int64(bytes.count) < announced {
+            // The server said how long the body is and closed before sending it all.
+            throw FetchError(url: location, function: "avio_read",
+                             cause: "the body was cut short: \(bytes.count) of \(announced) bytes", retry: .transient)
         }
         if range == nil, bytes.count > limitBytes {
             throw FetchError(url: location, function: "avio_size", cause: "more than \(limitBytes) bytes (the limit)")

@@ -42,6 +42,8 @@ public final class FFmpegEngine: PlaybackEngine {
         /// default, builds every table from the media. The command line uses
         /// `IndexCache.defaultDirectory` unless given `--no-index-cache`.
         public var indexCache: IndexCache?
+        /// How media over HTTP is read: retries and timeouts (`NetworkPolicy`).
+        public var network = NetworkPolicy()
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes

@@ -85,17 +85,13 @@ extension HLSEngine {
         }
         index = built
         let window = timeline.window
-        var truncation: Truncation?
-        if let last = segments.last, case .failure(let error) = last.content, let end = built.table.frames.last?.end {
-            // A hole at the end has no frame after it: it reads as media cut short, as a file's does.
-            truncation = Truncation(readableEnd: end, statedDuration: window.seekableRange.upperBound,
-                                    evidence: "segment \(last.segment.mediaSequence) \(error.description)")
-        }
         let window0 = window.seekableRange.lowerBound
+        // A hole at the end of the window is missing data, as one anywhere else is: the
+        // playlist says the segment is there, so the window is not cut short.
         media = MediaDescription(path: url, container: "hls", startTime: .zero,
                                  duration: window.seekableRange.upperBound - window0,
                                  streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
-                                 truncation: truncation, missingData: built.table.missingData)
+                                 truncation: nil, missingData: built.table.missingData)
         engines.keepOnly(Set(segments.map(\.segment.mediaSequence)))
         if let landed = landedLocation,
            let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex) {

@@ -71,7 +71,7 @@ public final class HLSEngine: LivePlaybackEngine {
         segmentOptions.cacheBytes = options.cacheBytes / HLSEngine.openSegmentEngines
         segmentOptions.decoderPoolBytes = options.decoderPoolBytes / HLSEngine.openSegmentEngines
         self.options = segmentOptions
-        let fetcher = SegmentFetcher()
+        let fetcher = SegmentFetcher(policy: options.network)
         self.fetcher = fetcher
         let given = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
         guard let given else { throw MediaError(path: url, reason: .invalidRequest, detail: "not a URL") }

@@ -77,9 +77,9 @@ struct HLSWindowIndex {
     /// overlap the next one, and a frame table must be in strict presentation order. Times are
     /// rounded down to whole ticks of `timeBase` (exact for EXTINF durations in 1/90000 s).
     /// A segment that could not be read leaves a hole after the frame before it: missing data
-    /// with the segment's URL and cause (consecutive holes join their causes). A hole before
-    /// the first readable segment has no frame to follow and is not seekable at all; a hole
-    /// at the end of the window is reported by the engine as truncation.
+    /// with the segment's URL and cause (consecutive holes join their causes). Holes at the
+    /// edges of the window are missing data too: from the window's start to the first frame,
+    /// and from the last frame's end to the window's end. None is a clamp.
     static func build(_ segments: [IndexedSegment], timeBase: TimeBase) -> HLSWindowIndex? {
         guard let firstTable = segments.lazy.compactMap(\.frames).first?.table else { return nil }
         var frames: [FrameEntry] = []
@@ -87,12 +87,17 @@ struct HLSWindowIndex {
         var locations: [Location] = []
         var globalIndices: [Int: [Int?]] = [:]
         var missingAfter: [Int: String] = [:]
+        var leading: String?  // segments before the first readable one
         var decodeBase = 0
         for (position, indexed) in segments.enumerated() {
             guard let content = indexed.frames else {
-                if let last = frames.indices.last, case .failure(let error) = indexed.content {
+                if case .failure(let error) = indexed.content {
                     let evidence = "segment \(indexed.segment.mediaSequence) \(error.description)"
-                    missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
+                    if let last = frames.indices.last {
+                        missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
+                    } else {
+                        leading = leading.map { "\($0); \(evidence)" } ?? evidence
+                    }
                 }
                 continue
             }
@@ -121,9 +126,23 @@ struct HLSWindowIndex {
             let packets = (local.frames.map(\.decodeOrder) + local.randomAccessPoints.map(\.decodeOrder)).max() ?? 0
             decodeBase += packets + 1
         }
-        guard !frames.isEmpty else { return nil }
-        let table = FrameTable(streamIndex: firstTable.streamIndex, timeBase: timeBase, originPTS: 0, frames: frames,
-                               randomAccessPoints: points, source: firstTable.source, missingDataAfter: missingAfter)
+        guard let firstFrame = frames.first, let lastFrame = frames.last, let windowStart = segments.first?.start,
+              let lastSegment = segments.last else { return nil }
+        // Holes at the edges of the window are part of its timeline: from the window's start to
+        // the first frame, and from the last frame to the window's end.
+        var edges: [MissingData] = []
+        if let leading {
+            edges.append(MissingData(afterFrame: -1, start: windowStart, end: firstFrame.time, evidence: leading))
+        }
+        if let trailing = missingAfter[lastFrame.index] {
+            missingAfter[lastFrame.index] = nil
+            edges.append(MissingData(afterFrame: lastFrame.index, start: lastFrame.time + lastFrame.duration,
+                                     end: lastSegment.start + lastSegment.segment.duration, evidence: trailing))
+        }
+        let list = FrameList(frames, timeBase: timeBase, originPTS: 0, endingAtOwnDuration: Set(missingAfter.keys).union([lastFrame.index]))
+        let table = FrameTable(streamIndex: firstTable.streamIndex, timeBase: timeBase, originPTS: 0, frames: list,
+                               randomAccessPoints: RandomAccessPointList(points), source: firstTable.source,
+                               missingDataAfter: missingAfter, edgeMissingData: edges)
         return HLSWindowIndex(table: table, locations: locations, globalIndices: globalIndices)
     }
 }

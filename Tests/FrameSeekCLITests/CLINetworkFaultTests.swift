@@ -1,0 +1,58 @@
+// `frameseek seek URL --live-edge --json` against a live origin that fails 30% of its requests
+// (scripts/range-http-server.py --faults, seeded): 503s, 500s, 404s, bodies cut short and 1.5 s
+// stalls, on segments and on the playlist. The truth: the live edge is the window's end less
+// three target durations, 6 s into a window of six 2-s segments, so the first frame of the
+// fourth segment: three segments' frames in, as ffprobe counts them.
+
+import Foundation
+import FrameSeekCLI
+import FrameSeekTestSupport
+import Testing
+
+@Suite("Command line: network faults")
+struct CLINetworkFaultTests {
+    @Test("30 live-edge seeks at 30% faults: none silently wrong, at least 24 right, the rest flagged or refused")
+    func liveEdgeUnderFaults() throws {
+        let directory = try TemporaryDirectory()
+        let source = Repository.fixture("media/hls-ts-rollover")
+        let segments = try FileManager.default.contentsOfDirectory(atPath: source).filter { $0.hasSuffix(".ts") }.sorted()
+        try #require(segments.count == 10)
+        for (i, name) in segments.enumerated() {
+            try FileManager.default.copyItem(atPath: (source as NSString).appendingPathComponent(name),
+                                             toPath: directory.file(String(format: "seg%03d.ts", i)))
+        }
+        let counted = try runTool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                                   "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", directory.file("seg000.ts")])
+        let perSegment = try #require(counted.split(whereSeparator: \.isNewline).first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let faults = #"{"random": {"rate": 0.3, "seed": 7, "kinds": ["503", "500", "404", "cut", "stall:1.5"], "suffixes": [".ts", ".m3u8"]}}"#
+        let server = try HTTPServer(directory: directory.path,
+                                    arguments: ["--faults", faults, "--live", "live.m3u8", "10", "6", "2.0", "seg%03d.ts"])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/live.m3u8"
+        var right = 0, flagged = 0, refused = 0
+        for run in 0..<30 {
+            let result = frameseek(["seek", url, "--live-edge", "--json"])
+            let context = "run \(run)"
+            guard result.code == .success else {
+                #expect(result.code == .usageOrInput, "\(context): exit \(result.code.rawValue)")
+                #expect(result.stderr.text.contains(url), "\(context): the cause names no URL: \(result.stderr.text)")
+                refused += 1
+                continue
+            }
+            let line = try #require(result.out.first.flatMap(JSON.object), "\(context): no JSON line")
+            #expect(line["clamp"] as? String == "none", "\(context): a clamp: \(line)")
+            if JSON.int(line["frame_index"]) == 3 * perSegment, JSON.double(line["landed"]) == 6, JSON.bool(line["damaged"]) == false {
+                right += 1
+            } else if line["frame_index"] is NSNull, line["frame_index_unknown"] is String {
+                flagged += 1
+            } else if JSON.bool(line["damaged"]) == true, line["missing_data"] != nil {
+                flagged += 1
+            } else {
+                Issue.record("\(context): a silent wrong answer: \(line)")
+            }
+        }
+        #expect(right >= 24, "\(right) right, \(flagged) flagged, \(refused) refused")
+        let stats = try server.requestsAndFaults()
+        #expect(stats.faults.values.reduce(0, +) > 30, "the origin injected only \(stats.faults)")
+    }
+}
