@@ -9,14 +9,19 @@ enum PlayCommand: Subcommand {
     static let flags: Set<String> = ["--resume"]
     static let options: Set<String> = ["--retries", "--timeout", "--store", "--rate", "--for", "--key", "--stream", "--threads"]
     static let help = """
-    usage: frameseek play FILE [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY] [--json]
+    usage: frameseek play FILE|URL [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY]
+                          [--retries N] [--timeout S] [--json]
 
-    Plays FILE without a window: the clock advances media time at --rate (default 1, up to
-    16), frames are decoded as their time comes due, and a time update is printed every 0.1 s
-    of media time. JSON lines: first {"event": "resumed", "time"} or {"event": "started",
-    "time": 0}, then {"event": "time", "time"} per update, then {"event": "ended"} at the end
-    or {"event": "stopped", "time"} after --for SECONDS of wall time, counted from the first
-    frame shown (after the open and any resume landing).
+    Plays FILE, or a URL (a file over HTTP, an HLS playlist, VOD or live), without a window:
+    the clock advances media time at --rate (default 1, up to 16), frames are decoded as their
+    time comes due, and a time update is printed every 0.1 s of media time. JSON lines: first
+    {"event": "resumed", "time"} or {"event": "started", "time": 0}, then {"event": "time",
+    "time"} per update, then {"event": "ended"} at the end or {"event": "stopped", "time"}
+    after --for SECONDS of wall time, counted from the first frame shown (after the open and
+    any resume landing). A live playlist is reloaded as RFC 8216 says; each reload that changed
+    the window prints {"event": "live_window_changed", "start", "end"}, each that failed
+    {"event": "live_window_reload_failed", "error"}, and playback goes on from what it has.
+    --retries N, --timeout S  network retries and the time one resource may take (see README)
     --resume      resume at the position saved for FILE, and save it while playing (at least
                   once per second of playback, and on every seek, pause and close); a position
                   under 3 s, or within 3 s of the end, is not resumed; reaching the end clears it
@@ -47,7 +52,12 @@ enum PlayCommand: Subcommand {
         } else {
             store = nil
         }
-        let url = URL(fileURLWithPath: file)
+        // A URL plays from the network (a file over HTTP, an HLS playlist, VOD or live); anything
+        // else is a path.
+        let remote = file.hasPrefix("http://") || file.hasPrefix("https://")
+        guard let url = remote ? URL(string: file) : URL(fileURLWithPath: file) else {
+            throw UsageError(message: "\(file): not a URL")
+        }
         // The callbacks come on a queue of their own: this thread waits for the end below.
         let queue = DispatchQueue(label: "frameseek.play")
         let options = try engineOptions(arguments)
@@ -58,6 +68,7 @@ enum PlayCommand: Subcommand {
         if let store { tracker = ResumeTracker(player: player, store: store, keyProvider: keyProvider) }
         let printer = PlayEventPrinter(output: output, json: json)
         player.seekDelegate = printer
+        player.addSeekPrecisionListener(printer)
 
         let done = DispatchSemaphore(value: 0)
         printer.onEnd = { done.signal() }
@@ -117,7 +128,7 @@ enum PlayCommand: Subcommand {
 
 /// Prints the playback events as lines, flushed as they come, so a process killed mid-play
 /// has printed every position it reached.
-final class PlayEventPrinter: SeekDelegate, @unchecked Sendable {
+final class PlayEventPrinter: SeekDelegate, SeekPrecisionListener, @unchecked Sendable {
     // `@unchecked Sendable` because `output` is a class with no lock of its own and `onEnd` is
     // set once after creation. Safe because every call comes on the player's one serial
     // callback queue, except the opening `event` call, made before `play` starts, which cannot
@@ -139,6 +150,21 @@ final class PlayEventPrinter: SeekDelegate, @unchecked Sendable {
         } else {
             output.line(time.map { "\(name) \($0.seconds.fixed(3)) s" } ?? name)
         }
+    }
+
+    /// One event line with `fields` after the event's name.
+    private func event(_ name: String, _ fields: JSONValue.KeyValuePairs, text: String) {
+        output.line(json ? JSONValue.object([("event", .string(name))] + fields).serialized : "\(name) \(text)")
+    }
+
+    func onLiveWindowChanged(_ window: LiveSeekWindow) {
+        let range = window.seekableRange
+        event("live_window_changed", [("start", range.lowerBound.json), ("end", range.upperBound.json)],
+              text: "\(range.lowerBound.seconds.fixed(3))-\(range.upperBound.seconds.fixed(3)) s")
+    }
+
+    func onLiveWindowReloadFailed(_ error: MediaError) {
+        event("live_window_reload_failed", [("error", .string(error.description))], text: error.description)
     }
 
     func onSeekStart(_ target: MediaTime) {}

@@ -11,22 +11,71 @@ import Testing
 
 @Suite("Command line: network faults")
 struct CLINetworkFaultTests {
-    @Test("30 live-edge seeks at 30% faults: none silently wrong, at least 24 right, the rest flagged or refused")
-    func liveEdgeUnderFaults() throws {
+    /// The rollover fixture's ten segments, `copies` times over, as seg000.ts, seg001.ts, ...
+    static func liveSegments(copies: Int = 1) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         let source = Repository.fixture("media/hls-ts-rollover")
         let segments = try FileManager.default.contentsOfDirectory(atPath: source).filter { $0.hasSuffix(".ts") }.sorted()
         try #require(segments.count == 10)
-        for (i, name) in segments.enumerated() {
-            try FileManager.default.copyItem(atPath: (source as NSString).appendingPathComponent(name),
-                                             toPath: directory.file(String(format: "seg%03d.ts", i)))
+        for copy in 0..<copies {
+            for (i, name) in segments.enumerated() {
+                try FileManager.default.copyItem(atPath: (source as NSString).appendingPathComponent(name),
+                                                 toPath: directory.file(String(format: "seg%03d.ts", copy * segments.count + i)))
+            }
         }
+        return directory
+    }
+
+    /// The lines of `frameseek play ARGUMENTS --json`, run as a process of its own (playback
+    /// waits on the clock, which in-process would block the test's own threads).
+    static func play(_ arguments: [String]) throws -> [String] {
+        try runTool([Repository.builtExecutable("frameseek"), "play"] + arguments + ["--json"])
+            .split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// The media times `frameseek play --json` reported, in order.
+    static func playedTimes(_ lines: [String]) -> [Double] {
+        lines.compactMap(JSON.object).filter { $0["event"] as? String == "time" }.compactMap { JSON.double($0["time"]) }
+    }
+
+    static let faults = #"{"random": {"rate": 0.3, "seed": 7, "kinds": ["503", "500", "404", "cut", "stall:1.5"], "suffixes": [".ts", ".m3u8"]}}"#
+
+    @Test("play takes URLs: a file over HTTP and a VOD playlist play from 0 on the clock")
+    func playURLs() throws {
+        let directory = try Self.liveSegments()
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        for i in 0..<4 { playlist += "#EXTINF:2.000,\n" + String(format: "seg%03d.ts", i) + "\n" }
+        try (playlist + "#EXT-X-ENDLIST\n").write(toFile: directory.file("vod.m3u8"), atomically: true, encoding: .utf8)
+        let server = try HTTPServer(directory: directory.path, byteRanges: true)
+        defer { server.stop() }
+        for name in ["seg001.ts", "vod.m3u8"] {
+            let times = Self.playedTimes(try Self.play(["http://127.0.0.1:\(server.port)/\(name)", "--for", "2"]))
+            #expect((times.first ?? 99) < 0.5 && (times.last ?? 0) >= 1, "\(name): played \(times.first ?? -1) to \(times.last ?? -1) s")
+        }
+    }
+
+    @Test("play --for 15 on a live origin failing 30% of requests plays on through the faults: at least 10 s of media")
+    func playThroughFaults() throws {
+        let directory = try Self.liveSegments(copies: 3)
+        let server = try HTTPServer(directory: directory.path,
+                                    arguments: ["--faults", Self.faults, "--live", "live.m3u8", "30", "6", "2.0", "seg%03d.ts"])
+        defer { server.stop() }
+        let lines = try Self.play(["http://127.0.0.1:\(server.port)/live.m3u8", "--for", "15"])
+        let times = Self.playedTimes(lines)
+        let advanced = (times.last ?? 0) - (times.first ?? 0)
+        #expect(advanced >= 10, "played \(advanced) s of media in 15 s")
+        let events = lines.compactMap(JSON.object).compactMap { $0["event"] as? String }
+        #expect(events.first == "started" && events.last == "stopped", "\(Set(events))")
+        #expect(events.contains("live_window_changed"), "no reload changed the window: \(Set(events))")
+    }
+    @Test("30 live-edge seeks at 30% faults: none silently wrong, at least 24 right, the rest flagged or refused")
+    func liveEdgeUnderFaults() throws {
+        let directory = try Self.liveSegments()
         let counted = try runTool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
                                    "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", directory.file("seg000.ts")])
         let perSegment = try #require(counted.split(whereSeparator: \.isNewline).first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-        let faults = #"{"random": {"rate": 0.3, "seed": 7, "kinds": ["503", "500", "404", "cut", "stall:1.5"], "suffixes": [".ts", ".m3u8"]}}"#
         let server = try HTTPServer(directory: directory.path,
-                                    arguments: ["--faults", faults, "--live", "live.m3u8", "10", "6", "2.0", "seg%03d.ts"])
+                                    arguments: ["--faults", Self.faults, "--live", "live.m3u8", "10", "6", "2.0", "seg%03d.ts"])
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/live.m3u8"
         var right = 0, flagged = 0, refused = 0

@@ -119,6 +119,11 @@ extension Player {
         } else if shown == nil {
             _ = try? engine.seek(to: table.frames[want].time, precision: .exact)
         }
+        // Through media that could not be read (a lost segment) the clock runs on over the last
+        // frame shown, to where frames resume: playback goes on from what it has.
+        if let hole = table.missingData(at: target) {
+            return PlaybackStep(landed: target, nextFrame: hole.end > target && hole.afterFrame + 1 < table.frames.count ? hole.end : nil)
+        }
         let landed = engine.currentFrameIndex ?? want
         let next = landed + 1 < table.frames.count ? table.frames[landed + 1].time : nil
         return PlaybackStep(landed: table.frames[landed].time, nextFrame: next)
