@@ -89,15 +89,19 @@ final class Frame {
         return position < 0 ? nil : position
     }
 
+    /// The frame's duration in ticks of `timeBase`: its own when it has one, else its audio
+    /// samples at `sampleRate`; 0 or less when it has neither.
+    func duration(orSamplesAt sampleRate: Int32, in timeBase: AVRational) -> Int64 {
+        let own = duration
+        guard own <= 0, sampleRate > 0 else { return own }
+        return av_rescale_q(Int64(pointer.pointee.nb_samples), AVRational(num: 1, den: sampleRate), timeBase)
+    }
+
     /// Whether `[pts, pts + duration)` contains `target`; the duration is the packet's, else
     /// the audio samples' in the packet time base.
     func covers(_ target: Int64) -> Bool {
         guard let pts, pts <= target else { return false }
-        var duration = self.duration
-        let f = pointer.pointee
-        if duration <= 0 && f.sample_rate > 0 && f.nb_samples > 0 {
-            duration = av_rescale_q(Int64(f.nb_samples), AVRational(num: 1, den: f.sample_rate), f.time_base)
-        }
+        let duration = duration(orSamplesAt: pointer.pointee.sample_rate, in: pointer.pointee.time_base)
         return duration > 0 && target < pts &+ duration
     }
 

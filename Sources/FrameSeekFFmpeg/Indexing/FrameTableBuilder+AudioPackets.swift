@@ -186,12 +186,7 @@ private struct AudioFrameCheck {
                 failed = true
                 continue
             }
-            var duration = frame.duration
-            let samples = Int64(frame.pointer.pointee.nb_samples), rate = frame.pointer.pointee.sample_rate
-            if duration <= 0 && rate > 0 {
-                duration = av_rescale_q(samples, AVRational(num: 1, den: rate), timeBase)
-            }
-            decoded.append((pts, duration))
+            decoded.append((pts, frame.duration(orSamplesAt: frame.pointer.pointee.sample_rate, in: timeBase)))
         }
     }
 }

@@ -228,11 +228,7 @@ struct FrameTableBuilder {
                 case .frame:
                     defer { frame.unref() }
                     guard let pts = frame.pts else { decodedWithoutTimestamps += 1; continue }
-                    var duration = frame.duration
-                    if duration <= 0 && sampleRate > 0 {
-                        duration = av_rescale_q(Int64(frame.pointer.pointee.nb_samples),
-                                                AVRational(num: 1, den: sampleRate), stream.time_base)
-                    }
+                    let duration = frame.duration(orSamplesAt: sampleRate, in: stream.time_base)
                     decoded.append(Decoded(pts: pts, duration: duration, key: frame.isKeyframe,
                                            position: frame.packetPosition))
                 }
