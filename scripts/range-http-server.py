@@ -21,8 +21,10 @@ A rule fails the first `times` requests for its path (every one when `times` is 
 random part fails each request whose path ends with one of `suffixes` with probability `rate`,
 drawn from a generator seeded with `seed`. Kinds: an HTTP status ("500", "503", "404", "403",
 "408", "429" with Retry-After: 1), "cut" (headers for the whole body, then half of it, then
-the connection closed), "stall:S" (S seconds of silence, then the answer), "reset" (the
-connection closed before any answer).
+the connection closed), "cutat:N" (headers for the whole body, then the bytes before the
+file's byte N, then the connection closed: a file that always breaks off at N, retries or not),
+"stall:S" (S seconds of silence, then the answer), "reset" (the connection closed before any
+answer).
 
 --live serves NAME as a live media playlist over the segment files PATTERN % i (i from 0 to
 COUNT - 1, each TARGET seconds): WINDOW segments, the window sliding by one every TARGET
@@ -120,7 +122,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return
             if kind.startswith("stall:"):
                 time.sleep(float(kind.split(":")[1]))
-            elif kind != "cut":
+            elif kind != "cut" and not kind.startswith("cutat:"):
                 self.send_response(int(kind))
                 if kind == "429":
                     self.send_header("Retry-After", "1")
@@ -138,7 +140,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if send_body:
                 self.wfile.write(body)
             return
-        cut = kind == "cut"
+        cut = kind == "cut" or (kind or "").startswith("cutat:")
         path = os.path.realpath(os.path.join(ROOT, relative))
         if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
             self.send_error(404)
@@ -174,7 +176,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         with open(path, "rb") as file:
             file.seek(start)
-            remaining = length // 2 if cut else length
+            remaining = length // 2 if kind == "cut" else length
+            if kind and kind.startswith("cutat:"):
+                remaining = max(0, min(length, int(kind.split(":")[1]) - start))
             while remaining > 0:
                 chunk = file.read(min(remaining, 1 << 16))
                 if not chunk:

@@ -10,6 +10,7 @@
 #define FRAMESEEK_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <string.h>
 #include <libavformat/avformat.h>
@@ -259,6 +260,17 @@ static inline int fs_index_entry_is_discarded(const AVIndexEntry *entry) {
 /// The entry's sample size in bytes (a 30-bit field).
 static inline int fs_index_entry_size(const AVIndexEntry *entry) {
     return entry->size;
+}
+
+// glibc's mallopt(M_MMAP_THRESHOLD): from `bytes` up, every block av_malloc and Swift ask
+// for is mapped on its own and unmapped when freed (see ProcessMemory.swift).
+static inline int fs_map_blocks_from(int bytes) {
+#ifdef M_MMAP_THRESHOLD
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
 }
 
 #endif

@@ -133,6 +133,9 @@ extension Subcommand {
         // Media over HTTP: how often a failed request is tried again, and how long one may take.
         if let retries = try arguments.integer("--retries", minimum: 0, maximum: 100) { options.network.retries = retries }
         if let timeout = try arguments.integer("--timeout", minimum: 1, maximum: 86_400) { options.network.timeout = .seconds(timeout) }
+        // The executable arms the deadline before the command runs (CommandDeadline); a bad
+        // value is refused here, as any option's is.
+        _ = try arguments.integer("--deadline", minimum: 0, maximum: 604_800)
         // Every command keeps frame tables between runs, unless told not to.
         if !arguments.has("--no-index-cache") { options.indexCache = IndexCache(directory: IndexCache.defaultDirectory) }
         return options

@@ -5,7 +5,7 @@ enum FramesCommand: Subcommand {
     static let name = "frames"
     static let summary = "every frame of the stream in presentation order"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--stream", "--threads"]
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--stream", "--threads"]
     static let help = """
     usage: frameseek frames FILE [--stream N] [--strict] [--json]
 
@@ -20,6 +20,7 @@ enum FramesCommand: Subcommand {
     decode_errors say whether the demuxer flagged the frame's packet corrupt; errors found
     by decoding show on seek and step results.
     \(DamageReport.help)
+    \(CommandDeadline.help)
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
 

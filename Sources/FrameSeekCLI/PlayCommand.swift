@@ -7,10 +7,10 @@ enum PlayCommand: Subcommand {
     static let name = "play"
     static let summary = "play headless on the real clock, resuming where the last run stopped"
     static let flags: Set<String> = ["--resume"]
-    static let options: Set<String> = ["--retries", "--timeout", "--store", "--rate", "--for", "--key", "--stream", "--threads"]
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--store", "--rate", "--for", "--key", "--stream", "--threads"]
     static let help = """
     usage: frameseek play FILE|URL [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY]
-                          [--retries N] [--timeout S] [--json]
+                          [--retries N] [--timeout S] [--deadline S] [--json]
 
     Plays FILE, or a URL (a file over HTTP, an HLS playlist, VOD or live), without a window:
     the clock advances media time at --rate (default 1, up to 16), frames are decoded as their
@@ -21,7 +21,7 @@ enum PlayCommand: Subcommand {
     any resume landing). A live playlist is reloaded as RFC 8216 says; each reload that changed
     the window prints {"event": "live_window_changed", "start", "end"}, each that failed
     {"event": "live_window_reload_failed", "error"}, and playback goes on from what it has.
-    --retries N, --timeout S  network retries and the time one resource may take (see README)
+    \(CommandDeadline.help)
     --resume      resume at the position saved for FILE, and save it while playing (at least
                   once per second of playback, and on every seek, pause and close); a position
                   under 3 s, or within 3 s of the end, is not resumed; reaching the end clears it

@@ -5,7 +5,7 @@ enum ProbeCommand: Subcommand {
     static let name = "probe"
     static let summary = "container, streams, frame and keyframe counts, GOP statistics"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--stream", "--threads"]
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--stream", "--threads"]
     static let help = """
     usage: frameseek probe FILE [--stream N] [--strict] [--json]
 
@@ -19,6 +19,7 @@ enum ProbeCommand: Subcommand {
     at all, such as an HLS segment that fails to open, is listed the same way (JSON:
     missing_data [{after_frame, start, end, evidence}]).
     \(DamageReport.help)
+    \(CommandDeadline.help)
 
     Exit codes: 0 success, 2 bad usage or unreadable input.
 

@@ -6,7 +6,7 @@ enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
-    static let options: Set<String> = ["--retries", "--timeout", "--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
                                        "--sample", "--every", "--pool-mb", "--decoders"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
@@ -63,6 +63,7 @@ enum SeekCommand: Subcommand {
     --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
                   one decoder): a later target in such a GOP decodes on from the nearest one
     \(DamageReport.help)
+    \(CommandDeadline.help)
 
     --json prints one line per target: requested, landed, landed_pts, frame_index,
     key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,

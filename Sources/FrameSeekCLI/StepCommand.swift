@@ -5,7 +5,7 @@ enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
     static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb", "--decoders"]
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb", "--decoders"]
     static let help = """
     usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
                           [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
@@ -36,6 +36,7 @@ enum StepCommand: Subcommand {
     Every frame decodes as on one decoder; damage is then counted from the keyframe of each
     step's GOP, as a seek counts it, and latency_ms is each step's own decoding.
     \(DamageReport.help)
+    \(CommandDeadline.help)
     A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
     the step moves one frame more than asked and is damaged.
 

@@ -6,7 +6,7 @@ enum ThumbnailsCommand: Subcommand {
     static let name = "thumbnails"
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
                                        "--stream", "--threads", "--decoders", "--png-compression"]
     static let help = """
     usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
@@ -42,6 +42,7 @@ enum ThumbnailsCommand: Subcommand {
     --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
     Progress goes to stderr when it is a terminal.
     \(DamageReport.help)
+    \(CommandDeadline.help)
     Under --strict nothing is written when a thumbnail is damaged.
 
     Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.

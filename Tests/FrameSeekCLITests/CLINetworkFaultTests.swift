@@ -104,4 +104,64 @@ struct CLINetworkFaultTests {
         let stats = try server.requestsAndFaults()
         #expect(stats.faults.values.reduce(0, +) > 30, "the origin injected only \(stats.faults)")
     }
+
+    @Test("A command on a URL has a deadline derived from --timeout; --deadline sets it, 0 removes it, and files have none")
+    func deadlineDerivation() {
+        #expect(CommandDeadline.of(["seek", "http://h/a.mp4", "1"])?.seconds == 10 * 30)
+        #expect(CommandDeadline.of(["thumbnails", "https://h/a.mp4", "--out", "d", "--timeout", "5"])?.seconds == 50)
+        #expect(CommandDeadline.of(["probe", "http://h/a.mp4", "--deadline", "7"])?.seconds == 7)
+        #expect(CommandDeadline.of(["probe", "http://h/a.mp4", "--deadline", "0"]) == nil)
+        #expect(CommandDeadline.of(["play", "http://h/live.m3u8", "--for", "15"])?.seconds == 10 * 30 + 15)
+        #expect(CommandDeadline.of(["play", "http://h/live.m3u8"]) == nil, "play until the end has no deadline")
+        #expect(CommandDeadline.of(["seek", "clip.mp4", "1"]) == nil, "a file on disk has none")
+        #expect(CommandDeadline.of(["seek", "http://h/a.mp4", "--bogus"]) == nil, "arguments the command refuses")
+    }
+
+    @Test("A server that stalls past the command's deadline ends the command: exit 2, one line naming the URL and the deadline")
+    func deadlineEndsAStalledCommand() throws {
+        let directory = try Self.liveSegments()
+        // Every request stalls 20 s, within the 60-s resource timeout and the 10-s read timeout's
+        // reach of a server that sends nothing; the 2-s deadline comes first.
+        let server = try HTTPServer(directory: directory.path, arguments: ["--faults", #"{"rules": [{"path": "seg001.ts", "kind": "stall:20"}]}"#])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/seg001.ts"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repository.builtExecutable("frameseek"))
+        process.arguments = ["probe", url, "--timeout", "60", "--deadline", "2"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = ContinuousClock.now
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let took = ContinuousClock.now - started
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "exit \(process.terminationStatus)")
+        #expect(took < .seconds(8), "took \(took)")
+        #expect(stdout.isEmpty)
+        #expect(stderr.filter { $0 == "\n" }.count == 1 && stderr.contains(url) && stderr.contains("deadline of 2 s"), "stderr: \(stderr)")
+    }
+
+    @Test("A segment lost for good at the first or the last place: seek --json flags it, --strict refuses it with its URI", arguments: [0, 3])
+    func strictRefusesAHole(position: Int) throws {
+        let directory = try Self.liveSegments()
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        for i in 0..<4 { playlist += "#EXTINF:2.000,\n" + String(format: "seg%03d.ts", i) + "\n" }
+        try (playlist + "#EXT-X-ENDLIST\n").write(toFile: directory.file("vod.m3u8"), atomically: true, encoding: .utf8)
+        let lost = String(format: "seg%03d.ts", position)
+        let server = try HTTPServer(directory: directory.path, arguments: ["--faults", #"{"rules": [{"path": "\#(lost)", "kind": "404"}]}"#])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/vod.m3u8"
+        let time = "\(2 * position + 1)"
+        let flagged = frameseek(["seek", url, time, "--json"])
+        #expect(flagged.code == .success)
+        let line = try #require(flagged.out.first.flatMap(JSON.object))
+        #expect(JSON.bool(line["damaged"]) == true && (line["missing_data"] as? String)?.contains(lost) == true, "\(line)")
+        #expect(line["clamp"] as? String == "none", "a hole is no clamp: \(line)")
+        let strict = frameseek(["seek", url, time, "--strict"])
+        #expect(strict.code == .usageOrInput)
+        #expect(strict.stdout.text.isEmpty)
+        #expect(strict.stderr.text.contains(lost) && strict.stderr.text.contains("--strict"), "\(strict.stderr.text)")
+    }
 }

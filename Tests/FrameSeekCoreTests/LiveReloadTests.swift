@@ -165,6 +165,27 @@ struct LiveReloadTests {
         #expect(h.kinds() == ["completion.reloadFailed", "completion.reloadFailed", "completion.window"])
     }
 
+    @Test("Failed reloads in a row back off: the delay doubles for each, four times at most, and one that succeeds returns to the engine's")
+    func failedReloadsBackOff() async throws {
+        let h = try await LiveHarness.loaded()
+        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, detail: "HTTP 503")
+        #expect(h.scheduler.pendingDelays == [ms(2000)])
+        var delays: [MediaTime] = []
+        for _ in 0..<3 {
+            h.stream.failNextReload(with: error)
+            await h.fireReload()
+            delays += h.scheduler.pendingDelays
+        }
+        // The engine's delay is still the last successful load's, one target duration.
+        #expect(delays == [ms(4000), ms(8000), ms(8000)])
+        #expect(h.live.errors == [error, error, error])
+        h.stream.publish(0..<8)
+        await h.fireReload()
+        #expect(h.scheduler.pendingDelays == [ms(2000)], "a reload that succeeds is timed by the engine again")
+        await h.fireReload()
+        #expect(h.scheduler.pendingDelays == [ms(1000)], "and one that finds nothing new waits half a target duration")
+    }
+
     @Test("reloadLiveWindow(): false with nothing loaded, for a file, and when the playlist did not change")
     func reloadNow() async throws {
         let h = LiveHarness()

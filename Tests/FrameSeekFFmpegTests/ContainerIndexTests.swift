@@ -74,6 +74,8 @@ struct ContainerIndexTests {
         #expect(probed.count == copies * oracle.count)
         #expect(table.frames.map { $0.pts } == probed.map { $0.pts })
         #expect(table.frames.map { $0.isKeyframe } == probed.map { $0.key })
+        // A video frame is kept in 16 bytes: no packet position, which only audio landings read.
+        #expect(table.frames.residentBytes == 16 * table.frames.count, "\(table.frames.residentBytes) bytes for \(table.frames.count) frames")
 
         // Copy c's frame i is the fixture's frame i: its pixels are framemd5's line i.
         let targets = [0, 1, oracle.count - 1, oracle.count, 17 * oracle.count + 251, copies * oracle.count / 2 + 3,

@@ -45,7 +45,7 @@ struct NetworkFaultTests {
     }
 
     @Test("A segment that keeps failing is missing data at its place in the playlist: flagged, never a clamp",
-          arguments: ["404", "403", "503"], positions)
+          arguments: ["404", "403", "503", "cut"], positions)
     func keepsFailing(kind: String, position: Int) throws {
         let directory = try TemporaryDirectory()
         let segment = Rollover.segmentFile(position)
@@ -60,7 +60,7 @@ struct NetworkFaultTests {
         // The segment's EXTINF span, where the playlist puts it.
         #expect(hole.start == Self.seconds(2 * position) && hole.end == Self.seconds(2 * position + 2), "\(context): \(hole)")
         #expect(hole.evidence.contains(segment), "\(context): \(hole.evidence)")
-        #expect(hole.evidence.contains(kind == "503" ? "5XX" : kind), "\(context): \(hole.evidence)")
+        #expect(hole.evidence.contains(["503": "5XX", "cut": "ends prematurely"][kind] ?? kind), "\(context): \(hole.evidence)")
         #expect(engine.media.truncation == nil, "\(context): a hole is not a truncation")
         let landing = try engine.seek(to: Self.seconds(2 * position + 1), precision: .exact)
         #expect(landing.damaged && landing.missingData == hole, "\(context)")
@@ -69,9 +69,20 @@ struct NetworkFaultTests {
         let firstAfter = position == 0 ? 0 : position * Rollover.framesPerSegment
         if firstAfter < table.frames.count { #expect(table.missingData(before: firstAfter) == hole, "\(context)") }
         if position > 0 { #expect(table.missingData(before: firstAfter - 1) == nil, "\(context)") }
-        // 403 is never asked again, 404 once more (live origins publish late), a 5xx until the
-        // retries run out.
+        // 403 is never asked again, 404 once more (live origins publish late), a 5xx or a body
+        // cut short until the retries run out.
         let asked = try server.requestsAndFaults().paths[segment]
-        #expect(asked == ["403": 1, "404": 2, "503": 1 + NetworkPolicy().retries][kind], "\(context): asked \(asked ?? 0) times")
+        #expect(asked == ["403": 1, "404": 2, "503": 1 + NetworkPolicy().retries, "cut": 1 + NetworkPolicy().retries][kind],
+                "\(context): asked \(asked ?? 0) times")
+        // Around the hole, the intact segments land with ffmpeg's pixels of the intact stream:
+        // after a lost first segment, before a lost last one, on either side of a middle one.
+        for intact in 0..<4 where intact != position {
+            let landing = try engine.seek(to: Self.seconds(2 * intact + 1), precision: .exact)
+            let framesBefore = (intact < position ? intact : intact - 1) * Rollover.framesPerSegment
+            #expect(landing.frame.index == framesBefore + 24, "\(context): segment \(intact)")
+            #expect(!landing.damaged, "\(context): segment \(intact) damaged")
+            let md5 = try Rollover.segmentMD5s(intact..<(intact + 1))[0][24]
+            #expect(try engine.landedPicture()?.md5 == md5, "\(context): segment \(intact)'s MD5 differs from ffmpeg's")
+        }
     }
 }

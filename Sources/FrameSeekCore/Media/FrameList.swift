@@ -1,9 +1,10 @@
-/// The frames of a `FrameTable`, in presentation order, at 24 bytes a frame.
+/// The frames of a `FrameTable`, in presentation order, at 16 bytes a frame (24 where packet
+/// positions are kept).
 ///
 /// A two-hour film has some 200,000 frames, and a `FrameEntry` with its `MediaTime`s is over
 /// 100 bytes: the table would outweigh everything else an open holds. So a frame is kept as
-/// the raw numbers it comes from (PTS, duration in ticks, decode order, packet position,
-/// keyframe flag), and the `FrameEntry` with its exact times is made when it is read: its time
+/// the raw numbers it comes from (PTS, duration in ticks, decode order, keyframe flag, and the
+/// packet position where the table keeps one), and the `FrameEntry` with its exact times is made when it is read: its time
 /// is `timeBase.time(ofTicks: pts - originPTS)`, its end the next frame's time (or its own
 /// end, before missing data and for the last frame).
 ///
@@ -13,20 +14,20 @@
 /// follow from their PTS (tables whose times a playlist places, test tables) are kept whole
 /// instead, so every table reads back exactly the entries it was made from.
 public struct FrameList: RandomAccessCollection, Sendable {
-    /// One frame as stored: 8 + 8 + 4 + 4 bytes, a stride of 24. Frames whose numbers do not
-    /// fit (a duration past 32 bits, a decode order past 31) are kept whole instead.
+    /// One frame as stored: 8 + 4 + 4 bytes, a stride of 16. Frames whose numbers do not fit
+    /// (a duration past 32 bits, a decode order past 31) are kept whole instead. The packet's
+    /// position is not here: only audio landings use it (to tell FFmpeg's generic index where
+    /// a frame lies), so a video table, which a two-hour film makes 200,000 frames long, does
+    /// not pay 8 bytes a frame for it (`PackedPositions`).
     struct Packed: Sendable {
         let pts: Int64
-        /// The packet's byte offset, or -1 when unknown.
-        let position: Int64
         private let duration: Int32
         /// The decode order in the low 31 bits, the keyframe flag in the top one.
         private let orderAndKeyframe: UInt32
 
-        init?(pts: Int64, durationTicks: Int64, position: Int64?, decodeOrder: Int, isKeyframe: Bool) {
+        init?(pts: Int64, durationTicks: Int64, decodeOrder: Int, isKeyframe: Bool) {
             guard let duration = Int32(exactly: durationTicks), decodeOrder >= 0, decodeOrder <= Int(Int32.max) else { return nil }
             self.pts = pts
-            self.position = position ?? -1
             self.duration = duration
             orderAndKeyframe = UInt32(decodeOrder) | (isKeyframe ? 0x8000_0000 : 0)
         }
@@ -36,9 +37,13 @@ public struct FrameList: RandomAccessCollection, Sendable {
         var isKeyframe: Bool { orderAndKeyframe & 0x8000_0000 != 0 }
     }
 
+    /// Packet positions beside packed frames, one per frame (-1 where unknown); nil when the
+    /// table keeps none or knows none.
+    typealias PackedPositions = [Int64]?
+
     private enum Storage: Sendable {
         case runs(FrameRuns)
-        case packed([Packed])
+        case packed([Packed], PackedPositions)
         case whole([FrameEntry])
     }
 
@@ -55,7 +60,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     public var endIndex: Int {
         switch storage {
         case .runs(let runs): runs.count
-        case .packed(let packed): packed.count
+        case .packed(let packed, _): packed.count
         case .whole(let whole): whole.count
         }
     }
@@ -74,13 +79,14 @@ public struct FrameList: RandomAccessCollection, Sendable {
                 entry.end = timeBase.time(ofTicks: runs[index + 1].pts &- originPTS)
             }
             return entry
-        case .packed(let packed):
+        case .packed(let packed, let positions):
             let frame = packed[index]
             let time = timeBase.time(ofTicks: frame.pts &- originPTS)
             let duration = timeBase.time(ofTicks: frame.durationTicks)
+            let position = positions.flatMap { $0[index] < 0 ? nil : $0[index] }
             var entry = FrameEntry(index: index, pts: frame.pts, time: time, durationTicks: frame.durationTicks,
                                    duration: duration, isKeyframe: frame.isKeyframe,
-                                   decodeOrder: frame.decodeOrder, packetPosition: frame.position < 0 ? nil : frame.position)
+                                   decodeOrder: frame.decodeOrder, packetPosition: position)
             if index + 1 < packed.count, !endingAtOwnDuration.contains(index) {
                 entry.end = timeBase.time(ofTicks: packed[index + 1].pts &- originPTS)
             }
@@ -100,22 +106,24 @@ public struct FrameList: RandomAccessCollection, Sendable {
         for (i, entry) in entries.enumerated() {
             guard entry.index == i, entry.time == timeBase.time(ofTicks: entry.pts &- originPTS),
                   entry.duration == timeBase.time(ofTicks: entry.durationTicks),
-                  let frame = Packed(pts: entry.pts, durationTicks: entry.durationTicks, position: entry.packetPosition,
+                  let frame = Packed(pts: entry.pts, durationTicks: entry.durationTicks,
                                      decodeOrder: entry.decodeOrder, isKeyframe: entry.isKeyframe) else {
                 storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
                 return
             }
             packed.append(frame)
         }
-        storage = .packed(packed)
+        let positions = entries.contains { $0.packetPosition != nil } ? entries.map { $0.packetPosition ?? -1 } : nil
+        storage = .packed(packed, positions)
     }
 
     /// `count` frames packed as they are read, without making their entries first: what a
     /// scan of a long file builds, so that its table never exists at 100 bytes a frame. Frame
     /// `i`'s time is `timeBase.time(ofTicks: pts - originPTS)`; `frame(i)` gives its numbers.
-    package init(count: Int, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>,
+    /// Packet positions are kept only when `keepingPacketPositions` (see `Builder`).
+    package init(count: Int, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>, keepingPacketPositions: Bool = true,
                  frame: (Int) -> (pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?)) {
-        var builder = Builder(timeBase: timeBase, originPTS: originPTS, capacity: count)
+        var builder = Builder(timeBase: timeBase, originPTS: originPTS, capacity: count, keepingPacketPositions: keepingPacketPositions)
         for i in 0..<count {
             let f = frame(i)
             builder.append(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, position: f.position)
@@ -126,25 +134,32 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// Frames packed one by one as they are read, in presentation order: kept as runs while
     /// they follow one another (`FrameRuns`), packed from the first that does not, whole from
     /// the first whose numbers do not fit.
+    ///
+    /// Packed frames keep their packet positions only when `keepingPacketPositions` and only
+    /// from the first frame that has one: a table that never reads them (video's) or never
+    /// knew them (one from a cache file without them) costs 16 bytes a frame, not 24.
     package struct Builder {
         private let timeBase: TimeBase
         private let originPTS: Int64
         private var runs: FrameRuns? = FrameRuns()
         private var packed: [Packed] = []
+        private var positions: PackedPositions = nil
         private var whole: [FrameEntry]?
         private let capacity: Int
+        private let keepingPacketPositions: Bool
 
         /// A builder for frames in `timeBase` from `originPTS`; `capacity` frames are expected.
-        package init(timeBase: TimeBase, originPTS: Int64, capacity: Int = 0) {
+        package init(timeBase: TimeBase, originPTS: Int64, capacity: Int = 0, keepingPacketPositions: Bool = true) {
             self.timeBase = timeBase
             self.originPTS = originPTS
             self.capacity = capacity
+            self.keepingPacketPositions = keepingPacketPositions
         }
 
         /// Adds the next frame in presentation order.
         package mutating func append(pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?) {
             if whole == nil, runs != nil, runs!.append(pts: pts, durationTicks: durationTicks, isKeyframe: isKeyframe,
-                                                         decodeOrder: decodeOrder, position: position) {
+                                                         decodeOrder: decodeOrder, position: keepingPacketPositions ? position : nil) {
                 return
             }
             if let kept = runs {
@@ -160,23 +175,30 @@ public struct FrameList: RandomAccessCollection, Sendable {
         }
 
         private mutating func appendPacked(pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?) {
-            if whole == nil, let frame = Packed(pts: pts, durationTicks: durationTicks, position: position,
-                                                 decodeOrder: decodeOrder, isKeyframe: isKeyframe) {
+            if whole == nil, let frame = Packed(pts: pts, durationTicks: durationTicks, decodeOrder: decodeOrder, isKeyframe: isKeyframe) {
+                if keepingPacketPositions, positions == nil, position != nil {
+                    var earlier: [Int64] = []
+                    earlier.reserveCapacity(Swift.max(capacity, packed.count + 1))
+                    earlier.append(contentsOf: repeatElement(-1, count: packed.count))
+                    positions = earlier
+                }
                 packed.append(frame)
+                positions?.append(position ?? -1)
                 return
             }
             if whole == nil {
                 whole = packed.enumerated().map { i, f in
                     FrameEntry(index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS), durationTicks: f.durationTicks,
                                duration: timeBase.time(ofTicks: f.durationTicks), isKeyframe: f.isKeyframe,
-                               decodeOrder: f.decodeOrder, packetPosition: f.position < 0 ? nil : f.position)
+                               decodeOrder: f.decodeOrder, packetPosition: positions.flatMap { $0[i] < 0 ? nil : $0[i] })
                 }
                 packed = []
+                positions = nil
             }
             let index = whole!.count
             whole!.append(FrameEntry(index: index, pts: pts, time: timeBase.time(ofTicks: pts &- originPTS), durationTicks: durationTicks,
                                      duration: timeBase.time(ofTicks: durationTicks), isKeyframe: isKeyframe,
-                                     decodeOrder: decodeOrder, packetPosition: position))
+                                     decodeOrder: decodeOrder, packetPosition: keepingPacketPositions ? position : nil))
         }
 
         /// The list, with `endingAtOwnDuration` as the frames that cover only their own duration.
@@ -187,16 +209,18 @@ public struct FrameList: RandomAccessCollection, Sendable {
             } else if let runs, runs.pays {
                 storage = .runs(runs)
             } else if let runs {
-                var packed: [Packed] = []
-                packed.reserveCapacity(runs.count)
+                var rebuilt = Builder(timeBase: timeBase, originPTS: originPTS, capacity: runs.count,
+                                      keepingPacketPositions: keepingPacketPositions)
+                rebuilt.runs = nil
                 for i in 0..<runs.count {
                     let f = runs[i]
-                    packed.append(Packed(pts: f.pts, durationTicks: f.durationTicks, position: f.position,
-                                         decodeOrder: f.decodeOrder, isKeyframe: true)!)
+                    rebuilt.appendPacked(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: true, decodeOrder: f.decodeOrder,
+                                         position: f.position)
                 }
-                storage = .packed(packed)
+                storage = rebuilt.whole.map { .whole(FrameList.covering($0, endingAtOwnDuration: endingAtOwnDuration)) }
+                    ?? .packed(rebuilt.packed, rebuilt.positions)
             } else {
-                storage = .packed(packed)
+                storage = .packed(packed, positions)
             }
             return FrameList(storage: storage, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
         }
@@ -231,11 +255,22 @@ public struct FrameList: RandomAccessCollection, Sendable {
         return false
     }
 
+    /// The bytes the frames' storage holds (array capacity beyond `count` not included): what
+    /// the compact forms save, for the tests that hold a long table to its budget.
+    package var residentBytes: Int {
+        switch storage {
+        case .runs(let runs): runs.residentBytes
+        case .packed(let packed, let positions):
+            packed.count * MemoryLayout<Packed>.stride + (positions?.count ?? 0) * MemoryLayout<Int64>.stride
+        case .whole(let whole): whole.count * MemoryLayout<FrameEntry>.stride
+        }
+    }
+
     /// Whether frame `index` is a keyframe, without making its entry.
     func isKeyframe(at index: Int) -> Bool {
         switch storage {
         case .runs: true
-        case .packed(let packed): packed[index].isKeyframe
+        case .packed(let packed, _): packed[index].isKeyframe
         case .whole(let whole): whole[index].isKeyframe
         }
     }
@@ -244,7 +279,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     func decodeOrder(at index: Int) -> Int {
         switch storage {
         case .runs(let runs): runs[index].decodeOrder
-        case .packed(let packed): packed[index].decodeOrder
+        case .packed(let packed, _): packed[index].decodeOrder
         case .whole(let whole): whole[index].decodeOrder
         }
     }

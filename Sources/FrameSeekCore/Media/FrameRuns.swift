@@ -19,8 +19,11 @@ struct FrameRuns: Sendable {
     /// The number of frames.
     var count: Int { positions.count }
 
-    /// Whether runs take less memory than packing the frames at 24 bytes each would.
+    /// Whether runs take less memory than packing the frames would (16 bytes each, 24 with positions).
     var pays: Bool { runs.count * 4 <= positions.count }
+
+    /// The bytes the runs and positions hold.
+    var residentBytes: Int { runs.count * MemoryLayout<Run>.stride + positions.count * MemoryLayout<Int64>.stride }
 
     /// Adds the next frame; false, adding nothing, when it is not a keyframe or runs no longer
     /// pay (more than one run per four frames, after the first hundred).

@@ -30,7 +30,8 @@ public struct FrameTable: Sendable {
     /// The raw PTS that is time zero on the timeline: the container's start time in this
     /// stream's time base (as `ffmpeg -ss` counts).
     public let originPTS: Int64
-    /// The frames, sorted by presentation time, at 24 bytes a frame, or 8 in runs (see `FrameList`).
+    /// The frames, sorted by presentation time, at 16 bytes a frame (24 with packet positions, kept
+    /// for audio), or 8 in runs (see `FrameList`).
     public let frames: FrameList
     /// Keyframe packets sorted by PTS, including any that an edit list discards.
     public let randomAccessPoints: RandomAccessPointList

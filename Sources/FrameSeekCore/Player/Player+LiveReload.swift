@@ -26,16 +26,37 @@ extension Player {
     /// one after that, until the item is closed or replaced or its engine stops asking for
     /// reloads (a nil delay: the playlist ended, or was never live).
     ///
+    /// After a failed reload the engine's delay is backed off (`backedOff(_:afterFailures:)`),
+    /// so that an origin in trouble is not asked again at the usual pace; the first reload that
+    /// succeeds returns to the engine's delay.
+    ///
     /// The player is held weakly: a player released without `close()` stops reloading at the
     /// next tick instead of keeping its engine alive forever.
-    func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?) {
+    func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?, failuresInARow: Int = 0) {
         guard let delay else { return }
         reloadScheduler.schedule(after: delay) { [weak self] in
             self?.host.schedule { [weak self] engine in
                 guard let self, let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
-                self.scheduleReloads(of: identity, after: step.nextDelay)
+                let failures: Int
+                if case .failure = step.result { failures = failuresInARow + 1 } else { failures = 0 }
+                self.scheduleReloads(of: identity, after: step.nextDelay.map { Self.backedOff($0, afterFailures: failures) },
+                                     failuresInARow: failures)
             }
         }
+    }
+
+    /// The most a reload's delay is multiplied by after failures in a row: a live window is a
+    /// few target durations long, and a player that waited longer would miss it whole.
+    static let reloadBackoffLimit: Int64 = 4
+
+    /// `delay` after `failures` failed reloads in a row: doubled for each, at most
+    /// `reloadBackoffLimit` times. RFC 8216 (6.3.4) times only reloads that succeed; the
+    /// retries inside one reload (`NetworkPolicy`) back off on their own.
+    static func backedOff(_ delay: MediaTime, afterFailures failures: Int) -> MediaTime {
+        guard failures > 0 else { return delay }
+        let factor = min(reloadBackoffLimit, Int64(1) << min(failures, 62))
+        // Exact: MediaTime adds, and the factor is small.
+        return (1..<factor).reduce(delay) { sum, _ in sum + delay }
     }
 
     /// What one reload did.

@@ -31,6 +31,11 @@ final class RangedHTTPReader {
         var bytesRead: Int64 = 0
         var bytesRequested: Int64 = 0
         var requests = 0
+        /// Where a read failed for good (FFmpeg's reconnects spent), and with what code: reads
+        /// from there on fail at once with it. A server whose body always breaks off at one
+        /// byte would otherwise cost every later read there the whole reconnect schedule
+        /// again (8 s each), and a landing at the readable end several of them.
+        var failure: (offset: Int64, code: Int32)?
 
         init(url: String, size: Int64) {
             self.url = url
@@ -70,6 +75,7 @@ final class RangedHTTPReader {
         override func read(into buffer: UnsafeMutablePointer<UInt8>, size wanted: Int32) -> Int32 {
             guard wanted > 0 else { return 0 }
             if offset >= knownSize { return fs_averror_eof() }
+            if let failure, offset >= failure.offset { return failure.code }
             // A short hop forward inside the open request is read through rather than asked
             // for again.
             if inner != nil, offset > innerOffset, offset < innerEnd, offset - innerOffset <= 64 * 1024 {
@@ -79,10 +85,10 @@ final class RangedHTTPReader {
             }
             if inner == nil || innerOffset != offset || innerOffset >= innerEnd {
                 let code = open(at: offset)
-                guard code >= 0 else { return code }
+                guard code >= 0 else { return failed(code) }
             }
             let count = avio_read(inner, buffer, Int32(min(Int64(wanted), innerEnd - innerOffset)))
-            guard count > 0 else { return count == 0 ? fs_averror_eof() : count }
+            guard count > 0 else { return count == 0 ? fs_averror_eof() : failed(count) }
             offset += Int64(count)
             innerOffset = offset
             bytesRead += Int64(count)
@@ -90,6 +96,12 @@ final class RangedHTTPReader {
         }
 
         override var size: Int64 { knownSize }
+
+        /// Remembers that reading at `offset` failed with `code` (see `failure`); EOF is no failure.
+        private func failed(_ code: Int32) -> Int32 {
+            if code != fs_averror_eof(), failure.map({ offset < $0.offset }) ?? true { failure = (offset, code) }
+            return code
+        }
     }
 
     /// FFmpeg's own retries, for the byte ranges of a file over HTTP: a request answered with

@@ -82,6 +82,11 @@ extension FFmpegEngine {
                 } catch where error.code == fs_averror_invaliddata() {
                     try countInvalidData(error, consecutive: &consecutiveErrors)
                     continue
+                } catch where media.truncation != nil {
+                    // The scan's reads broke off too, and that is where the readable media
+                    // ends (a file over HTTP whose body always stops early): the end of the
+                    // stream, as a file cut short on disk ends at EOF.
+                    more = false
                 }
                 guard more else {
                     try decoder.sendEndOfStream()

@@ -382,7 +382,11 @@ public final class FFmpegEngine: PlaybackEngine {
             return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
         }
         switch signature {
-        case .isoMedia? where cause.contains("moov atom not found"):
+        // A URL's start is not read here (`ContainerSignature` reads files on disk); the mov
+        // demuxer, which probed it as ISO media from its first bytes, speaks for it. A file on
+        // disk that only its name calls MP4 is not media.
+        case .isoMedia? where cause.contains("moov atom not found"),
+             nil where cause.contains("moov atom not found") && (path.hasPrefix("http://") || path.hasPrefix("https://")):
             return MediaError(path: path, reason: .truncated,
                               detail: "truncated or unfinished MP4: it has no moov box, the index written last, so the file was cut short or never finalized (\(cause))")
         case let container?:

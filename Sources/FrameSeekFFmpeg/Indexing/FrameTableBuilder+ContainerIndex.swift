@@ -27,8 +27,13 @@ extension FrameTableBuilder {
               samplesLieInFile(ofSize: size) else { return .declined(movedDemuxer: false) }
         // The packets first: the last sample lies just before a `moov` at the end of the file,
         // so over HTTP reading it and then the boxes is one stream of bytes forward.
-        guard let observed = observedPackets(count: count),
-              let unshifted = unshiftedPackets(count: count, reader: reader, fileSize: size) else {
+        let observed: [(index: Int, packet: ScannedPacket)]
+        switch observedPackets(count: count) {
+        case .read(let packets): observed = packets
+        case .unreadable: return .unreadable
+        case .unusable: return .declined(movedDemuxer: true)
+        }
+        guard let unshifted = unshiftedPackets(count: count, reader: reader, fileSize: size) else {
             return .declined(movedDemuxer: true)
         }
         var pts = unshifted.pts
@@ -80,15 +85,27 @@ extension FrameTableBuilder {
 
     /// The first packets of the stream and its last one, read for real, each with its index in
     /// decode order; nil when a read fails.
-    private func observedPackets(count: Int) -> [(index: Int, packet: ScannedPacket)]? {
-        guard var read = readPackets(upTo: Self.calibrationPackets), !read.isEmpty else { return nil }
+    private func observedPackets(count: Int) -> PacketObservation {
+        guard var read = readPackets(upTo: Self.calibrationPackets) else { return .unreadable }
+        guard !read.isEmpty else { return .unusable }
         if count > read.count {
             // The last sample, alone: a seek to any sample past the end finds it.
-            guard (try? demuxer.seekToAnySample(streamIndex: streamIndex, atOrBefore: Int64.max / 2)) != nil,
-                  let last = readPackets(upTo: 1)?.first else { return nil }
-            read.append((count - 1, last.packet))
+            guard (try? demuxer.seekToAnySample(streamIndex: streamIndex, atOrBefore: Int64.max / 2)) != nil else { return .unusable }
+            guard let last = readPackets(upTo: 1) else { return .unreadable }
+            guard let lastPacket = last.first else { return .unusable }
+            read.append((count - 1, lastPacket.packet))
         }
-        return read
+        return .read(read)
+    }
+
+    /// What reading the first packets and the last one gave.
+    private enum PacketObservation {
+        /// The packets, with their index in decode order.
+        case read([(index: Int, packet: ScannedPacket)])
+        /// A read failed: the media breaks off before the index says.
+        case unreadable
+        /// Nothing to measure by (no packet, or the seek to the last one failed).
+        case unusable
     }
 
     /// The demuxer's PTS shift and duration rule, measured on the packets `read`; nil unless

@@ -45,15 +45,12 @@ public struct IndexCache: Sendable, Hashable {
         case notNeeded
     }
 
-    /// Whether a table from `source` is worth an entry. An MP4 opened from
-    /// its sample table reads its boxes and a few packets, as fast as reading an entry (a
-    /// two-hour film: 0.99x ffmpeg's seek from its boxes, 0.86x from an entry), and writing the
-    /// entry of a long file would cost more memory than the whole open: the cache is for
-    /// containers without an index. An audio table from packets is kept in runs at 8 bytes a
-    /// frame, and its entry at 33 bytes a frame would cost more than the scan saves: a
-    /// three-hour MP3 seeks in 1.75x ffmpeg's time at ffmpeg's 55 MiB from its packets, in 1.0x
-    /// at 66 MiB from an entry, and writing that entry takes 83 MiB.
-    static func needsEntry(for source: FrameTable.Source) -> Bool { source != .sampleTable && source != .audioPackets }
+    /// Whether a table from `source` is worth an entry. An MP4 opened from its sample table
+    /// reads its boxes and a few packets, as fast as reading an entry (a two-hour film: 0.99x
+    /// ffmpeg's seek from its boxes, 0.86x from an entry): the cache is for containers without
+    /// an index. An audio table from packets (an MP3, ADTS AAC, FLAC) needs one: its scan reads
+    /// the whole file, and its entry is a few bytes a frame (see `IndexCacheFile`).
+    static func needsEntry(for source: FrameTable.Source) -> Bool { source != .sampleTable }
 
     /// Whether a file of the FFmpeg format `formatName` holds all of its media itself, so that
     /// its own identity is its media's. A playlist (HLS, DASH, concat) names other files, which

@@ -174,7 +174,8 @@ private struct BoxReader {
             for i in 0..<batch {
                 let samples = Int(data.uint32(at: i * 8)), offset = Int32(bitPattern: data.uint32(at: i * 8 + 4))
                 guard samples <= limit - offsets.count else { return nil }
-                offsets.append(contentsOf: repeatElement(offset, count: samples))
+                // B-frame streams have a run per sample, mostly: appended alone, not as a run.
+                if samples == 1 { offsets.append(offset) } else { offsets.append(contentsOf: repeatElement(offset, count: samples)) }
             }
             done += batch
         }
@@ -191,7 +192,7 @@ private struct BoxReader {
 
 private extension [UInt8] {
     func uint32(at offset: Int) -> UInt32 {
-        (offset..<offset + 4).reduce(0) { $0 << 8 | UInt32(self[$1]) }
+        UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
     }
 
     func uint64(at offset: Int) -> UInt64 {
