@@ -17,7 +17,8 @@ It is also the faulty origin of the network-fault tests:
 --faults injects failures, as a JSON object:
     {"rules": [{"path": "seg001.ts", "kind": "503", "times": 2}, ...],
      "random": {"rate": 0.3, "seed": 7, "kinds": ["503", "404", "cut", "stall:2"], "suffixes": [".ts"]}}
-A rule fails the first `times` requests for its path (every one when `times` is absent); the
+A rule fails the first `times` requests for its path (every one when `times` is absent),
+counted from request `after` + 1 when it has an `after` (a playlist that loads, then fails); the
 random part fails each request whose path ends with one of `suffixes` with probability `rate`,
 drawn from a generator seeded with `seed`. Kinds: an HTTP status ("500", "503", "404", "403",
 "408", "429" with Retry-After: 1), "cut" (headers for the whole body, then half of it, then
@@ -66,7 +67,7 @@ def fault_for(path):
     """The fault to inject for a request of `path` (no leading slash), or None."""
     with LOCK:
         for rule in RULES:
-            if rule["path"] == path and rule.get("times", 1) != 0:
+            if rule["path"] == path and rule.get("times", 1) != 0 and STATS["paths"].get(path, 0) > rule.get("after", 0):
                 if "times" in rule:
                     rule["times"] -= 1
                 return rule["kind"]

@@ -68,6 +68,27 @@ struct CLINetworkFaultTests {
         #expect(events.first == "started" && events.last == "stopped", "\(Set(events))")
         #expect(events.contains("live_window_changed"), "no reload changed the window: \(Set(events))")
     }
+    @Test("A live playlist that loads and then fails: play --json prints each failed reload as an event naming it, and plays on")
+    func playReportsFailedReloads() throws {
+        let directory = try Self.liveSegments(copies: 3)
+        let server = try HTTPServer(directory: directory.path,
+                                    arguments: ["--faults", #"{"rules": [{"path": "live.m3u8", "kind": "503", "after": 1}]}"#,
+                                                "--live", "live.m3u8", "30", "6", "2.0", "seg%03d.ts"])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/live.m3u8"
+        let lines = try Self.play([url, "--for", "7", "--retries", "0"])
+        let objects = lines.compactMap(JSON.object)
+        let failures = objects.filter { $0["event"] as? String == "live_window_reload_failed" }
+        #expect(!failures.isEmpty, "no reload failure was reported: \(Set(objects.compactMap { $0["event"] as? String }))")
+        #expect(failures.allSatisfy { ($0["error"] as? String)?.contains("live.m3u8") == true }, "\(failures)")
+        // Failed reloads back off: the first 2 s after the load, the next 4 s after it, the
+        // third 8 s later, past the end. Without the backoff a third comes at 6 s.
+        #expect(failures.count <= 2, "\(failures.count) failed reloads in 7 s")
+        let times = Self.playedTimes(lines)
+        #expect((times.last ?? 0) - (times.first ?? 0) >= 5, "playback stopped with the playlist: \(times.first ?? -1) to \(times.last ?? -1) s")
+        #expect(objects.last?["event"] as? String == "stopped")
+    }
+
     @Test("30 live-edge seeks at 30% faults: none silently wrong, at least 24 right, the rest flagged or refused")
     func liveEdgeUnderFaults() throws {
         let directory = try Self.liveSegments()

@@ -43,11 +43,15 @@ public struct FrameList: RandomAccessCollection, Sendable {
 
     private enum Storage: Sendable {
         case runs(FrameRuns)
-        case packed([Packed], PackedPositions)
+        case packed([Packed])
         case whole([FrameEntry])
     }
 
     private var storage: Storage
+    /// The packed frames' positions, beside the storage rather than in its `.packed` case: a
+    /// second array there let Swift keep the enum's tag in the first array's spare pointer
+    /// bits, which LeakSanitizer then could not follow (it reported the frames as leaked).
+    private let positions: PackedPositions
     private let timeBase: TimeBase
     private let originPTS: Int64
     /// Frames that cover only their own duration: those followed by missing data.
@@ -60,7 +64,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     public var endIndex: Int {
         switch storage {
         case .runs(let runs): runs.count
-        case .packed(let packed, _): packed.count
+        case .packed(let packed): packed.count
         case .whole(let whole): whole.count
         }
     }
@@ -79,7 +83,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
                 entry.end = timeBase.time(ofTicks: runs[index + 1].pts &- originPTS)
             }
             return entry
-        case .packed(let packed, let positions):
+        case .packed(let packed):
             let frame = packed[index]
             let time = timeBase.time(ofTicks: frame.pts &- originPTS)
             let duration = timeBase.time(ofTicks: frame.durationTicks)
@@ -109,12 +113,13 @@ public struct FrameList: RandomAccessCollection, Sendable {
                   let frame = Packed(pts: entry.pts, durationTicks: entry.durationTicks,
                                      decodeOrder: entry.decodeOrder, isKeyframe: entry.isKeyframe) else {
                 storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
+                positions = nil
                 return
             }
             packed.append(frame)
         }
-        let positions = entries.contains { $0.packetPosition != nil } ? entries.map { $0.packetPosition ?? -1 } : nil
-        storage = .packed(packed, positions)
+        storage = .packed(packed)
+        positions = entries.contains { $0.packetPosition != nil } ? entries.map { $0.packetPosition ?? -1 } : nil
     }
 
     /// `count` frames packed as they are read, without making their entries first: what a
@@ -204,6 +209,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
         /// The list, with `endingAtOwnDuration` as the frames that cover only their own duration.
         package func finish(endingAtOwnDuration: Set<Int>) -> FrameList {
             let storage: Storage
+            var positions: PackedPositions = nil
             if let whole {
                 storage = .whole(FrameList.covering(whole, endingAtOwnDuration: endingAtOwnDuration))
             } else if let runs, runs.pays {
@@ -217,12 +223,18 @@ public struct FrameList: RandomAccessCollection, Sendable {
                     rebuilt.appendPacked(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: true, decodeOrder: f.decodeOrder,
                                          position: f.position)
                 }
-                storage = rebuilt.whole.map { .whole(FrameList.covering($0, endingAtOwnDuration: endingAtOwnDuration)) }
-                    ?? .packed(rebuilt.packed, rebuilt.positions)
+                if let whole = rebuilt.whole {
+                    storage = .whole(FrameList.covering(whole, endingAtOwnDuration: endingAtOwnDuration))
+                } else {
+                    storage = .packed(rebuilt.packed)
+                    positions = rebuilt.positions
+                }
             } else {
-                storage = .packed(packed, positions)
+                storage = .packed(packed)
+                positions = self.positions
             }
-            return FrameList(storage: storage, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
+            return FrameList(storage: storage, positions: positions, timeBase: timeBase, originPTS: originPTS,
+                             endingAtOwnDuration: endingAtOwnDuration)
         }
     }
 
@@ -231,18 +243,19 @@ public struct FrameList: RandomAccessCollection, Sendable {
     package func endingAtOwnDuration(_ frames: Set<Int>) -> FrameList {
         switch storage {
         case .runs, .packed:
-            return FrameList(storage: storage, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
+            return FrameList(storage: storage, positions: positions, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
         case .whole(let whole):
             // Whole entries hold their ends: set again, as the packed form would read them.
             var entries = whole
             for i in entries.indices { entries[i].end = entries[i].time + entries[i].duration }
-            return FrameList(storage: .whole(Self.covering(entries, endingAtOwnDuration: frames)), timeBase: timeBase,
-                             originPTS: originPTS, endingAtOwnDuration: frames)
+            return FrameList(storage: .whole(Self.covering(entries, endingAtOwnDuration: frames)), positions: nil,
+                             timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
         }
     }
 
-    private init(storage: Storage, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
+    private init(storage: Storage, positions: PackedPositions, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
         self.storage = storage
+        self.positions = positions
         self.timeBase = timeBase
         self.originPTS = originPTS
         self.endingAtOwnDuration = endingAtOwnDuration
@@ -260,7 +273,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     package var residentBytes: Int {
         switch storage {
         case .runs(let runs): runs.residentBytes
-        case .packed(let packed, let positions):
+        case .packed(let packed):
             packed.count * MemoryLayout<Packed>.stride + (positions?.count ?? 0) * MemoryLayout<Int64>.stride
         case .whole(let whole): whole.count * MemoryLayout<FrameEntry>.stride
         }
@@ -270,7 +283,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     func isKeyframe(at index: Int) -> Bool {
         switch storage {
         case .runs: true
-        case .packed(let packed, _): packed[index].isKeyframe
+        case .packed(let packed): packed[index].isKeyframe
         case .whole(let whole): whole[index].isKeyframe
         }
     }
@@ -279,7 +292,7 @@ public struct FrameList: RandomAccessCollection, Sendable {
     func decodeOrder(at index: Int) -> Int {
         switch storage {
         case .runs(let runs): runs[index].decodeOrder
-        case .packed(let packed, _): packed[index].decodeOrder
+        case .packed(let packed): packed[index].decodeOrder
         case .whole(let whole): whole[index].decodeOrder
         }
     }

@@ -21,6 +21,9 @@ final class Demuxer {
     let payloadSkipping: PayloadSkippingReader?
     /// The context reading a file over HTTP in bounded ranges; nil for anything else.
     let ranged: RangedHTTPReader?
+    /// How a file over HTTP is read (`RangedHTTPReader`); a demuxer opened again from this one
+    /// takes the same.
+    let network: NetworkPolicy
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
     /// FFmpeg's error messages while opening and reading go to `log`.
@@ -39,7 +42,7 @@ final class Demuxer {
     /// (`AVFMT_FLAG_NOPARSE`: packets carry the flags of the container's index and nothing
     /// looks at their payload) and without probing streams: the demuxer of an index scan.
     init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true,
-         skippingPayloads: PayloadSkippingReader? = nil) throws(FFmpegError) {
+         skippingPayloads: PayloadSkippingReader? = nil, network: NetworkPolicy = NetworkPolicy()) throws(FFmpegError) {
         let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
         // while probing already carry the sink's token.
@@ -53,7 +56,7 @@ final class Demuxer {
         let isPlainRemoteFile = memory == nil && skippingPayloads == nil
             && (path.hasPrefix("http://") || path.hasPrefix("https://"))
             && !(URL(string: path).map(HLSEngine.hasPlaylistName) ?? false)
-        let ranged = isPlainRemoteFile ? RangedHTTPReader(url: path) : nil
+        let ranged = isPlainRemoteFile ? RangedHTTPReader(url: path, policy: network) : nil
         allocated.pointee.pb = reader?.context ?? skippingPayloads?.context ?? ranged?.context
         if skippingPayloads != nil { allocated.pointee.flags |= AVFMT_FLAG_NOPARSE }
         // On failure avformat_open_input frees the context and sets it to NULL.
@@ -76,6 +79,7 @@ final class Demuxer {
         self.reader = reader
         self.payloadSkipping = skippingPayloads
         self.ranged = ranged
+        self.network = network
         ranged?.headerWasRead()
     }
 
@@ -129,6 +133,12 @@ final class Demuxer {
     /// order for MP4, after edit lists; 0 when the demuxer keeps none.
     func indexEntryCount(of streamIndex: Int) -> Int {
         Int(avformat_index_get_entries_count(stream(streamIndex)))
+    }
+
+    /// Whether every entry of `streamIndex`'s index has a position and ends within the first
+    /// `size` bytes (`fs_index_entries_lie_within`, one pass in C).
+    func indexEntriesLie(in size: Int64, of streamIndex: Int) -> Bool {
+        fs_index_entries_lie_within(stream(streamIndex), size) != 0
     }
 
     /// Entry `position` of the container's index of `streamIndex` (`avformat_index_get_entry`),

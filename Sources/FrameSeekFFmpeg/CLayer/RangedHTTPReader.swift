@@ -37,9 +37,12 @@ final class RangedHTTPReader {
         /// again (8 s each), and a landing at the readable end several of them.
         var failure: (offset: Int64, code: Int32)?
 
-        init(url: String, size: Int64) {
+        let policy: NetworkPolicy
+
+        init(url: String, size: Int64, policy: NetworkPolicy) {
             self.url = url
             knownSize = size
+            self.policy = policy
         }
 
         deinit { closeInner() }
@@ -60,7 +63,7 @@ final class RangedHTTPReader {
             end = min(end, knownSize)
             var options: OpaquePointer?
             defer { av_dict_free(&options) }
-            RangedHTTPReader.setRetries(&options)
+            RangedHTTPReader.setRetries(&options, policy: policy)
             av_dict_set_int(&options, "offset", offset, 0)
             av_dict_set_int(&options, "end_offset", end, 0)
             let code = avio_open2(&inner, url, AVIO_FLAG_READ, nil, &options)
@@ -108,12 +111,18 @@ final class RangedHTTPReader {
     /// a 5xx, 408 or 429 status or lost to a network error is made again (`reconnect_on_http_error`,
     /// `reconnect_on_network_error`), as is a body cut short (`reconnect`), waiting 1 s, then
     /// 3 s, up to `reconnect_delay_max`; each read waits at most `NetworkPolicy.readTimeout`
-    /// (`rw_timeout`).
-    static func setRetries(_ options: inout OpaquePointer?, policy: NetworkPolicy = NetworkPolicy()) {
+    /// (`rw_timeout`). FFmpeg 7.1 and later also take the policy's bounds, `retries` as
+    /// `reconnect_max_retries` and `timeout` as `reconnect_delay_total_max`, and honour
+    /// Retry-After (`respect_retry_after`); FFmpeg 5.1 has none of the three, and leaves them
+    /// in the dictionary unread, so there only the command's deadline bounds the reconnects.
+    static func setRetries(_ options: inout OpaquePointer?, policy: NetworkPolicy) {
         av_dict_set(&options, "reconnect", "1", 0)
         av_dict_set(&options, "reconnect_on_network_error", "1", 0)
         av_dict_set(&options, "reconnect_on_http_error", "5xx,408,429", 0)
         av_dict_set_int(&options, "reconnect_delay_max", 4, 0)
+        av_dict_set_int(&options, "reconnect_max_retries", Int64(policy.retries), 0)
+        av_dict_set_int(&options, "reconnect_delay_total_max", policy.timeout.components.seconds, 0)
+        av_dict_set(&options, "respect_retry_after", "1", 0)
         av_dict_set_int(&options, "rw_timeout", policy.readTimeoutMicroseconds, 0)
     }
 
@@ -125,10 +134,10 @@ final class RangedHTTPReader {
 
     /// Opens `url`, learning its size from a first request (`avio_size`); nil when the server
     /// does not tell the size or cannot serve ranges, where FFmpeg's own reading is used.
-    init?(url: String) {
+    init?(url: String, policy: NetworkPolicy) {
         var probe: UnsafeMutablePointer<AVIOContext>?
         var options: OpaquePointer?
-        Self.setRetries(&options)
+        Self.setRetries(&options, policy: policy)
         av_dict_set_int(&options, "end_offset", 1, 0)
         let code = avio_open2(&probe, url, AVIO_FLAG_READ, nil, &options)
         av_dict_free(&options)
@@ -137,7 +146,7 @@ final class RangedHTTPReader {
         let seekable = opened.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
         avio_closep(&probe)
         guard size > 0, seekable else { return nil }
-        let cursor = Cursor(url: url, size: size)
+        let cursor = Cursor(url: url, size: size, policy: policy)
         cursor.requests = 1
         cursor.bytesRequested = 1
         guard let reading = try? CustomReadContext(cursor) else { return nil }

@@ -194,7 +194,7 @@ public final class FFmpegEngine: PlaybackEngine {
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
-        let demuxer = try Self.openDemuxer(path, log: log, memory: memory)
+        let demuxer = try Self.openDemuxer(path, log: log, memory: memory, network: options.network)
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         self.streamIndex = streamIndex
         let stream = demuxer.stream(streamIndex)
@@ -266,7 +266,7 @@ public final class FFmpegEngine: PlaybackEngine {
         let log = FFmpegLogSink()
         self.log = log
         // The blueprint's engine probed the file: this demuxer only reads packets.
-        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false)
+        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false, network: options.network)
         guard demuxer.streamCount == blueprint.media.streams.count else {
             throw MediaError(path: path, reason: .readFailed,
                              detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
@@ -313,9 +313,9 @@ public final class FFmpegEngine: PlaybackEngine {
 
     /// A demuxer for `path` (or `memory`), its failure named by `openError`.
     private static func openDemuxer(_ path: String, log: FFmpegLogSink, memory: MemoryInput?,
-                                    probingStreams: Bool = true) throws(MediaError) -> Demuxer {
+                                    probingStreams: Bool = true, network: NetworkPolicy) throws(MediaError) -> Demuxer {
         do {
-            return try Demuxer(path: path, log: log, memory: memory, probingStreams: probingStreams)
+            return try Demuxer(path: path, log: log, memory: memory, probingStreams: probingStreams, network: network)
         } catch {
             throw openError(error, path: path, log: log)
         }

@@ -90,13 +90,17 @@ struct SampleTablePackets: DecodeOrderPackets {
     let ptsOfPacket: [Int64]
     let flags: [UInt8]
     let durations: Durations
+    /// Each sample's gap to the next sample's DTS, read from the index once (nil: looked up
+    /// in the index per sample, two lookups a frame).
+    let gaps: [Int32]?
 
-    init(demuxer: Demuxer, streamIndex: Int, pts: [Int64], flags: [UInt8], durations: Durations) {
+    init(demuxer: Demuxer, streamIndex: Int, pts: [Int64], flags: [UInt8], durations: Durations, gaps: [Int32]? = nil) {
         self.demuxer = demuxer
         self.streamIndex = streamIndex
         ptsOfPacket = pts
         self.flags = flags
         self.durations = durations
+        self.gaps = gaps
     }
 
     var count: Int { ptsOfPacket.count }
@@ -105,7 +109,8 @@ struct SampleTablePackets: DecodeOrderPackets {
     func duration(_ i: Int) -> Int64 {
         switch durations {
         case .constant(let ticks): ticks
-        case .timeToSample(let last): Self.timeToSample(i, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex)
+        case .timeToSample(let last):
+            if let gaps, i + 1 < count { Int64(gaps[i]) } else { Self.timeToSample(i, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex) }
         }
     }
 

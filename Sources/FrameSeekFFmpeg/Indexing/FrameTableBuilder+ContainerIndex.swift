@@ -46,7 +46,7 @@ extension FrameTableBuilder {
             pts[i] = shifted
         }
         let packets = SampleTablePackets(demuxer: demuxer, streamIndex: streamIndex, pts: pts, flags: unshifted.flags,
-                                         durations: measured.durations)
+                                         durations: measured.durations, gaps: unshifted.gaps)
         var result = try tableFromPackets(packets, missingDataBefore: [:], source: .sampleTable)
         result.indexScanBytes = (reader.bytesRead, max(0, size - reader.bytesRead))
         return .built(result)
@@ -56,31 +56,32 @@ extension FrameTableBuilder {
     /// the last sample's duration; nil unless the track's samples map one to one to the
     /// demuxer's index. The offsets are let go here, before the table is made.
     private func unshiftedPackets(count: Int, reader: ByteRangeReader, fileSize: Int64)
-        -> (pts: [Int64], flags: [UInt8], lastSampleDelta: Int64?)? {
+        -> (pts: [Int64], flags: [UInt8], gaps: [Int32]?, lastSampleDelta: Int64?)? {
         let trackID = Int(demuxer.stream(streamIndex).pointee.id)
         guard let samples = MP4SampleTable.read(trackID: trackID, expectedSamples: count, fileSize: fileSize,
                                                 using: { try? reader.read(at: $0, count: $1) }),
               samples.mediaEditCount <= 1, samples.editsPlayAtNormalRate else { return nil }
         var pts = [Int64](repeating: 0, count: count)
         var flags = [UInt8](repeating: 0, count: count)
+        // Each sample's gap to the next one's DTS, its stts duration, kept while it fits.
+        var gaps: [Int32]? = [Int32](repeating: 0, count: count)
+        var previousDTS: Int64?
         for i in 0..<count {
             guard let entry = demuxer.indexEntry(of: streamIndex, at: i) else { return nil }
             pts[i] = entry.timestamp &+ Int64(samples.compositionOffsets?[i] ?? 0)
             flags[i] = (entry.isKeyframe ? SampleTablePackets.keyframe : 0) | (entry.isDiscarded ? SampleTablePackets.discarded : 0)
+            if let previousDTS, gaps != nil {
+                if let gap = Int32(exactly: entry.timestamp &- previousDTS) { gaps![i - 1] = gap } else { gaps = nil }
+            }
+            previousDTS = entry.timestamp
         }
-        return (pts, flags, samples.lastSampleDelta)
+        return (pts, flags, gaps, samples.lastSampleDelta)
     }
 
     /// Whether every sample of every stream lies inside the file: a truncated file is for the
     /// scan to report.
     private func samplesLieInFile(ofSize size: Int64) -> Bool {
-        for index in 0..<demuxer.streamCount {
-            for position in 0..<demuxer.indexEntryCount(of: index) {
-                guard let entry = demuxer.indexEntry(of: index, at: position), entry.position >= 0,
-                      entry.position + Int64(entry.size) <= size else { return false }
-            }
-        }
-        return true
+        (0..<demuxer.streamCount).allSatisfy { demuxer.indexEntriesLie(in: size, of: $0) }
     }
 
     /// The first packets of the stream and its last one, read for real, each with its index in

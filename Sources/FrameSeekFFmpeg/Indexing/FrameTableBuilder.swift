@@ -104,7 +104,10 @@ struct FrameTableBuilder {
     /// A demuxer of the same file at its first packet, reading only the stream.
     private func reopenedDemuxer(probingStreams: Bool) throws(MediaError) -> Demuxer {
         let fresh: Demuxer
-        do { fresh = try Demuxer(path: demuxer.path, log: demuxer.log, memory: demuxer.memory, probingStreams: probingStreams) } catch {
+        do {
+            fresh = try Demuxer(path: demuxer.path, log: demuxer.log, memory: demuxer.memory, probingStreams: probingStreams,
+                                network: demuxer.network)
+        } catch {
             throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
         }
         fresh.selectOnly(streamIndex: streamIndex)
