@@ -34,8 +34,7 @@ public struct CommandDeadline: Sendable, Equatable {
         guard let name = arguments.first,
               let command = CommandLineTool.commands.first(where: { $0.name == name }),
               command.options.contains("--deadline"),
-              let parsed = try? Arguments(Array(arguments.dropFirst()), flags: command.flags.union(["--json", "--no-index-cache"]),
-                                          options: command.options),
+              let parsed = try? CommandLineTool.arguments(Array(arguments.dropFirst()), for: command),
               let url = parsed.positionals.first, url.hasPrefix("http://") || url.hasPrefix("https://")
         else { return nil }
         let explicit: Int?, timeout: Int

@@ -44,7 +44,7 @@ public enum CommandLineTool {
             return .success
         }
         do {
-            let parsed = try Arguments(rest, flags: command.flags.union(["--json", "--no-index-cache"]), options: command.options)
+            let parsed = try Self.arguments(rest, for: command)
             // A word nobody reads is a mistake (a second file, a time given to a command that
             // takes none), not something to ignore.
             if parsed.positionals.count > command.maximumPositionals {
@@ -57,6 +57,11 @@ public enum CommandLineTool {
             errors.line("frameseek \(name): \(error)")
         }
         return .usageOrInput
+    }
+
+    /// `rest` parsed with the flags and options `command` takes, and those every command takes.
+    static func arguments(_ rest: [String], for command: any Subcommand.Type) throws(UsageError) -> Arguments {
+        try Arguments(rest, flags: command.flags.union(["--json", "--no-index-cache"]), options: command.options)
     }
 
     static var overview: String {

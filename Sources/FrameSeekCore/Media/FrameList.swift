@@ -167,16 +167,20 @@ public struct FrameList: RandomAccessCollection, Sendable {
                                                          decodeOrder: decodeOrder, position: keepingPacketPositions ? position : nil) {
                 return
             }
-            if let kept = runs {
-                // Runs no longer pay: the frames so far are packed and the rest follow them.
-                runs = nil
-                packed.reserveCapacity(Swift.max(capacity, kept.count + 1))
-                for i in 0..<kept.count {
-                    let f = kept[i]
-                    appendPacked(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: true, decodeOrder: f.decodeOrder, position: f.position)
-                }
-            }
+            // Runs no longer pay: the frames so far are packed and the rest follow them.
+            packRuns()
             appendPacked(pts: pts, durationTicks: durationTicks, isKeyframe: isKeyframe, decodeOrder: decodeOrder, position: position)
+        }
+
+        /// Moves the frames kept as runs, if any, to the packed (or whole) form.
+        private mutating func packRuns() {
+            guard let kept = runs else { return }
+            runs = nil
+            packed.reserveCapacity(Swift.max(capacity, kept.count + 1))
+            for i in 0..<kept.count {
+                let f = kept[i]
+                appendPacked(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: true, decodeOrder: f.decodeOrder, position: f.position)
+            }
         }
 
         private mutating func appendPacked(pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?) {
@@ -208,33 +212,18 @@ public struct FrameList: RandomAccessCollection, Sendable {
 
         /// The list, with `endingAtOwnDuration` as the frames that cover only their own duration.
         package func finish(endingAtOwnDuration: Set<Int>) -> FrameList {
-            let storage: Storage
-            var positions: PackedPositions = nil
-            if let whole {
-                storage = .whole(FrameList.covering(whole, endingAtOwnDuration: endingAtOwnDuration))
-            } else if let runs, runs.pays {
-                storage = .runs(runs)
-            } else if let runs {
-                var rebuilt = Builder(timeBase: timeBase, originPTS: originPTS, capacity: runs.count,
-                                      keepingPacketPositions: keepingPacketPositions)
-                rebuilt.runs = nil
-                for i in 0..<runs.count {
-                    let f = runs[i]
-                    rebuilt.appendPacked(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: true, decodeOrder: f.decodeOrder,
-                                         position: f.position)
+            var built = self
+            if let runs = built.runs {
+                if runs.pays {
+                    return FrameList(storage: .runs(runs), positions: nil, timeBase: timeBase, originPTS: originPTS,
+                                     endingAtOwnDuration: endingAtOwnDuration)
                 }
-                if let whole = rebuilt.whole {
-                    storage = .whole(FrameList.covering(whole, endingAtOwnDuration: endingAtOwnDuration))
-                } else {
-                    storage = .packed(rebuilt.packed)
-                    positions = rebuilt.positions
-                }
-            } else {
-                storage = .packed(packed)
-                positions = self.positions
+                built.packRuns()
             }
-            return FrameList(storage: storage, positions: positions, timeBase: timeBase, originPTS: originPTS,
-                             endingAtOwnDuration: endingAtOwnDuration)
+            let storage: Storage = built.whole.map { .whole(FrameList.covering($0, endingAtOwnDuration: endingAtOwnDuration)) }
+                ?? .packed(built.packed)
+            return FrameList(storage: storage, positions: built.whole == nil ? built.positions : nil, timeBase: timeBase,
+                             originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
         }
     }
 

@@ -70,10 +70,8 @@ struct FrameTableBuilder {
             if case .built(let indexed) = fromSampleTable { return indexed }
             // An index whose packets cannot all be read would open without a word of the
             // truncation (the container's index reads none of them): the scan reports it.
-            if case .unreadable = fromSampleTable {
-            } else if let indexed = try buildFromContainerIndex() {
-                return indexed
-            }
+            let unreadable = if case .unreadable = fromSampleTable { true } else { false }
+            if !unreadable, let indexed = try buildFromContainerIndex() { return indexed }
             // The scan reads from the first packet, which this demuxer has gone past.
             switch fromSampleTable {
             case .declined(movedDemuxer: true), .unreadable:
