@@ -141,6 +141,24 @@ final class Demuxer {
         fs_index_entries_lie_within(stream(streamIndex), size) != 0
     }
 
+    /// The timestamps of the first `count` entries of the container's index of `streamIndex`,
+    /// and their flags (`SampleTablePackets.keyframe`, `.discarded`), copied in one pass in C
+    /// (`fs_index_entries_copy`); nil when the index holds fewer.
+    func indexTimestampsAndFlags(of streamIndex: Int, count: Int) -> (timestamps: [Int64], flags: [UInt8])? {
+        guard count > 0, let count32 = Int32(exactly: count) else { return count == 0 ? ([], []) : nil }
+        var copied = false
+        var flags: [UInt8] = []
+        let timestamps = [Int64](unsafeUninitializedCapacity: count) { timestampBuffer, timestampsCount in
+            flags = [UInt8](unsafeUninitializedCapacity: count) { flagBuffer, flagsCount in
+                copied = fs_index_entries_copy(stream(streamIndex), count32, timestampBuffer.baseAddress,
+                                               flagBuffer.baseAddress) != 0
+                flagsCount = copied ? count : 0
+            }
+            timestampsCount = copied ? count : 0
+        }
+        return copied ? (timestamps, flags) : nil
+    }
+
     /// Entry `position` of the container's index of `streamIndex` (`avformat_index_get_entry`),
     /// copied out: the pointer FFmpeg gives is only valid until its next libavformat call.
     func indexEntry(of streamIndex: Int, at position: Int) -> ContainerIndexEntry? {

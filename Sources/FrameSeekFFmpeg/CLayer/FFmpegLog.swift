@@ -112,21 +112,20 @@ enum FFmpegLog {
                 av_log_set_level(level)
             case .captureErrors:
                 av_log_set_level(AV_LOG_ERROR)
-                av_log_set_callback { context, level, format, arguments in
-                    guard level <= AV_LOG_WARNING, let format, let arguments,
-                          let sink = FFmpegLog.sink(for: context) ?? FFmpegLog.threadSink() else { return }
-                    var buffer = [CChar](repeating: 0, count: 512)
-                    guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return }
-                    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                        .trimmingCharacters(in: .whitespacesAndNewlines)
-                    if text.isEmpty { return }
-                    if level <= AV_LOG_ERROR {
-                        sink.record(text)
-                    } else if FFmpegLog.reportsMissingData(text) {
-                        sink.recordMissingData(text)
-                    }
-                }
+                fs_install_log_filter()
             }
+        }
+    }
+
+    /// A warning or error FFmpeg logged, formatted by `fs_log_filter`, which drops the rest in C.
+    fileprivate static func handle(context: UnsafeMutableRawPointer?, level: Int32, text cText: UnsafePointer<CChar>) {
+        guard let sink = sink(for: context) ?? threadSink() else { return }
+        let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return }
+        if level <= AV_LOG_ERROR {
+            sink.record(text)
+        } else if reportsMissingData(text) {
+            sink.recordMissingData(text)
         }
     }
 
@@ -204,4 +203,10 @@ enum FFmpegLog {
         }
         return nil
     }
+}
+
+/// The Swift end of `fs_log_filter` (shim.h), which FFmpeg calls through `av_log_set_callback`.
+@_cdecl("fs_log_handle")
+func fs_log_handle(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ text: UnsafePointer<CChar>) {
+    FFmpegLog.handle(context: context, level: level, text: text)
 }

@@ -73,6 +73,7 @@ struct ScannedPackets: DecodeOrderPackets {
 /// while it is made), PTS from the composition offsets, durations by the rule the demuxer was
 /// measured to follow.
 struct SampleTablePackets: DecodeOrderPackets {
+    // The bits `fs_index_entries_copy` writes.
     static let keyframe: UInt8 = 1
     static let discarded: UInt8 = 2
 

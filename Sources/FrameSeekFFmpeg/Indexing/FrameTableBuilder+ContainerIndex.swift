@@ -61,19 +61,17 @@ extension FrameTableBuilder {
         guard let samples = MP4SampleTable.read(trackID: trackID, expectedSamples: count, fileSize: fileSize,
                                                 using: { try? reader.read(at: $0, count: $1) }),
               samples.mediaEditCount <= 1, samples.editsPlayAtNormalRate else { return nil }
-        var pts = [Int64](repeating: 0, count: count)
-        var flags = [UInt8](repeating: 0, count: count)
-        // Each sample's gap to the next one's DTS, its stts duration, kept while it fits.
+        guard let (dts, flags) = demuxer.indexTimestampsAndFlags(of: streamIndex, count: count) else { return nil }
+        // The DTS, made PTS in place below once the gaps are taken from them (consumed, so not copied).
+        var pts = consume dts
+        // Each sample's gap to the next one's DTS, its stts duration, kept while every one fits.
         var gaps: [Int32]? = [Int32](repeating: 0, count: count)
-        var previousDTS: Int64?
-        for i in 0..<count {
-            guard let entry = demuxer.indexEntry(of: streamIndex, at: i) else { return nil }
-            pts[i] = entry.timestamp &+ Int64(samples.compositionOffsets?[i] ?? 0)
-            flags[i] = (entry.isKeyframe ? SampleTablePackets.keyframe : 0) | (entry.isDiscarded ? SampleTablePackets.discarded : 0)
-            if let previousDTS, gaps != nil {
-                if let gap = Int32(exactly: entry.timestamp &- previousDTS) { gaps![i - 1] = gap } else { gaps = nil }
-            }
-            previousDTS = entry.timestamp
+        for i in 1..<max(1, count) {
+            guard let gap = Int32(exactly: pts[i] &- pts[i - 1]) else { gaps = nil; break }
+            gaps![i - 1] = gap
+        }
+        if let offsets = samples.compositionOffsets {
+            for i in 0..<count { pts[i] &+= Int64(offsets[i]) }
         }
         return (pts, flags, gaps, samples.lastSampleDelta)
     }

@@ -171,12 +171,17 @@ private struct BoxReader {
         while done < count {
             let batch = min(perRead, count - done)
             guard let data = read(box.body.lowerBound + 8 + Int64(done * size), batch * size), data.count == batch * size else { return nil }
-            for i in 0..<batch {
-                let samples = Int(data.uint32(at: i * 8)), offset = Int32(bitPattern: data.uint32(at: i * 8 + 4))
-                guard samples <= limit - offsets.count else { return nil }
-                // B-frame streams have a run per sample, mostly: appended alone, not as a run.
-                if samples == 1 { offsets.append(offset) } else { offsets.append(contentsOf: repeatElement(offset, count: samples)) }
+            let fits = data.withUnsafeBytes { bytes in
+                for i in 0..<batch {
+                    let samples = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt32.self)))
+                    let offset = Int32(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8 + 4, as: UInt32.self)))
+                    guard samples <= limit - offsets.count else { return false }
+                    // B-frame streams have a run per sample, mostly: appended alone, not as a run.
+                    if samples == 1 { offsets.append(offset) } else { offsets.append(contentsOf: repeatElement(offset, count: samples)) }
+                }
+                return true
             }
+            guard fits else { return nil }
             done += batch
         }
         return offsets
