@@ -146,6 +146,26 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     }
 
     /// Opens and checks the database and brings its schema up to date.
+    /// `PRAGMA journal_mode=WAL`, made again while it fails with SQLITE_BUSY, for up to
+    /// `timeout`. The switch to WAL needs the file to itself, and SQLite answers BUSY at once,
+    /// without the busy handler, when waiting could deadlock: two processes opening a new store
+    /// together each hold a read lock while asking for the write lock (seen as "database is
+    /// locked" from one of two writers started at once).
+    private static func journalModeWAL(_ connection: SQLiteConnection, waitingUpTo timeout: Duration) throws(SQLiteError)
+        -> [[SQLiteValue]] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var pause = Duration.milliseconds(5)
+        while true {
+            do {
+                return try connection.query("PRAGMA journal_mode=WAL")
+            } catch where error.code & 0xff == 5 /* SQLITE_BUSY */ && clock.now + pause < deadline {
+                Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+                pause = min(pause * 2, .milliseconds(100))
+            }
+        }
+    }
+
     private static func open(_ path: String, _ busyTimeout: Duration) throws(SQLiteError) -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
         // First, so that everything after it, schema setup included, waits for other writers.
@@ -163,7 +183,7 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
             throw SQLiteError(function: "PRAGMA quick_check", code: 11 /* SQLITE_CORRUPT */,
                               message: problems.joined(separator: "; "))
         }
-        let mode = try connection.query("PRAGMA journal_mode=WAL")
+        let mode = try journalModeWAL(connection, waitingUpTo: busyTimeout)
         guard mode == [[.text("wal")]] else {
             throw SQLiteError(function: "PRAGMA journal_mode=WAL", code: 1 /* SQLITE_ERROR */,
                               message: "the journal mode stayed \(mode.first?.first.map { "\($0)" } ?? "unknown")")

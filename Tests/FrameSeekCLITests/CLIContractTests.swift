@@ -72,7 +72,7 @@ struct CLIContractTests {
 
     static let extraPositionals: [[String]] = [
         ["probe", good, "b.webm"], ["frames", good, "x"], ["thumbnails", good, "5", "--out", "/tmp/never-written"],
-        ["step", good, "1", "--at", "1", "--forward"], ["bench", good, "extra"],
+        ["step", good, "1", "--at", "1", "--forward"],
     ]
 
     @Test("Extra positional arguments are refused with exit 2 and one line", arguments: extraPositionals)

@@ -6,14 +6,25 @@ enum BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
     static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
+    static let maximumPositionals = Int.max
     static let options: Set<String> = ["--workload", "-n", "--seed", "--targets", "--precision", "--threads",
-                                       "--stream", "--report", "--cache-mb", "--pool-mb", "--peers", "--decoders"]
+                                       "--stream", "--report", "--cache-mb", "--pool-mb", "--peers", "--decoders", "--network"]
     static let help = """
-    usage: frameseek bench FILE [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
+    usage: frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
                            [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
-                           [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--json] [--report out.html]
-                           [--peers RESULTS.json]
+                           [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
+                           [--json] [--report out.html] [--peers RESULTS.json]
            frameseek bench --peers RESULTS.json --report out.html
+
+    Several FILEs (encodes of one clip, or URLs) are measured side by side: the seeks of
+    random, scrub and long go to the first file's targets in every file, at the same times
+    where the durations agree to a frame, else at the same fractions of each duration; a
+    verdict line per workload then compares each file with the first ("B's random seeks cost
+    3.10x A's at p95 ..."), on stdout, or on stderr with --json.
+    --network RTT,BW (50ms,20mbit; or 3g, 4g, wifi) models the network each read would cross:
+    modeled_network_ms = requests x RTT + bytes x 8 / BW for every operation whose requests
+    were counted (files over HTTP), modeled_seek_ms its latency plus that; every such figure
+    is named modeled_ and is never a measurement.
 
     Workloads (default random):
       random      N exact seeks to seeded random times (default N 20)
@@ -46,7 +57,13 @@ enum BenchCommand: Subcommand {
     threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
     frame_count, gop_median_frames, requested_n, seed, targets_file, threads, batch_decoders, cache_mb,
     skip_nonref, convert_rgb, ffmpeg_libraries, cpu_model, date}, and samples [{target,
-    latency_ms, frame_index, frames_decoded, key_frame_index}].
+    latency_ms, frame_index, frames_decoded, key_frame_index, bytes_read, requests,
+    frames_demuxed, frames_skipped, decode_ms, served_from_cache}], then open_bytes_read,
+    open_requests, bytes_read and requests (the operations', added), and with --network
+    network {modeled, rtt_ms, bandwidth_bits_per_second}, modeled_open_network_ms,
+    modeled_network_ms, modeled_median_ms, modeled_p95_ms, and per sample modeled_network_ms
+    and modeled_seek_ms. Counts are counted, not estimated: over HTTP, bytes the responses
+    carried and the requests made. One object per file and workload.
     --report writes one self-contained HTML file: the run's settings, a row per workload,
     the latency distribution and latency against distance from the keyframe; the report's
     folder is checked before the run, and the file is written under a temporary name and
@@ -69,12 +86,14 @@ enum BenchCommand: Subcommand {
             peers = try PeerComparison.read(path)
         }
         // A peers file alone makes a report of its chart; anything else measures FILE.
-        guard let file = arguments.positionals.first else {
+        let files = arguments.positionals
+        guard !files.isEmpty else {
             guard let peers, let report else { throw UsageError(message: "missing FILE") }
             try writeReport(BenchReport.html([], peers: peers), to: report)
             return .success
         }
         let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
+        let network = try arguments.value("--network").map { text throws(UsageError) in try NetworkModel(parsing: text) }
         var runner = BenchRunner()
         runner.threads = try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1
         if let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders) {
@@ -108,17 +127,24 @@ enum BenchCommand: Subcommand {
         for workload in workloads {
             // Explicit targets replace the seeks of the seek workloads, and give backstep its frames.
             let given = [.random, .scrub, .backstep, .sample].contains(workload) ? targets : nil
-            results.append(try runner.run(workload, file: file, stream: stream, count: count, seed: seed,
-                                          targets: given, precision: precision))
+            var first: BenchResult?
+            for file in files {
+                let result = try runner.run(workload, file: file, stream: stream, count: count, seed: seed,
+                                            targets: given, precision: precision, sideBySideWith: first)
+                if first == nil { first = result }
+                results.append(result)
+            }
         }
         for result in results {
             if arguments.has("--json") {
-                output.line(BenchJSON.object(result).serialized)
+                output.line(BenchJSON.object(result, network: network).serialized)
             } else {
-                output.line(BenchJSON.textLine(result))
+                output.line(BenchJSON.textLine(result, network: network, namingFile: files.count > 1))
             }
         }
-        if let report { try writeReport(BenchReport.html(results, peers: peers), to: report) }
+        let verdicts = SideBySide.verdicts(results, network: network)
+        for line in verdicts { arguments.has("--json") ? errors.line(line) : output.line(line) }
+        if let report { try writeReport(BenchReport.html(results, peers: peers, network: network, verdicts: verdicts), to: report) }
         return .success
     }
 
@@ -143,12 +169,24 @@ enum BenchCommand: Subcommand {
 
 /// The JSON and text forms of a bench result.
 package enum BenchJSON {
-    /// The `frameseek bench --json` object of a result.
-    package static func object(_ r: BenchResult) -> JSONValue {
+    /// The `frameseek bench --json` object of a result; with `network`, each sample's and the
+    /// workload's modeled network time beside the measured figures.
+    package static func object(_ r: BenchResult, network: NetworkModel? = nil) -> JSONValue {
         let samples: [JSONValue] = r.samples.map { s in
-            .object([("target", s.target.json), ("latency_ms", .number(s.latency.milliseconds)),
-                     ("frame_index", .integer(Int64(s.frameIndex))), ("frames_decoded", .integer(Int64(s.framesDecoded))),
-                     ("key_frame_index", .integer(s.keyFrameIndex))])
+            var fields: JSONValue.KeyValuePairs = [
+                ("target", s.target.json), ("latency_ms", .number(s.latency.milliseconds)),
+                ("frame_index", .integer(Int64(s.frameIndex))), ("frames_decoded", .integer(Int64(s.framesDecoded))),
+                ("key_frame_index", .integer(s.keyFrameIndex)),
+                ("bytes_read", s.reads.map { .integer($0.bytes) } ?? .null), ("requests", .integer(s.reads?.requests)),
+                ("frames_demuxed", .integer(Int64(s.packetsRead))), ("frames_skipped", .integer(Int64(s.framesSkipped))),
+                ("decode_ms", .number(s.decodeTime.milliseconds)), ("served_from_cache", .bool(s.servedFromCache)),
+            ]
+            if let network {
+                let modeled = network.milliseconds(of: s.reads)
+                fields += [("modeled_network_ms", modeled.map { .number($0) } ?? .null),
+                           ("modeled_seek_ms", modeled.map { .number(s.latency.milliseconds + $0) } ?? .null)]
+            }
+            return .object(fields)
         }
         var fields: JSONValue.KeyValuePairs = [
             ("file", .string(r.file)), ("workload", .string(r.workload.rawValue)), ("n", .integer(Int64(r.samples.count))),
@@ -161,15 +199,26 @@ package enum BenchJSON {
         if let ffmpeg = r.ffmpegFramesPerSecond { fields.append(("ffmpeg_fps", .number(ffmpeg))) }
         // Added after the contract's fields, which outside scripts read in place.
         fields += [("process_peak_rss_mb", megabytes(r.processPeakResidentBytes)), ("pool_peak_mb", megabytes(r.poolPeakBytes)),
-                   ("pool_bound_mb", megabytes(r.poolBoundBytes)), ("settings", r.settings.json)]
-        fields.append(("samples", .array(samples)))
+                   ("pool_bound_mb", megabytes(r.poolBoundBytes)),
+                   ("open_bytes_read", .integer(r.openReads.bytes)), ("open_requests", .integer(r.openReads.requests)),
+                   ("bytes_read", r.totalReads.map { .integer($0.bytes) } ?? .null),
+                   ("requests", .integer(r.totalReads?.requests))]
+        if let network {
+            let cost = SeekCostSummary(r, network: network)
+            fields += [("network", network.json),
+                       ("modeled_open_network_ms", cost.modeledOpenMilliseconds.map { .number($0) } ?? .null),
+                       ("modeled_network_ms", cost.modeledNetworkMilliseconds.map { .number($0) } ?? .null),
+                       ("modeled_median_ms", cost.modeledSeeks.map { .number($0.median) } ?? .null),
+                       ("modeled_p95_ms", cost.modeledSeeks.map { .number($0.p95) } ?? .null)]
+        }
+        fields += [("settings", r.settings.json), ("samples", .array(samples))]
         return .object(fields)
     }
 
     /// Bytes as (fractional) megabytes, null when not measured.
     private static func megabytes(_ bytes: Int?) -> JSONValue { bytes.map { .number(Double($0) / 1_048_576) } ?? .null }
 
-    static func textLine(_ r: BenchResult) -> String {
+    static func textLine(_ r: BenchResult, network: NetworkModel? = nil, namingFile: Bool = false) -> String {
         var line = "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  threads \(r.threads)  open \(r.openLatency.milliseconds.fixed(1)) ms"
         // No operation (a one-frame file's backstep) has no median: say so, never "nan".
         func ms(_ value: Double) -> String { value.isFinite ? "\(value.fixed(3)) ms" : "-" }
@@ -180,6 +229,14 @@ package enum BenchJSON {
         }
         line += "  peak RSS " + (r.peakResidentBytes.map { "\(BenchReport.megabytes($0)) MB" } ?? "not measured")
         line += "  pool peak \(BenchReport.megabytes(r.poolPeakBytes)) MB of \(BenchReport.megabytes(r.poolBoundBytes)) MB"
+        if let reads = r.totalReads {
+            line += "  read \(r.openReads.bytes) B at the open + \(reads.bytes) B"
+            if let requests = reads.requests { line += " in \(r.openReads.requests ?? 0) + \(requests) requests" }
+        }
+        if let network, let modeled = SeekCostSummary(r, network: network).modeledSeeks {
+            line += "  modeled over \(network.description): median \(modeled.median.fixed(3)) ms, p95 \(modeled.p95.fixed(3)) ms"
+        }
+        if namingFile { line += "  file \(SeekCostSummary.name(r.file))" }
         return line
     }
 }

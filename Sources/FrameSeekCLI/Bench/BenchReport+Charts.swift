@@ -58,5 +58,7 @@ extension BenchReport {
     static func pointTitle(_ s: BenchSample) -> String {
         "target \(s.target.seconds.fixed(3)) s, latency \(s.latency.milliseconds.fixed(3)) ms, frame \(s.frameIndex), "
             + "\(s.framesDecoded) frame\(s.framesDecoded == 1 ? "" : "s") decoded"
+            + (s.reads.map { ", \($0.bytes) bytes" + ($0.requests.map { " in \($0) request\($0 == 1 ? "" : "s")" } ?? "") } ?? "")
+            + (s.servedFromCache ? ", served from the cache or a parked decoder" : "")
     }
 }

@@ -10,9 +10,24 @@ import FrameSeek
 /// puts FrameSeek beside the other decoders.
 package enum BenchReport {
     /// The report's HTML for `results` (may be empty when only `peers` is drawn).
-    package static func html(_ results: [BenchResult], peers: PeerComparison? = nil) -> String {
+    /// With several files (`bench A B`), a side-by-side section comes first (`verdicts` are
+    /// its verdict lines), then each file's own part.
+    package static func html(_ results: [BenchResult], peers: PeerComparison? = nil, network: NetworkModel? = nil,
+                             verdicts: [String] = []) -> String {
         var body = "<h1>FrameSeek bench</h1>\n"
-        if let first = results.first {
+        var files: [String] = []
+        for r in results where !files.contains(r.file) { files.append(r.file) }
+        if files.count > 1 {
+            body += sideBySideSection(results, files: files, network: network, verdicts: verdicts)
+            for (index, file) in files.enumerated() {
+                let own = results.filter { $0.file == file }
+                body += "<section class=\"encode\"><h2 class=\"encode\"><span class=\"swatch\" style=\"background:\(color(index))\"></span>"
+                    + "encode \(index + 1): \(escape(SeekCostSummary.name(file)))</h2>\n"
+                body += settingsTable(own[0].settings, results: own) + summaryTable(own)
+                for result in own { body += workloadSection(result) }
+                body += "</section>\n"
+            }
+        } else if let first = results.first {
             body += settingsTable(first.settings, results: results)
             body += summaryTable(results)
             for result in results { body += workloadSection(result) }
@@ -38,7 +53,8 @@ package enum BenchReport {
         .empty { padding: 1em 1.2em; background: #fff7e0; border: 1px solid #e8d08a; display: inline-block; }
         .note { color: #555; }
         .legend .key { white-space: nowrap; margin-right: 1.2em; }
-        .legend .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; }
+        .legend .swatch, .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; }
+        ul.verdicts li { margin: 0.3em 0; }
         svg text { font: 11px system-ui, sans-serif; fill: #333; }
         svg text.title { font-weight: bold; font-size: 12px; }
         svg .grid { stroke: #e6e6e6; }

@@ -13,6 +13,37 @@ public struct BenchSample: Sendable {
     public let framesDecoded: Int
     /// The keyframe decoding started from (the frame's own keyframe on a cache hit).
     public let keyFrameIndex: Int?
+    /// What the operation read from the media (`SeekLanding.reads`; for a cold seek, the open
+    /// too); nil where it is not counted (thumbnails, HLS).
+    public var reads: MediaReads?
+    /// Packets of the stream demuxed (`SeekLanding.packetsRead`).
+    public var packetsRead = 0
+    /// Packets read and not decoded (`SeekLanding.framesSkipped`).
+    public var framesSkipped = 0
+    /// Time inside the decoder (`SeekLanding.decodeTime`).
+    public var decodeTime: Duration = .zero
+    /// Whether the frame cache or a parked decoder served it (`SeekLanding.servedFromCache`).
+    public var servedFromCache = false
+
+    /// A sample as measured.
+    public init(target: MediaTime, latency: Duration, frameIndex: Int, framesDecoded: Int, keyFrameIndex: Int?) {
+        self.target = target
+        self.latency = latency
+        self.frameIndex = frameIndex
+        self.framesDecoded = framesDecoded
+        self.keyFrameIndex = keyFrameIndex
+    }
+
+    /// The sample of `landing`, reached in `latency`, with the landing's counts.
+    init(target: MediaTime, latency: Duration, landing: SeekLanding, extraReads: MediaReads? = nil) {
+        self.init(target: target, latency: latency, frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
+                  keyFrameIndex: landing.keyframeIndex)
+        reads = landing.reads.map { reads in extraReads.map { $0 + reads } ?? reads }
+        packetsRead = landing.packetsRead
+        framesSkipped = landing.framesSkipped
+        decodeTime = landing.decodeTime
+        servedFromCache = landing.servedFromCache
+    }
 
     /// Frames from the keyframe decoding started at to the landed frame: the x of the report's
     /// scatter, where a GOP structure shows. Never negative (an open GOP's leading pictures
@@ -28,6 +59,10 @@ public struct BenchResult: Sendable {
     public let workload: BenchWorkload
     /// Opening and indexing, apart from the operations.
     public let openLatency: Duration
+    /// What that open read (`FFmpegEngine.openReads`).
+    public let openReads: MediaReads
+    /// The file's duration in seconds (the container's, else the frame table's end).
+    public let durationSeconds: Double
     /// One sample per operation.
     public let samples: [BenchSample]
     /// The peak resident memory of this workload alone, in bytes: Linux `VmHWM`, reset before
@@ -51,6 +86,12 @@ public struct BenchResult: Sendable {
     public let ffmpegFramesPerSecond: Double?
     /// What the run was measured on and with, so a report can be trusted and repeated.
     public let settings: BenchSettings
+
+    /// What the operations read, all added; nil when none was counted.
+    public var totalReads: MediaReads? {
+        let counted = samples.compactMap(\.reads)
+        return counted.isEmpty ? nil : counted.reduce(.none, +)
+    }
 
     /// The operations' latencies.
     public var latencies: LatencySamples { LatencySamples(milliseconds: samples.map(\.latency.milliseconds)) }

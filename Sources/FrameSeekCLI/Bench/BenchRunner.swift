@@ -27,8 +27,13 @@ public struct BenchRunner {
 
     /// Runs `workload` on `file`: `count` operations (nil for the workload's default) drawn
     /// with `seed`, or the seeks in `targets`.
+    ///
+    /// With `sideBySideWith`, the result of the same workload on the first of several encodes,
+    /// a workload that shares targets (`SideBySide.sharesTargets`) and has none given seeks
+    /// to that result's targets, at the same times or the same fractions of the duration.
     public func run(_ workload: BenchWorkload, file: String, stream: Int?, count: Int?, seed: UInt64,
-                    targets: [MediaTime]?, precision: SeekPrecision?) throws -> BenchResult {
+                    targets givenTargets: [MediaTime]?, precision: SeekPrecision?,
+                    sideBySideWith first: BenchResult? = nil) throws -> BenchResult {
         let date = Date()
         // Before the engine opens: its index and buffers are part of the workload's memory.
         let memoryReset = WorkloadMemory.startWorkload()
@@ -36,6 +41,12 @@ public struct BenchRunner {
                                            skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
         let engine = try FFmpegEngine(path: file, options: options)
         let table = engine.frameTable
+        let duration = engine.media.duration ?? table.frames.last.map(\.end) ?? .zero
+        var targets = givenTargets
+        if targets == nil, let first, SideBySide.sharesTargets(workload) {
+            let frameSeconds = table.frames.last.map { ($0.end - $0.time).seconds } ?? 0
+            targets = SideBySide.targets(first, forDuration: duration.seconds, within: frameSeconds)
+        }
         let operations: [BenchOperation]
         switch (workload, targets) {
         case (.backstep, let targets?) where !targets.isEmpty:
@@ -44,6 +55,8 @@ public struct BenchRunner {
             operations = [.setUp(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
         case (.sample, let targets?):
             operations = [.batch(targets)]
+        case (.long, let targets?):
+            operations = targets.map(BenchOperation.open)
         case (_, let targets?):
             operations = targets.map(BenchOperation.seek)
         case (_, nil):
@@ -71,22 +84,23 @@ public struct BenchRunner {
                     if converts { _ = try decoder.landedImage() }
                 }
                 let share = (clock.now - start) / max(1, times.count)
-                samples += zip(times, landed).map { time, result in
-                    BenchSample(target: time, latency: share, frameIndex: result.landing.frame.index,
-                                framesDecoded: result.landing.framesDecoded, keyFrameIndex: result.landing.keyframeIndex)
-                }
+                samples += zip(times, landed).map { time, result in BenchSample(target: time, latency: share, landing: result.landing) }
                 sample = nil
             case .open(let target):
                 let opened = try FFmpegEngine(path: file, options: options)
-                let landing = try target.map { try opened.seek(to: $0, precision: seekPrecision) }
-                if landing != nil { try convert(opened) }
-                sample = BenchSample(target: target ?? .zero, latency: clock.now - start, frameIndex: landing?.frame.index ?? 0,
-                                     framesDecoded: landing?.framesDecoded ?? 0, keyFrameIndex: landing?.keyframeIndex)
+                if let target {
+                    let landing = try opened.seek(to: target, precision: seekPrecision)
+                    try convert(opened)
+                    sample = BenchSample(target: target, latency: clock.now - start, landing: landing, extraReads: opened.openReads)
+                } else {
+                    var opening = BenchSample(target: .zero, latency: clock.now - start, frameIndex: 0, framesDecoded: 0, keyFrameIndex: nil)
+                    opening.reads = opened.openReads
+                    sample = opening
+                }
             case .seek(let target):
                 let landing = try engine.seek(to: target, precision: seekPrecision)
                 try convert(engine)
-                sample = BenchSample(target: target, latency: clock.now - start, frameIndex: landing.frame.index,
-                                     framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
+                sample = BenchSample(target: target, latency: clock.now - start, landing: landing)
             case .thumbnail where !isVideo:
                 sample = nil  // audio has no pictures
             case .stepBackward where !isVideo, .stepForward where !isVideo:
@@ -95,8 +109,7 @@ public struct BenchRunner {
                 let next = operation.isBackward ? current - 1 : current + 1
                 guard table.frames.indices.contains(next) else { sample = nil; break }
                 let landing = try engine.seek(to: table.frames[next].time, precision: .exact)
-                sample = BenchSample(target: landing.frame.time, latency: clock.now - start, frameIndex: landing.frame.index,
-                                     framesDecoded: landing.framesDecoded, keyFrameIndex: landing.keyframeIndex)
+                sample = BenchSample(target: landing.frame.time, latency: clock.now - start, landing: landing)
             case .thumbnail(let target):
                 if thumbnailer == nil {
                     thumbnailer = try ThumbnailGenerator(path: file, options: .init(streamIndex: stream, threads: threads))
@@ -122,14 +135,17 @@ public struct BenchRunner {
         // Read while the engine is still open, so its cache and buffers count.
         let memory = WorkloadMemory.endWorkload(reset: memoryReset)
         let stream = engine.media.selectedStream
+        let statistics = table.statistics
         let settings = BenchSettings(
             file: file, codec: stream.codec, width: stream.width, height: stream.height, frameCount: table.frames.count,
-            medianGOP: table.statistics.medianGOP, requestedCount: count, seed: seed,
+            medianGOP: statistics.medianGOP, keyframeCount: statistics.keyframeCount, minimumGOP: statistics.minimumGOP,
+            maximumGOP: statistics.maximumGOP, reorderDepth: statistics.reorderDepth, requestedCount: count, seed: seed,
             targetsFile: targets == nil ? nil : targetsFile, threads: threads,
             batchDecoders: operations.contains { $0.isBatch } ? batchDecoders : nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
-        return BenchResult(file: file, workload: workload, openLatency: engine.openLatency, samples: samples,
+        return BenchResult(file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads,
+                           durationSeconds: duration.seconds, samples: samples,
                            peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
                            poolPeakBytes: engine.decoderPoolPeakBytes, poolBoundBytes: engine.decoderPoolBoundBytes, threads: threads, precision: seekPrecision,
                            ffmpegFramesPerSecond: ffmpeg, settings: settings)

@@ -15,6 +15,10 @@ public struct BenchSettings: Sendable {
     /// The median distance between keyframes, in frames, from the frame table (the GOP length
     /// that decides what an exact seek costs); nil without keyframes.
     public let medianGOP: Int?
+    /// The frame table's structure: keyframes, the shortest and longest GOP (nil without
+    /// keyframes) and the reorder depth, the most frames shown before one decoded earlier
+    /// (0 without B-frames).
+    public let keyframeCount: Int, minimumGOP: Int?, maximumGOP: Int?, reorderDepth: Int
     /// The `-n` asked for; nil when the workload's default was used.
     public let requestedCount: Int?
     /// The seed the targets were drawn with (unused when a targets file was given).
@@ -74,6 +78,8 @@ extension BenchSettings {
             ("file", .string(file)), ("codec", .string(codec)),
             ("width", .integer(width)), ("height", .integer(height)),
             ("frame_count", .integer(Int64(frameCount))), ("gop_median_frames", .integer(medianGOP)),
+            ("keyframe_count", .integer(Int64(keyframeCount))), ("gop_min_frames", .integer(minimumGOP)),
+            ("gop_max_frames", .integer(maximumGOP)), ("reorder_depth", .integer(Int64(reorderDepth))),
             ("requested_n", .integer(requestedCount)), ("seed", .integer(Int64(clamping: seed))),
             ("targets_file", .string(targetsFile)), ("threads", .integer(Int64(threads))),
             ("batch_decoders", JSONValue.integer(batchDecoders)),

@@ -50,6 +50,18 @@ public struct SeekOutcome: Sendable, Hashable {
     public let decodeErrors: Int
     /// The stretch of unreadable media the target fell in (`SeekLanding.missingData`).
     public let missingData: MissingData?
+    /// What the seek read from the media (`SeekLanding.reads`): bytes, and requests over
+    /// HTTP; nil when the seek did not land or the engine does not count.
+    public let reads: MediaReads?
+    /// Packets of the stream demuxed for the seek (`SeekLanding.packetsRead`).
+    public let packetsRead: Int
+    /// Packets read and not decoded (`SeekLanding.framesSkipped`).
+    public let framesSkipped: Int
+    /// Time inside the decoder (`SeekLanding.decodeTime`), a part of `latency`.
+    public let decodeTime: Duration
+    /// Whether the frame cache or a parked decoder served the seek, with no seek in the media
+    /// (`SeekLanding.servedFromCache`, AVMetrics' `didSeekInBuffer`).
+    public let servedFromCache: Bool
     /// The program date (EXT-X-PROGRAM-DATE-TIME) of the landed frame, exact: beside
     /// `landedMediaTime` for an item whose live window is date-addressable. Nil for files,
     /// playlists without dates, and seeks that did not land.
@@ -95,6 +107,11 @@ public struct SeekOutcome: Sendable, Hashable {
         error = nil
         decodeErrors = landing.decodeErrors
         missingData = landing.missingData
+        reads = landing.reads
+        packetsRead = landing.packetsRead
+        framesSkipped = landing.framesSkipped
+        decodeTime = landing.decodeTime
+        servedFromCache = landing.servedFromCache
         self.landedDate = landedDate
     }
 
@@ -114,6 +131,11 @@ public struct SeekOutcome: Sendable, Hashable {
         self.error = error
         decodeErrors = 0
         missingData = nil
+        reads = nil
+        packetsRead = 0
+        framesSkipped = 0
+        decodeTime = .zero
+        servedFromCache = false
         landedDate = nil
     }
 }

@@ -1,6 +1,7 @@
 /// What reading media cost, as the engine that read it counts it: never an estimate.
 public struct MediaReads: Sendable, Hashable {
-    /// Bytes read from the source: from the file, or received from an HTTP server.
+    /// Bytes read from the source: from the file, or over HTTP the bytes the responses carried
+    /// (the ranges asked for, which the server sends whole).
     public var bytes: Int64
     /// Requests made to an HTTP server, each for a bounded byte range; nil for a local file,
     /// which is read without requests.

@@ -27,6 +27,20 @@ public struct SeekLanding: Sendable, Hashable {
     /// engine does not count (an HLS window, whose segments are fetched whole when opened).
     public let reads: MediaReads?
 
+    /// Packets of the stream read from the demuxer for this landing (frames demuxed); 0 on a
+    /// cache hit.
+    public let packetsRead: Int
+    /// Packets read and never decoded into a frame: those before the start point when the
+    /// demuxer landed early, and the non-reference frames before the target that the decoder
+    /// dropped (`skip_frame`).
+    public let framesSkipped: Int
+    /// Time spent inside the decoder (`avcodec_send_packet`, `avcodec_receive_frame`), a part
+    /// of `latency`; the rest is demuxing, reading and the engine's own work.
+    public let decodeTime: Duration
+    /// Whether the landing needed no seek: the frame cache held the frame, or a decoder
+    /// parked in the pool went on to it (AVMetrics' `didSeekInBuffer`).
+    public let servedFromCache: Bool
+
     /// The stretch of unreadable media the target fell in, if it did: then no frame of the
     /// file shows at the target, and the landing is the nearest the rules could do.
     public let missingData: MissingData?
@@ -39,7 +53,8 @@ public struct SeekLanding: Sendable, Hashable {
     /// Creates a landing record.
     public init(plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
                 demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil,
-                reads: MediaReads? = nil) {
+                reads: MediaReads? = nil, packetsRead: Int = 0, framesSkipped: Int = 0, decodeTime: Duration = .zero,
+                servedFromCache: Bool = false) {
         self.plan = plan
         self.frame = frame
         self.keyframeIndex = keyframeIndex
@@ -53,5 +68,9 @@ public struct SeekLanding: Sendable, Hashable {
         self.decodeErrors = decodeErrors
         self.missingData = missingData
         self.reads = reads
+        self.packetsRead = packetsRead
+        self.framesSkipped = framesSkipped
+        self.decodeTime = decodeTime
+        self.servedFromCache = servedFromCache
     }
 }

@@ -170,10 +170,13 @@ final class Demuxer {
     }
 
     /// What this demuxer has read since it was opened: its I/O context's byte count
-    /// (`AVIOContext.bytes_read`, which every context keeps, FFmpeg's and ours), and over HTTP
-    /// the requests its ranged reader made.
+    /// (`AVIOContext.bytes_read`, which every context keeps, FFmpeg's and ours); over HTTP the
+    /// bytes its ranged reader's responses carried (each request's range, which the server
+    /// sends whole, though reading may stop short of its end) and the requests it made: what
+    /// crossed the network, as the server counts it.
     var reads: MediaReads {
-        MediaReads(bytes: context.pointee.pb.map { $0.pointee.bytes_read } ?? 0, requests: ranged?.traffic.requests)
+        if let traffic = ranged?.traffic { return MediaReads(bytes: traffic.bytesRequested, requests: traffic.requests) }
+        return MediaReads(bytes: context.pointee.pb.map { $0.pointee.bytes_read } ?? 0, requests: nil)
     }
 
     /// Over HTTP, that reads will come from `range` next (`RangedHTTPReader.expect(_:)`).

@@ -64,7 +64,8 @@ extension FFmpegEngine {
                 landing = SeekLanding(plan: plan, frame: previous.frame, keyframeIndex: previous.keyframeIndex,
                                       framesDecoded: 0, demuxerSeeks: 0, latency: .zero,
                                       decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target),
-                                      reads: MediaReads(bytes: 0, requests: previous.reads?.requests.map { _ in 0 }))
+                                      reads: MediaReads(bytes: 0, requests: previous.reads?.requests.map { _ in 0 }),
+                                      servedFromCache: true)
             } else {
                 landing = try land(plan, mode: .forwardPass, interruption: interruption)
             }

@@ -22,7 +22,7 @@ extension FFmpegEngine {
     /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
     /// on an intra frame that decodes exactly).
     func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
-                     keyframeOnly: Bool, framesDecoded: inout Int) throws(MediaError) -> RunResult {
+             keyframeOnly: Bool, tally: inout DecodeTally) throws(MediaError) -> RunResult {
         var skipping = skippingTo
         let identifiesPackets = packetOrder.identifiesPackets
         if !identifiesPackets { skipping = nil }
@@ -32,6 +32,7 @@ extension FFmpegEngine {
         let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
             ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
         defer { decoder.skipsNonReferenceFrames = false }
+        let clock = ContinuousClock()
         var consecutiveErrors = 0
         do {
             while true {
@@ -39,9 +40,12 @@ extension FFmpegEngine {
                 // Take every frame the decoder has ready before feeding it more.
                 receiving: while true {
                     let output: Decoder.Output
+                    let receiveStart = clock.now
                     do {
                         output = try decoder.receive(into: scratchFrame)
+                        tally.decodeTime += clock.now - receiveStart
                     } catch where error.code == fs_averror_invaliddata() {
+                        tally.decodeTime += clock.now - receiveStart
                         try countInvalidData(error, consecutive: &consecutiveErrors)
                         continue
                     }
@@ -52,7 +56,8 @@ extension FFmpegEngine {
                         position?.drained = true
                         return .targetMissed
                     case .frame:
-                        framesDecoded += 1
+                        tally.framesDecoded += 1
+                        if let skipBeforePTS, let pts = scratchFrame.pts, pts < skipBeforePTS { tally.decodedBeforeSkipLine += 1 }
                         consecutiveErrors = 0
                         if scratchFrame.decoderFlaggedDamage { position?.decodeErrors += 1 }
                         let errors = position?.decodeErrors ?? 0
@@ -96,12 +101,14 @@ extension FFmpegEngine {
                 consecutiveErrors = 0
                 defer { packet.unref() }
                 guard packet.streamIndex == frameTable.streamIndex else { continue }
+                tally.packetsRead += 1
                 if let point = skipping {
-                    guard let pts = packet.pts else { continue }
+                    guard let pts = packet.pts else { tally.packetsPassedOver += 1; continue }
                     if pts == point.pts {
                         skipping = nil
                     } else {
                         if let order = packetOrder.order(ofPTS: pts, in: frameTable), order > point.decodeOrder { return .demuxerLandedLate }
+                        tally.packetsPassedOver += 1
                         continue
                     }
                 }
@@ -109,10 +116,13 @@ extension FFmpegEngine {
                     let skips = packet.pts.map { $0 < skipBeforePTS } ?? false
                     decoder.skipsNonReferenceFrames = skips
                     if skips {
+                        tally.sentBeforeSkipLine += 1
                         let previous = position?.skippedBeforePTS ?? skipBeforePTS
                         position?.skippedBeforePTS = max(previous, skipBeforePTS)
                     }
                 }
+                let sendStart = clock.now
+                defer { tally.decodeTime += clock.now - sendStart }
                 do {
                     try decoder.send(packet)
                 } catch where error.code == fs_averror_invaliddata() {
@@ -139,4 +149,26 @@ extension FFmpegEngine {
         consecutive += 1
         if consecutive > Self.consecutiveErrorLimit { throw error }
     }
+}
+
+/// What one landing's decoding runs did, counted as they went: the cost a seek reports
+/// (`SeekLanding.packetsRead`, `.framesSkipped`, `.decodeTime`).
+struct DecodeTally {
+    /// Frames the decoder produced.
+    var framesDecoded = 0
+    /// Packets of the stream read from the demuxer.
+    var packetsRead = 0
+    /// Packets read before the start point (the demuxer landed early) and not decoded.
+    var packetsPassedOver = 0
+    /// Packets sent while the decoder dropped non-reference frames (those before the target).
+    var sentBeforeSkipLine = 0
+    /// Frames that came out from before that line: the reference frames among those packets.
+    var decodedBeforeSkipLine = 0
+    /// Time inside `avcodec_send_packet` and `avcodec_receive_frame`.
+    var decodeTime: Duration = .zero
+
+    /// Packets read and never decoded into a frame: passed over before the start point, or
+    /// non-reference frames the decoder dropped. Every frame before the target comes out
+    /// before it, so by the landing each packet sent before the line is either out or dropped.
+    var framesSkipped: Int { packetsPassedOver + max(0, sentBeforeSkipLine - decodedBeforeSkipLine) }
 }

@@ -57,10 +57,12 @@ extension FFmpegEngine {
         let index = plan.frameIndex
         let point = plan.randomAccessPoint
         let work: DecodeWork
+        let fromCache: Bool
         if let cached = cache.frame(index) ?? prefetchedKeyframe(index, from: point, mode: mode) {
             try landFromCache(cached.frame, as: index)
             landedDecodeErrors = cached.decodeErrors
-            work = DecodeWork(startPoint: point, framesDecoded: 0, demuxerSeeks: 0)
+            fromCache = true
+            work = DecodeWork(startPoint: point, tally: DecodeTally(), demuxerSeeks: 0, continuedParkedDecoder: false)
         } else {
             var cachingFrom: Int?
             let draggingBack = landedFrameIndex.map { index < $0 } == true && position?.startPoint == point
@@ -74,6 +76,7 @@ extension FFmpegEngine {
             work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom,
                               keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
                               forwardPass: mode == .forwardPass)
+            fromCache = work.continuedParkedDecoder
             landedFrameIndex = decodedFrameIndex(planned: index)
             // A pass forward (steps, a batch) rarely lands on a frame again: its landings keep
             // to the short trail, so the decoder's buffers go back to its pool instead of the
@@ -82,10 +85,12 @@ extension FFmpegEngine {
                          trailing: mode == .steppingForward || mode == .forwardPass)
         }
         return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
-                           keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.framesDecoded,
+                           keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.tally.framesDecoded,
                            demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
                            decodeErrors: landedDecodeErrors, missingData: frameTable.missingData(at: plan.target),
-                           reads: readsSoFar - readsBefore)
+                           reads: readsSoFar - readsBefore, packetsRead: work.tally.packetsRead,
+                           framesSkipped: work.tally.framesSkipped, decodeTime: work.tally.decodeTime,
+                           servedFromCache: fromCache)
     }
 
     /// What every demuxer of the pool has read, and those it replaced: a landing's reads are

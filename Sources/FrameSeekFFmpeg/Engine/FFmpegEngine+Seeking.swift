@@ -42,8 +42,10 @@ extension FFmpegEngine {
     /// The work one landing took.
     struct DecodeWork {
         let startPoint: RandomAccessPoint
-        let framesDecoded: Int
+        let tally: DecodeTally
         let demuxerSeeks: Int
+        /// Whether a parked decoder went on to the frame, without a seek.
+        let continuedParkedDecoder: Bool
     }
 
     /// What one forward decoding run ended with.
@@ -77,7 +79,7 @@ extension FFmpegEngine {
         }
         var decodeStart = point
         var seekPoint = point
-        var framesDecoded = 0
+        var tally = DecodeTally()
         var seeks = 0
         var attempt = 0
 
@@ -110,7 +112,7 @@ extension FFmpegEngine {
 
         while true {
             let result = try run(toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
-                                 keyframeOnly: keyframeOnly, framesDecoded: &framesDecoded)
+                                 keyframeOnly: keyframeOnly, tally: &tally)
             switch result {
             case .landed:
                 if keyframeOnly {
@@ -119,10 +121,10 @@ extension FFmpegEngine {
                     decoder.flush()
                     position = nil
                 }
-                return DecodeWork(startPoint: decodeStart, framesDecoded: framesDecoded, demuxerSeeks: seeks)
+                return DecodeWork(startPoint: decodeStart, tally: tally, demuxerSeeks: seeks, continuedParkedDecoder: continued)
             case .interrupted:
                 throw MediaError(path: path, reason: .interrupted,
-                                 detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(framesDecoded) frames")
+                                 detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
             case .demuxerLandedLate:
                 seekPoint = frameTable.randomAccessPoint(before: seekPoint) ?? seekPoint
             case .targetMissed where keyframeOnly:

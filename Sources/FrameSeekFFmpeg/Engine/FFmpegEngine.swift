@@ -78,6 +78,9 @@ public final class FFmpegEngine: PlaybackEngine {
     /// For a file over HTTP, what opening it cost: the header, the sample table's boxes and the
     /// packets that checked them. Nil for local files and playlists.
     public let openTraffic: HTTPTraffic?
+    /// What opening read from the media (`MediaReads`; over HTTP, the bytes the responses
+    /// carried and the requests): the cost a player pays before its first seek.
+    public let openReads: MediaReads
     /// What the index cache did for this open; nil without a cache, for media in memory and
     /// for URLs.
     public let indexCacheOutcome: IndexCache.Outcome?
@@ -243,6 +246,7 @@ public final class FFmpegEngine: PlaybackEngine {
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
+        openReads = demuxer.reads
         media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
                                     truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
                                     missingData: built.table.missingData)
@@ -280,6 +284,7 @@ public final class FFmpegEngine: PlaybackEngine {
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
         openTraffic = nil
+        openReads = demuxer.reads
         indexCacheOutcome = nil
         media = blueprint.media
         keyframePrefetch = blueprint.keyframePrefetch

@@ -1,0 +1,146 @@
+// True seek cost, side by side: two encodes of one 40-s clip (a keyframe every 25 frames and
+// every 250), made here by ffmpeg and served over HTTP by two range servers, so each server's
+// own count is the truth for its file. One `bench A B --network --report --json` run must
+// count what the servers sent, model the network by its formula, find the long GOP's seeks
+// dearer, and draw both encodes in a report that Chromium renders.
+
+import Foundation
+@testable import FrameSeekCLI
+import FrameSeekCore
+import FrameSeekTestSupport
+import Testing
+
+@Suite("Seek cost: bench A B over HTTP")
+struct SeekCostTests {
+    /// The two encodes, each in a folder of its own, with its range server.
+    struct Encodes {
+        let servers: [HTTPServer]
+        let urls: [String]
+        let directory: URL
+    }
+
+    static func makeEncodes() throws -> Encodes {
+        let directory = try temporaryDirectory("seek-cost")
+        var servers: [HTTPServer] = [], urls: [String] = []
+        for gop in [25, 250] {
+            let folder = directory.appendingPathComponent("gop\(gop)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try runTool(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=40",
+                         "-c:v", "libx264", "-preset", "veryfast", "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
+                         "-bf", "2", "-pix_fmt", "yuv420p", folder.appendingPathComponent("gop\(gop).mp4").path])
+            let server = try HTTPServer(directory: folder.path, byteRanges: true)
+            servers.append(server)
+            urls.append("http://127.0.0.1:\(server.port)/gop\(gop).mp4")
+        }
+        return Encodes(servers: servers, urls: urls, directory: directory)
+    }
+
+    @Test("one bench A B run: bytes within 5% of each server's, the modeled network by its formula, GOP 250 dearer, both drawn",
+          .timeLimit(.minutes(3)))
+    func sideBySideOverHTTP() throws {
+        let encodes = try Self.makeEncodes()
+        defer {
+            encodes.servers.forEach { $0.stop() }
+            try? FileManager.default.removeItem(at: encodes.directory)
+        }
+        let report = encodes.directory.appendingPathComponent("cost.html").path
+        let run = frameseek(["bench"] + encodes.urls + ["--network", "50ms,20mbit", "--report", report, "--json", "-n", "16"])
+        #expect(run.code == .success, "\(run.stderr.text)")
+        let rows = run.out.compactMap(JSON.object)
+        try #require(rows.count == 2, "one row per file and workload: \(run.out)")
+        for (row, server) in zip(rows, encodes.servers) {
+            let file = row["file"] as? String ?? "?"
+            let samples = try #require(row["samples"] as? [[String: Any]])
+            #expect(samples.count == 16)
+            // Counted, not estimated: the open and every seek, against what the server sent.
+            let seekBytes = samples.compactMap { JSON.int64($0["bytes_read"]) }.reduce(0, +)
+            let seekRequests = samples.compactMap { JSON.int64($0["requests"]) }.reduce(0, +)
+            let counted = try #require(JSON.int64(row["open_bytes_read"])) + seekBytes
+            let sent = try server.sent()
+            #expect(abs(Double(counted - sent.bytes)) <= 0.05 * Double(sent.bytes), "\(file): counted \(counted) bytes, the server sent \(sent.bytes)")
+            #expect(try #require(JSON.int64(row["open_requests"])) + seekRequests == Int64(sent.requests), "\(file): requests")
+            // The model, seek by seek: requests x 50 ms + bytes x 8 / 20 Mbit/s, and the seek's
+            // modeled time its latency plus that.
+            #expect((row["network"] as? [String: Any])?["modeled"] as? Bool == true)
+            var modeledTotal = 0.0
+            for sample in samples {
+                let requests = try #require(JSON.double(sample["requests"])), bytes = try #require(JSON.double(sample["bytes_read"]))
+                let modeled = try #require(JSON.double(sample["modeled_network_ms"]))
+                #expect(abs(modeled - (requests * 50 + bytes * 8 / 20e6 * 1000)) < 1e-6, "\(file): \(sample)")
+                let latency = try #require(JSON.double(sample["latency_ms"]))
+                #expect(abs(try #require(JSON.double(sample["modeled_seek_ms"])) - (latency + modeled)) < 1e-6)
+                modeledTotal += modeled
+                // Every frame from the keyframe to the landed one was demuxed, and either
+                // decoded or skipped, unless the cache or a parked decoder served the seek.
+                let frame = try #require(JSON.int64(sample["frame_index"]))
+                let keyframe = try #require(JSON.int64(sample["key_frame_index"]))
+                let decoded = try #require(JSON.int64(sample["frames_decoded"])), skipped = try #require(JSON.int64(sample["frames_skipped"]))
+                let demuxed = try #require(JSON.int64(sample["frames_demuxed"]))
+                #expect(decoded + skipped <= demuxed, "\(file): \(sample)")
+                if sample["served_from_cache"] as? Bool == false {
+                    #expect(decoded + skipped >= frame - keyframe + 1, "\(file): every frame from the keyframe is decoded or skipped: \(sample)")
+                }
+                #expect(try #require(JSON.double(sample["decode_ms"])) <= latency)
+            }
+            #expect(abs(try #require(JSON.double(row["modeled_network_ms"])) - modeledTotal) < 1e-6)
+        }
+        let medians = rows.compactMap { JSON.double($0["median_ms"]) }
+        #expect(medians.count == 2 && medians[1] > medians[0], "GOP 250's median above GOP 25's: \(medians)")
+        let verdict = try #require(run.err.first { $0.contains("gop250.mp4's random seeks cost") })
+        #expect(verdict.contains("gop25.mp4's at p95") && verdict.contains("modeled over 50 ms / 20 Mbit/s"), "\(verdict)")
+
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        for name in ["gop25.mp4", "gop250.mp4"] { #expect(html.contains("encode") && html.contains(name)) }
+        #expect(html.contains("modeled"))
+        try Self.render(report, encodes: 2)
+    }
+
+    @Test("bench takes several files: a second file that is missing fails with one line naming it, exit 2")
+    func missingSecondFile() throws {
+        let good = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0")).path
+        CLIErrorTests.checkFails(FailingInvocation(label: "bench A missing", arguments: ["bench", good, "/nonexistent/b.mp4", "-n", "2"],
+                                                   mustContain: ["/nonexistent/b.mp4", "no such file"]))
+    }
+
+    /// Headless Chromium's DOM and picture of the report: both encodes' points, in their colours.
+    static func render(_ report: String, encodes: Int) throws {
+        guard let chromium = chromiumPath else { return }
+        let browser = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600"]
+        let dom = try runTool(browser + ["--dump-dom", "file://\(report)"])
+        for color in BenchReport.encodeColors.prefix(encodes) {
+            #expect(dom.contains("class=\"encode-point\"") && dom.contains("fill=\"\(color)\""), "points in \(color)")
+        }
+        let shot = URL(fileURLWithPath: report).deletingLastPathComponent().appendingPathComponent("cost.png").path
+        try runTool(browser + ["--screenshot=\(shot)", "file://\(report)"])
+        let image = try readPNG(shot)
+        var found = [Int](repeating: 0, count: encodes)
+        for i in stride(from: 0, to: image.pixels.count, by: 3) {
+            let (r, g, b) = (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
+            for (index, color) in BenchReport.encodeColors.prefix(encodes).enumerated() {
+                let hex = Array(color.dropFirst())
+                let want = stride(from: 0, to: 6, by: 2).map { Int(String(hex[$0..<$0 + 2]), radix: 16)! }
+                if abs(r - want[0]) < 24 && abs(g - want[1]) < 24 && abs(b - want[2]) < 24 { found[index] += 1 }
+            }
+        }
+        #expect(found.allSatisfy { $0 > 200 }, "each encode's colour drawn: \(found) pixels")
+    }
+}
+
+@Suite("Network model")
+struct NetworkModelTests {
+    @Test("RTT,BANDWIDTH and the named links parse; requests x RTT + bytes x 8 / bandwidth",
+          arguments: [("50ms,20mbit", 50.0, 20e6), ("0.05s,20Mbit/s", 50, 20e6), ("10ms, 512kbit", 10, 512e3),
+                      ("4g", 50, 20e6), ("3G", 300, 1.6e6), ("1ms,1gbps", 1, 1e9)])
+    func parses(text: String, roundTrip: Double, bits: Double) throws {
+        let model = try NetworkModel(parsing: text)
+        #expect(model.roundTripMilliseconds == roundTrip && model.bitsPerSecond == bits)
+        // 3 requests and 1 MB: three round trips plus the megabyte's transfer.
+        #expect(abs(model.milliseconds(requests: 3, bytes: 1_000_000) - (3 * roundTrip + 8e6 / bits * 1000)) < 1e-9)
+        #expect(model.milliseconds(of: MediaReads(bytes: 10, requests: nil)) == nil, "a local file makes no requests to model")
+    }
+
+    @Test("malformed networks are usage errors", arguments: ["50,20", "50ms", "-1ms,1mbit", "50ms,0mbit", "fast", "50ms,20mb", ""])
+    func refuses(text: String) {
+        #expect(throws: UsageError.self) { try NetworkModel(parsing: text) }
+    }
+}
