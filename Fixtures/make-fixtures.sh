@@ -177,6 +177,28 @@ make_synthetic() {
     "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/editlist_late_source.mp4"
   python3 "$FIX/shift-edit-list.py" "$tmp/editlist_late_source.mp4" "$MEDIA/h264_editlist_late.mp4" 45
 
+  # HDR10: HEVC Main 10 in MP4, PQ (smpte2084) with BT.2020 primaries and matrix, 24 fps, GOP 24,
+  # 2 B-frames, 48 frames. x265 writes the mastering display and MaxCLL as SEI only; the MP4's
+  # mdcv and clli boxes (BT.2020 primaries, D65, 1000/0.0001 nits; MaxCLL 1000, MaxFALL 400) are
+  # added by add-hdr-metadata.py, which is where FFmpeg's demuxer reads them as stream side data.
+  # The SDR test pattern in a PQ signal: code values, not a grade, for detection and tone mapping.
+  log "hevc_pq_hdr10.mp4"
+  "${FFMPEG[@]}" -f lavfi -i "$(src 24)" -vf "$BARCODE,format=yuv420p10le" -frames:v 48 \
+    -c:v libx265 -preset fast -crf 28 -pix_fmt yuv420p10le \
+    -color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc -color_range tv \
+    -x265-params "keyint=24:min-keyint=24:bframes=2:scenecut=0:frame-threads=1:pools=none:log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc:hdr10=1:master-display=G(8500,39850)B(6550,2300)R(35400,14600)WP(15635,16450)L(10000000,1):max-cll=1000,400" \
+    -tag:v hvc1 "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$tmp/pq_source.mp4"
+  python3 "$FIX/add-hdr-metadata.py" "$tmp/pq_source.mp4" "$MEDIA/hevc_pq_hdr10.mp4"
+
+  # HLG: HEVC Main 10 in Matroska, arib-std-b67 with BT.2020, 25 fps, GOP 25, 2 B-frames, 50
+  # frames, no static metadata (HLG needs none): the phone's transfer in another container.
+  log "hevc_hlg.mkv"
+  "${FFMPEG[@]}" -f lavfi -i "$(src 25)" -vf "$BARCODE,format=yuv420p10le" -frames:v 50 \
+    -c:v libx265 -preset fast -crf 28 -pix_fmt yuv420p10le \
+    -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -color_range tv \
+    -x265-params "keyint=25:min-keyint=25:bframes=2:scenecut=0:frame-threads=1:pools=none:log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc" \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$MEDIA/hevc_hlg.mkv"
+
   log "aac_sine.m4a"
   "${FFMPEG[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=3" \
     -c:a aac -b:a 48k -ac 1 -ar 48000 \
@@ -331,6 +353,10 @@ write_manifest() {
        'MP4 edit list starting inside a GOP (stream copy from -ss 1.0): 30 discarded packets, first presented frame is a non-key B-frame showing source frame 30, 120 frames out of 150 packets')"
     "$(manifest_entry h264_10bit media/h264_10bit.mp4 0 video true 0 false \
        'H.264 High 10, yuv420p10le, 30 fps, GOP 30, 3 B-frames, 90 frames: high bit depth pixel conversion and hashing')"
+    "$(manifest_entry hevc_pq_hdr10 media/hevc_pq_hdr10.mp4 0 video true 0 false \
+       'HDR10: HEVC Main 10 in MP4, PQ (smpte2084), BT.2020 primaries and matrix, mdcv (BT.2020, D65, 1000/0.0001 nits) and clli (MaxCLL 1000, MaxFALL 400) boxes, 24 fps, GOP 24, 2 B-frames, 48 frames: HDR detection and tone mapping')"
+    "$(manifest_entry hevc_hlg media/hevc_hlg.mkv 0 video true 0 false \
+       'HLG: HEVC Main 10 in Matroska, arib-std-b67, BT.2020 primaries and matrix, no static metadata, 25 fps, GOP 25, 2 B-frames, 50 frames: HDR detection and tone mapping')"
     "$(manifest_entry h264_anamorphic_sar64x45 media/h264_anamorphic_sar64x45.mp4 0 video true 0 false \
        'Anamorphic H.264 in MP4: 320x240 coded, sample aspect ratio 64:45 (PAL 16:9 DVD) in both the SPS VUI and the MP4 pasp box, display 455x240 (DAR 256:135), 25 fps, GOP 25, 2 B-frames, 60 frames: exercises the display aspect of thumbnails')"
     "$(manifest_entry h264_ts_cut_midgop media/h264_ts_cut_midgop.ts 0 video true 50 false \
@@ -391,6 +417,7 @@ main() {
   mkdir -p "$ORACLE"
   local name
   while IFS= read -r name; do
+    [ -f "$MEDIA/$name" ] || continue   # hls-ts-rollover/ is a playlist's folder: its tests read ffprobe live
     write_oracles "$name"
   done < <(cd "$MEDIA" && ls -1 | grep -v -e '^SOURCES\.md$' | LC_ALL=C sort)
 

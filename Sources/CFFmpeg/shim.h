@@ -18,6 +18,8 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
+#include <libavutil/dovi_meta.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/intreadwrite.h>
@@ -157,7 +159,7 @@ static inline int fs_packet_skip_samples(const AVPacket *packet, uint32_t *start
 
 // ---- AVStream / AVCodecParameters ----
 
-/// The stream's display matrix (nine int32_t, libavutil/display.h), or NULL when it has none.
+/// The stream's side data of `type` and its size, or NULL when it has none.
 ///
 /// APIchanges: "2023-10-06 - 5432d2aacad - lavc 60.15.100 - avformat.h
 ///   Deprecate AVFormatContext.{nb_,}side_data, av_stream_add_side_data(),
@@ -170,19 +172,48 @@ static inline int fs_packet_skip_samples(const AVPacket *packet, uint32_t *start
 ///   "2023-10-06 - 74279227dd2 - lavc 60.29.100 - packet.h
 ///   Added av_packet_side_data_new(), av_packet_side_data_add(),
 ///   av_packet_side_data_get(), av_packet_side_data_remove, and av_packet_side_data_free()."
-static inline const int32_t *fs_stream_display_matrix(const AVStream *stream) {
+static inline const uint8_t *fs_stream_side_data(const AVStream *stream, enum AVPacketSideDataType type, size_t *size) {
 #if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(60, 15, 100) && LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 30, 100)
     const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
-                                                           stream->codecpar->nb_coded_side_data,
-                                                           AV_PKT_DATA_DISPLAYMATRIX);
-    if (side == NULL || side->size < 9 * sizeof(int32_t)) return NULL;
-    return (const int32_t *)side->data;
+                                                           stream->codecpar->nb_coded_side_data, type);
+    if (side == NULL) return NULL;
+    *size = side->size;
+    return side->data;
 #else
+    return av_stream_get_side_data(stream, type, size);
+#endif
+}
+
+/// The stream's display matrix (nine int32_t, libavutil/display.h), or NULL when it has none.
+static inline const int32_t *fs_stream_display_matrix(const AVStream *stream) {
     size_t size = 0;
-    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    const uint8_t *data = fs_stream_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
     if (data == NULL || size < 9 * sizeof(int32_t)) return NULL;
     return (const int32_t *)data;
-#endif
+}
+
+/// The stream's mastering display (SMPTE ST 2086), or NULL when the container has none.
+static inline const AVMasteringDisplayMetadata *fs_stream_mastering_display(const AVStream *stream) {
+    size_t size = 0;
+    const uint8_t *data = fs_stream_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size);
+    if (data == NULL || size < sizeof(AVMasteringDisplayMetadata)) return NULL;
+    return (const AVMasteringDisplayMetadata *)data;
+}
+
+/// The stream's content light level (MaxCLL, MaxFALL), or NULL when the container has none.
+static inline const AVContentLightMetadata *fs_stream_content_light(const AVStream *stream) {
+    size_t size = 0;
+    const uint8_t *data = fs_stream_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size);
+    if (data == NULL || size < sizeof(AVContentLightMetadata)) return NULL;
+    return (const AVContentLightMetadata *)data;
+}
+
+/// The stream's Dolby Vision configuration record, or NULL when the container has none.
+static inline const AVDOVIDecoderConfigurationRecord *fs_stream_dovi_configuration(const AVStream *stream) {
+    size_t size = 0;
+    const uint8_t *data = fs_stream_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size);
+    if (data == NULL || size < sizeof(AVDOVIDecoderConfigurationRecord)) return NULL;
+    return (const AVDOVIDecoderConfigurationRecord *)data;
 }
 
 /// The number of audio channels, 0 when unknown.

@@ -17,7 +17,12 @@ enum ProbeCommand: Subcommand {
     and the evidence (JSON: truncation {readable_end, stated_duration, evidence}, else null;
     corrupt_packets counts packets the demuxer flagged corrupt). Media that could not be read
     at all, such as an HLS segment that fails to open, is listed the same way (JSON:
-    missing_data [{after_frame, start, end, evidence}]).
+    missing_data [{after_frame, start, end, evidence}]). A video stream's colour is printed
+    for HDR (PQ or HLG, the primaries, MaxCLL, the mastering peak, a Dolby Vision profile);
+    JSON: color {transfer, primaries, matrix, range, dynamic_range (sdr, pq, hlg),
+    mastering_display {primaries [[x, y] x3], white_point, min_luminance, max_luminance},
+    content_light_level {max_cll, max_fall}, dolby_vision {profile, level,
+    bl_signal_compatibility_id, rpu, el, bl}}, null for other streams.
     \(DamageReport.help)
     \(CommandDeadline.help)
 
@@ -45,6 +50,7 @@ enum ProbeCommand: Subcommand {
                     ("pixel_format", .string(s.pixelFormat)), ("sample_rate", .integer(s.sampleRate)),
                     ("channels", .integer(s.channels)), ("orientation", .string(s.orientation.rawValue)),
                     ("sample_aspect_ratio", .string(s.sampleAspectRatio?.description)),
+                    ("color", s.color?.json ?? .null),
                 ])
             }
             output.line(JSONValue.object([
@@ -74,6 +80,7 @@ enum ProbeCommand: Subcommand {
             if let w = s.width, let h = s.height { line += " \(w)x\(h)" }
             if let p = s.pixelFormat { line += " \(p)" }
             if s.orientation != .identity { line += " (\(s.orientation.rawValue))" }
+            if let color = s.color { line += color.probeText }
             if let r = s.sampleRate { line += " \(r) Hz" }
             if s.index == media.selectedStreamIndex { line += "  <- selected" }
             output.line(line)

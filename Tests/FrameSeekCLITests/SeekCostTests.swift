@@ -36,7 +36,7 @@ struct SeekCostTests {
     }
 
     @Test("one bench A B run: bytes within 5% of each server's, the modeled network by its formula, GOP 250 dearer, both drawn",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(5)))
     func sideBySideOverHTTP() throws {
         let encodes = try Self.makeEncodes()
         defer {
@@ -105,7 +105,9 @@ struct SeekCostTests {
     /// Headless Chromium's DOM and picture of the report: both encodes' points, in their colours.
     static func render(_ report: String, encodes: Int) throws {
         guard let chromium = chromiumPath else { return }
-        let browser = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600"]
+        let profile = URL(fileURLWithPath: report).deletingLastPathComponent().appendingPathComponent("profile").path
+        let browser = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile)",
+                       "--window-size=1200,1600"]
         let dom = try runTool(browser + ["--dump-dom", "file://\(report)"])
         for color in BenchReport.encodeColors.prefix(encodes) {
             #expect(dom.contains("class=\"encode-point\"") && dom.contains("fill=\"\(color)\""), "points in \(color)")

@@ -78,11 +78,13 @@ public struct StreamDescription: Sendable, Hashable {
     public let orientation: DisplayOrientation
     /// The sample (pixel) aspect ratio, when not square.
     public let sampleAspectRatio: TimeBase?
+    /// The transfer, primaries, matrix and range, and HDR metadata, for video; nil for audio.
+    public let color: ColorDescription?
 
     /// Creates a stream description.
     public init(index: Int, mediaType: MediaType, codec: String, timeBase: TimeBase, width: Int?,
                 height: Int?, pixelFormat: String?, sampleRate: Int?, channels: Int?,
-                orientation: DisplayOrientation, sampleAspectRatio: TimeBase?) {
+                orientation: DisplayOrientation, sampleAspectRatio: TimeBase?, color: ColorDescription? = nil) {
         self.index = index
         self.mediaType = mediaType
         self.codec = codec
@@ -94,6 +96,7 @@ public struct StreamDescription: Sendable, Hashable {
         self.channels = channels
         self.orientation = orientation
         self.sampleAspectRatio = sampleAspectRatio
+        self.color = color
     }
 }
 

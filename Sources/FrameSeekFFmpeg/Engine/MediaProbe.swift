@@ -41,7 +41,8 @@ enum MediaProbe {
             sampleRate: isAudio ? Int(parameters.sample_rate) : nil,
             channels: isAudio ? Int(fs_codecpar_channels(stream.pointee.codecpar)) : nil,
             orientation: isVideo ? orientation(of: stream) : .identity,
-            sampleAspectRatio: sar.num > 0 && sar.den > 0 && sar.num != sar.den ? sar.timeBase : nil)
+            sampleAspectRatio: sar.num > 0 && sar.den > 0 && sar.num != sar.den ? sar.timeBase : nil,
+            color: isVideo ? color(of: stream) : nil)
     }
 
     /// The display matrix read the way the ffmpeg command line reads it for autorotation, so

@@ -20,7 +20,7 @@ public struct DecodedPicture: Sendable, Hashable {
     /// The transform that shows the picture upright.
     public let orientation: DisplayOrientation
     let pixelFormatID: AVPixelFormat
-    let color: ColorDescription
+    let color: YUVMatrixAndRange
 }
 
 extension DecodedPicture {
@@ -48,7 +48,7 @@ extension DecodedPicture {
                   pixelFormat: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
                   bitsPerComponent: Int(descriptor?.pointee.comp.0.depth ?? 8),
                   pts: frame.pts ?? 0, bytes: bytes, orientation: orientation, pixelFormatID: format,
-                  color: ColorDescription(frame))
+                  color: YUVMatrixAndRange(frame))
     }
 
     /// The MD5 of the packed planes in lowercase hex, computed with libavutil's `av_md5_sum`:

@@ -16,7 +16,7 @@ final class PixelConverter {
     ///   image), `sws_getCachedContext` (`AVERROR(EINVAL)`: a format swscale cannot convert),
     ///   `sws_setColorspaceDetails`, or `sws_scale` (`AVERROR_EXTERNAL` when it converts no rows).
     func rgb(planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
-             width: Int, height: Int, color: ColorDescription = ColorDescription(),
+             width: Int, height: Int, color: YUVMatrixAndRange = YUVMatrixAndRange(),
              outputWidth: Int? = nil, outputHeight: Int? = nil) throws(FFmpegError) -> RGBImage {
         let outW = outputWidth ?? width, outH = outputHeight ?? height
         // swscale itself accepts any positive size, 100000x100000 included, and the RGB buffer
@@ -61,7 +61,7 @@ final class PixelConverter {
             (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<Int32>.stride, as: Int32.self) }
         }
         return try rgb(planes: planes, strides: strides, format: AVPixelFormat(rawValue: f.format),
-                       width: Int(f.width), height: Int(f.height), color: ColorDescription(frame),
+                       width: Int(f.width), height: Int(f.height), color: YUVMatrixAndRange(frame),
                        outputWidth: outputWidth, outputHeight: outputHeight)
     }
 }
@@ -69,7 +69,7 @@ final class PixelConverter {
 /// The YUV matrix and range a frame was encoded with, so RGB comes out with the colours the
 /// encoder meant: swscale assumes BT.601 limited range unless told, which turns BT.709 HD and
 /// BT.2020 phone video green and dull. (HDR transfer functions are not tone-mapped.)
-struct ColorDescription: Sendable, Hashable {
+struct YUVMatrixAndRange: Sendable, Hashable {
     var space: AVColorSpace = AVCOL_SPC_UNSPECIFIED
     var fullRange = false
 
