@@ -199,6 +199,18 @@ make_synthetic() {
     -x265-params "keyint=25:min-keyint=25:bframes=2:scenecut=0:frame-threads=1:pools=none:log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc" \
     "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$MEDIA/hevc_hlg.mkv"
 
+  # Tone mapping checked without zimg: one lossless 10-bit 4:4:4 frame (FFV1) of 32 patches
+  # of known PQ code values, BT.2020, limited range; hdr-code-values.py writes the frame and,
+  # from the BT.2100, ST 2084, RP 177, Hable and BT.1886 formulas alone, each patch's expected
+  # SDR colour. Not in the catalog: a test image, not a clip (no barcode, one frame).
+  log "hdr_pq_codes.mkv"
+  python3 "$FIX/hdr-code-values.py" raw "$tmp/hdr_pq_codes.yuv"
+  "${FFMPEG[@]}" -f rawvideo -pix_fmt yuv444p10le -s 256x128 -r 25 -i "$tmp/hdr_pq_codes.yuv" -frames:v 1 \
+    -c:v ffv1 -level 3 -pix_fmt yuv444p10le \
+    -color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc -color_range tv \
+    "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$MEDIA/hdr_pq_codes.mkv"
+  python3 "$FIX/hdr-code-values.py" expected "$ORACLE/hdr_pq_codes.expected.json"
+
   log "aac_sine.m4a"
   "${FFMPEG[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=3" \
     -c:a aac -b:a 48k -ac 1 -ar 48000 \

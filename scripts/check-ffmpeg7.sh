@@ -31,7 +31,7 @@ SOURCES
         -o APT::Architecture=amd64 -o Debug::NoLocking=1
     apt-get "$@" -qq update
     (cd "$CACHE/debs" && apt-get "$@" -qq download \
-        libavutil-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev)
+        libavutil-dev libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libswresample-dev)
     for deb in "$CACHE"/debs/*.deb; do dpkg -x "$deb" "$SYSROOT"; done
 fi
 INCLUDE=$SYSROOT/usr/include/x86_64-linux-gnu

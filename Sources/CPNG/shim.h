@@ -61,12 +61,13 @@ static inline void fs_png_error(png_structp png, png_const_charp message) {
 
 static inline void fs_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
-/// Encodes `height` rows of `width` 8-bit RGB pixels, `stride` bytes apart, as a PNG with
+/// Encodes `height` rows of `width` RGB pixels of `bit_depth` 8 or 16 (16-bit samples
+/// big-endian, PNG's own order), `stride` bytes apart, as a PNG with
 /// zlib level `level` (0-9) and the row filters `filters` (PNG_FILTER_* masks), marked sRGB
 /// (as the simplified API marks it), into `buffer`, which must start zeroed. Returns 1 on
 /// success; on failure 0, with libpng's message in `buffer->message`. Either way the caller
 /// frees `buffer->data`. setjmp lives here because Swift cannot call it.
-static inline int fs_png_encode_rgb(const unsigned char *pixels, png_uint_32 width, png_uint_32 height,
+static inline int fs_png_encode_rgb(const unsigned char *pixels, png_uint_32 width, png_uint_32 height, int bit_depth,
                                     size_t stride, int level, int filters, fs_png_buffer *buffer) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, buffer, fs_png_error, fs_png_warning);
     if (!png) { strcpy(buffer->message, "png_create_write_struct failed"); return 0; }
@@ -81,7 +82,7 @@ static inline int fs_png_encode_rgb(const unsigned char *pixels, png_uint_32 wid
         return 0;
     }
     png_set_write_fn(png, buffer, fs_png_buffer_write, fs_png_buffer_flush);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, width, height, bit_depth, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_set_compression_level(png, level);

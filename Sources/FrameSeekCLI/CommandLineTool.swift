@@ -127,8 +127,8 @@ extension Subcommand {
         do { try OutputFile.checkWritable(path) } catch { throw UsageError(message: error.description) }
     }
 
-    /// The engine options `--stream`, `--threads` and `--pool-mb` ask for (one decoder thread by
-    /// default: see the README's "Threads" for why).
+    /// The engine options `--stream`, `--threads`, `--pool-mb` and `--tonemap` ask for (one
+    /// decoder thread by default: see the README's "Threads" for why).
     static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
         let poolMegabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576)
         var options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
@@ -141,6 +141,12 @@ extension Subcommand {
         // The executable arms the deadline before the command runs (CommandDeadline); a bad
         // value is refused here, as any option's is.
         _ = try arguments.integer("--deadline", minimum: 0, maximum: 604_800)
+        if let name = arguments.value("--tonemap") {
+            guard let mapping = ToneMapping(parsing: name) else {
+                throw UsageError(message: "--tonemap takes \(ToneMapping.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            options.toneMapping = mapping
+        }
         // Every command keeps frame tables between runs, unless told not to.
         if !arguments.has("--no-index-cache") { options.indexCache = IndexCache(directory: IndexCache.defaultDirectory) }
         return options

@@ -6,14 +6,14 @@ enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--targets", "--precision", "--stream", "--threads", "--png", "--date", "--variant",
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--targets", "--precision", "--stream", "--threads", "--png", "--png-depth", "--tonemap", "--date", "--variant",
                                        "--sample", "--every", "--pool-mb", "--decoders"]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
     usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
                           [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5] [--png PATH]
-                          [--no-autorotate]
+                          [--png-depth 8|16] [--tonemap T] [--no-autorotate]
                           [--strict] [--json]
            frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
 
@@ -55,6 +55,7 @@ enum SeekCommand: Subcommand {
                   such as out-%03d.png, numbered from 1 (needed with several targets).
                   Video streams only.
     --no-autorotate  write the PNG in coded orientation
+    \(LandedExtras.pictureHelp)
     --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
                   decode-forward runs of clean media; see the README's "Threads" for why
                   the default stays 1
@@ -131,7 +132,8 @@ enum SeekCommand: Subcommand {
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         // Damage is noted as lines are printed, in the order given, so --strict stops at the
         // first damaged target in that order; a damaged landing's PNG is never written then.
-        let extras = LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern, autorotate: !arguments.has("--no-autorotate"))
+        let extras = LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern, autorotate: !arguments.has("--no-autorotate"),
+                                  pngDepth: try LandedExtras.pngDepth(arguments))
         let lines = SeekLines(json: arguments.has("--json"), extras: extras, strict: damage.strict, truncation: engine.media.truncation)
         if let file = engine as? FFmpegEngine, targets.count > 1 {
             // Planned first, then one forward pass per GOP run, the runs split between the

@@ -5,11 +5,11 @@ enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
     static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--cache-mb", "--decoders"]
+    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--png-depth", "--tonemap", "--cache-mb", "--decoders"]
     static let help = """
     usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
                           [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
-                          [--strict] [--json]
+                          [--png-depth 8|16] [--tonemap T] [--strict] [--json]
 
     Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
     presentation order. Steps move by the frame index, never by duration x N, so variable
@@ -27,6 +27,7 @@ enum StepCommand: Subcommand {
     --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1 (a PATH
     without a number is fine for one step); each file is written under a temporary name and
     renamed into place.
+    \(LandedExtras.pictureHelp)
     On a file with several streams, --stream N picks a video stream by its absolute index
     (see frameseek probe); an audio stream of a file that has video is refused.
     --threads N decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
@@ -77,7 +78,8 @@ enum StepCommand: Subcommand {
         }
         let format = StepLines(json: arguments.has("--json"),
                                extras: LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern,
-                                                    autorotate: !arguments.has("--no-autorotate")))
+                                                    autorotate: !arguments.has("--no-autorotate"),
+                                                    pngDepth: try LandedExtras.pngDepth(arguments)))
         // One line per step: gathered into few writes, and out before anything on stderr
         // (an error thrown below is printed after this function returns).
         let lines = BufferedOutput(output)

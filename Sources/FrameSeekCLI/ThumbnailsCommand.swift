@@ -7,11 +7,11 @@ enum ThumbnailsCommand: Subcommand {
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
     static let flags: Set<String> = ["--strict"]
     static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
-                                       "--stream", "--threads", "--decoders", "--png-compression"]
+                                       "--stream", "--threads", "--decoders", "--png-compression", "--tonemap"]
     static let help = """
     usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
                                 [--columns C --rows R] [--precision P] [--stream N] [--strict]
-                                [--decoders N] [--png-compression 0-9] [--json]
+                                [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
 
     Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
     WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
@@ -23,7 +23,8 @@ enum ThumbnailsCommand: Subcommand {
     decodes different thumbnails at once; the pictures are the same for any N. PNGs are
     encoded while decoding goes on, with zlib level --png-compression (default \(PNGCompression.default.level):
     fast; 9 is smallest and slowest, 0 stores the pixels uncompressed). Every level gives
-    the same pixels.
+    the same pixels. An HDR stream (PQ or HLG) is tone-mapped to SDR BT.709 at full size,
+    then scaled: --tonemap hable (default), mobius, reinhard, clip or none (see seek --help).
 
     SECONDS is seconds (10, 0.5 or 10s), a rational (1001/30000) or a clock time (00:00:10).
 

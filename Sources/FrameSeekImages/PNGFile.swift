@@ -15,17 +15,18 @@ public struct PNGWriteError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path): cannot write PNG (\(message))" }
 }
 
-/// Writes 8-bit RGB PNG files through libpng, with the zlib level and row filters of a
-/// `PNGCompression`. Every setting gives the same pixels; they trade time for size.
+/// Writes RGB PNG files through libpng, 8 bits a sample or 16, with the zlib level and row
+/// filters of a `PNGCompression`. Every setting gives the same pixels; they trade time for size.
 public enum PNGFile {
     /// Writes `image` to `path` as an 8-bit RGB PNG, atomically: under a temporary name in
     /// the same directory, renamed into place when complete (see `OutputFile`).
     public static func write(_ image: RGBImage, to path: String, compression: PNGCompression = .default) throws(PNGWriteError) {
-        let temporary = OutputFile.temporaryPath(for: path)
-        try writeInPlace(image, to: temporary, naming: path, compression: compression)
-        do { try OutputFile.commit(temporary, to: path) } catch {
-            throw PNGWriteError(path: path, message: error.cause)
-        }
+        try write(encode(image, compression: compression, naming: path), to: path)
+    }
+
+    /// Writes `image` to `path` as a 16-bit RGB PNG, atomically, as `write(_:to:compression:)`.
+    public static func write(_ image: RGB16Image, to path: String, compression: PNGCompression = .default) throws(PNGWriteError) {
+        try write(encode(image, compression: compression, naming: path), to: path)
     }
 
     /// The PNG file's bytes for `image`, encoded in memory.
@@ -33,15 +34,31 @@ public enum PNGFile {
     /// - Throws: `PNGWriteError` naming `path` (only for the message) when libpng fails.
     public static func encode(_ image: RGBImage, compression: PNGCompression = .default,
                               naming path: String = "PNG") throws(PNGWriteError) -> [UInt8] {
+        try encode(rows: image.pixels, width: image.width, height: image.height, bitDepth: 8, compression: compression, naming: path)
+    }
+
+    /// The 16-bit PNG file's bytes for `image`, encoded in memory.
+    ///
+    /// - Throws: `PNGWriteError` naming `path` (only for the message) when libpng fails.
+    public static func encode(_ image: RGB16Image, compression: PNGCompression = .default,
+                              naming path: String = "PNG") throws(PNGWriteError) -> [UInt8] {
+        try encode(rows: image.bigEndianSamples, width: image.width, height: image.height, bitDepth: 16,
+                   compression: compression, naming: path)
+    }
+
+    /// Encodes packed RGB rows of `bitDepth` 8 or 16 (big-endian) with `fs_png_encode_rgb`.
+    private static func encode(rows pixels: [UInt8], width: Int, height: Int, bitDepth: Int, compression: PNGCompression,
+                               naming path: String) throws(PNGWriteError) -> [UInt8] {
         var buffer = fs_png_buffer()
         defer { free(buffer.data) }
+        let bytesPerPixel = 3 * bitDepth / 8
         // libpng takes 32-bit sides; RGBImage's sides are bounded far below that by every
         // caller (thumbnail and sheet limits), but a picture that is not is refused, not cut.
-        guard image.width > 0, image.height > 0, image.width <= Int(UInt32.max / 3), image.height <= Int(UInt32.max) else {
-            throw PNGWriteError(path: path, message: "a \(image.width)x\(image.height) picture cannot be a PNG")
+        guard width > 0, height > 0, width <= Int(UInt32.max) / bytesPerPixel, height <= Int(UInt32.max) else {
+            throw PNGWriteError(path: path, message: "a \(width)x\(height) picture cannot be a PNG")
         }
-        let ok = image.pixels.withUnsafeBufferPointer { pixels in
-            fs_png_encode_rgb(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.width * 3,
+        let ok = pixels.withUnsafeBufferPointer { rows in
+            fs_png_encode_rgb(rows.baseAddress, UInt32(width), UInt32(height), Int32(bitDepth), width * bytesPerPixel,
                               Int32(compression.level), compression.filter.mask, &buffer)
         }
         guard ok != 0 else {
@@ -49,6 +66,17 @@ public enum PNGFile {
             throw PNGWriteError(path: path, message: message.isEmpty ? "libpng failed" : message)
         }
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+    }
+
+    /// Writes encoded bytes to `path` atomically.
+    private static func write(_ bytes: [UInt8], to path: String) throws(PNGWriteError) {
+        let temporary = OutputFile.temporaryPath(for: path)
+        do { try OutputFile.writeInPlace(bytes, to: temporary, naming: path) } catch {
+            throw PNGWriteError(path: path, message: error.cause)
+        }
+        do { try OutputFile.commit(temporary, to: path) } catch {
+            throw PNGWriteError(path: path, message: error.cause)
+        }
     }
 
     /// Writes `image` to `path` as it goes; errors name `shownPath`.

@@ -44,6 +44,9 @@ public final class FFmpegEngine: PlaybackEngine {
         public var indexCache: IndexCache?
         /// How media over HTTP is read: retries and timeouts (`NetworkPolicy`).
         public var network = NetworkPolicy()
+        /// How HDR pictures (PQ, HLG) are brought to SDR BT.709 in every picture the engine
+        /// makes; SDR pictures and MD5s are the same whatever it says.
+        public var toneMapping = ToneMapping.default
 
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
@@ -151,9 +154,9 @@ public final class FFmpegEngine: PlaybackEngine {
     let cache: FrameCache
     /// The flag of the seek in progress, polled between packets.
     var interruption: SeekInterruptionFlag?
-    /// Converts landed frames and pictures to RGB: the engine's one swscale context, kept
-    /// between calls.
-    let converter = PixelConverter()
+    /// Converts landed frames and pictures to RGB: the engine's one swscale context and
+    /// tone-mapping graph, kept between calls.
+    let converter: PixelConverter
     /// The error messages FFmpeg logs for this engine's demuxer and decoders, and no other's.
     let log: FFmpegLogSink
     /// Engines of their own on queues of their own that share a batch's GOP runs with this one
@@ -194,6 +197,7 @@ public final class FFmpegEngine: PlaybackEngine {
         self.path = path
         self.options = options
         self.cache = FrameCache(capacityBytes: options.cacheBytes)
+        self.converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
@@ -266,6 +270,7 @@ public final class FFmpegEngine: PlaybackEngine {
         path = blueprint.path
         options = blueprint.options
         cache = FrameCache(capacityBytes: options.cacheBytes)
+        converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
