@@ -1,7 +1,7 @@
 # FrameSeek: `make demo` and `make test` are the two commands a fresh Debian 12 machine needs.
 SWIFT ?= swift
 
-.PHONY: deps build demo test test-tsan test-asan fuzz fixtures clean
+.PHONY: deps build demo test test-tsan test-asan docs lint fuzz fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -36,6 +36,17 @@ test-asan: deps
 	$(TEST_CACHE) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
+# The DocC site of every public module in .build/docs-site/, built with warnings as errors, then
+# rendered in headless Chromium (scripts/check-docs.sh): the landing page must show.
+docs: deps
+	scripts/make-docs.sh
+	scripts/check-docs.sh
+
+# The house style (.swift-format: 4 spaces, 140 columns), checked with every finding an error.
+# `swift format format -i -r Sources Tests` applies it.
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
+
 # libFuzzer: make fuzz FUZZ_TARGET=media|parsing FUZZ_SECONDS=N (see scripts/fuzz.sh).
 FUZZ_TARGET ?= media
 FUZZ_SECONDS ?= 60
@@ -47,4 +58,4 @@ fixtures:
 	Fixtures/make-fixtures.sh
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz out
+	rm -rf .build .build-tsan .build-asan .build-fuzz out .build/docs-site

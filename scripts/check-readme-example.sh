@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# scripts/check-readme-example.sh: the README's Swift Testing example for landing manifests,
-# copied into a fresh package that depends on FrameSeek, must compile and pass.
+# scripts/check-readme-example.sh: the documentation's Swift Testing example for landing
+# manifests, copied into a fresh package that depends on FrameSeek, must compile and pass.
 #
 # The example is the ```swift block between <!-- landing-test-example --> and
-# <!-- /landing-test-example --> in README.md, taken as it is. The package is made in a
+# <!-- /landing-test-example --> in the DocC article LandingManifests.md (the README links
+# there), taken as it is. The package is made in a
 # temporary folder, as a user would make it (swift package init --type library), with
 # FrameSeek as a path dependency; its manifest is recorded from a fixture by the frameseek
 # built from this checkout, and its test is run with `swift test`.
@@ -12,9 +13,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/frameseek-user-package.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-example=$(awk '/<!-- landing-test-example -->/{on=1; next} /<!-- \/landing-test-example -->/{on=0} on' "$repo/README.md" \
+article="$repo/Sources/FrameSeek/FrameSeek.docc/LandingManifests.md"
+example=$(awk '/<!-- landing-test-example -->/{on=1; next} /<!-- \/landing-test-example -->/{on=0} on' "$article" \
           | awk '/^```swift/{on=1; next} /^```/{on=0} on')
-[[ -n "$example" ]] || { echo "check-readme-example: no example between the markers in README.md" >&2; exit 1; }
+[[ -n "$example" ]] || { echo "check-readme-example: no example between the markers in $article" >&2; exit 1; }
 
 cd "$work"
 # Named FrameSeek as a user's checkout or URL dependency would be: SwiftPM names a path

@@ -1,4 +1,4 @@
-// The README's Player example, as a program: it must compile against `import FrameSeek` alone
+// The Player article's example (FrameSeek.docc/ThePlayer.md), as a program: it must compile against `import FrameSeek` alone
 // and behave as the comments say. `make demo` runs it on a fixture. It is written in the SDK's
 // spelling (setupSeekManager, `guard let` on scrubSession, accuracy on every outcome, a step
 // that returns at once); Examples/SDKConformance ports the SDK's documents whole.

@@ -60,7 +60,7 @@ public struct CommandDeadline: Sendable, Equatable {
 
     /// The options' lines in every command's help that reads media over the network.
     static let help = """
-    --retries N   for a URL: retries of a failed request (default 3; see README)
+    --retries N   for a URL: retries of a failed request (default 3; see the Damaged media article)
     --timeout S   for a URL: the longest one resource may take, retries included (default 30)
     --deadline S  for a URL: the longest the command may take in all, after which it exits 2
                   (default \(multiple) x --timeout, plus --for for play; 0 for none)

@@ -128,7 +128,7 @@ extension Subcommand {
     }
 
     /// The engine options `--stream`, `--threads`, `--pool-mb` and `--tonemap` ask for (one
-    /// decoder thread by default: see the README's "Threads" for why).
+    /// decoder thread by default: see the Performance article's "Threads" for why).
     static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
         let poolMegabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576)
         var options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),

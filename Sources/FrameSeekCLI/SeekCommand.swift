@@ -57,7 +57,7 @@ enum SeekCommand: Subcommand {
     --no-autorotate  write the PNG in coded orientation
     \(LandedExtras.pictureHelp)
     --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
-                  decode-forward runs of clean media; see the README's "Threads" for why
+                  decode-forward runs of clean media; see the Performance article's "Threads" for why
                   the default stays 1
     --decoders N  decoders a batch splits its GOPs between, each on a core (default: one per
                   core, at most 2). Every frame decodes as on one decoder, damage reports too

@@ -99,7 +99,7 @@ public struct PNGCompression: Sendable, Hashable, CustomStringConvertible {
 
     /// The default: zlib level 1 with the Up filter. On a 1080x1920 frame it encodes faster
     /// than FFmpeg's PNG encoder (level 6, no filter) and its file is about the same size;
-    /// see the README's "PNG output" measurements.
+    /// see the Performance article's "PNG output" measurements.
     public static let `default` = PNGCompression(level: 1, filter: .up)
 
     /// `level` 0-9 with `filter`; levels outside 0-9 are clamped into it.

@@ -18,7 +18,8 @@ struct BarcodeStampTests {
     @Test("The documented filter is the fixtures' filter, and a clip stamped with it reads its frame numbers")
     func stampedClipReadsBack() throws {
         let filter = try Self.fixtureFilter()
-        let docs = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let docs = try String(contentsOf: Repository.root.appendingPathComponent("Sources/FrameSeek/FrameSeek.docc/LandingManifests.md"),
+                              encoding: .utf8)
         #expect(docs.contains(filter))
         let directory = try temporaryDirectory("landing-stamp")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,4 @@
-// The live example of the README's "Live windows and date seeks" section, call
+// The live example of the article "Live windows and date seeks" (FrameSeek.docc/LiveWindows.md), call
 // for call, against `import FrameSeek` alone. If the API drifts from the text, this stops
 // compiling. Run on a file fixture, it checks the file branches the text promises: the not-live window,
 // `notDateAddressable` with an explanation, no live edge, nothing to reload. The live branches
@@ -19,7 +19,7 @@ private final class WindowWatcher: SeekPrecisionListener, Sendable {
     func onLiveWindowReloadFailed(_ error: MediaError) { log.record(.completion("reload failed: \(error)")) }
 }
 
-@Suite("README: the live example")
+@Suite("Docs: the live example")
 struct LiveReadmeExampleTests {
     @Test("The live example compiles against `import FrameSeek` and, on a file, takes the not-live branches")
     func liveExampleOnAFile() async throws {

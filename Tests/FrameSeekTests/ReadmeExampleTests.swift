@@ -1,5 +1,5 @@
-// The README's "The Player API" example, call for call, run on a fixture instead of talk.mp4.
-// If the API drifts from the README, this stops compiling. (Examples/PlayerExample is the same
+// The example of the Player article (FrameSeek.docc/ThePlayer.md), call for call, run on a fixture instead of talk.mp4.
+// If the API drifts from the article, this stops compiling. (Examples/PlayerExample is the same
 // example as a program; `swift build --product frameseek-player-example` builds it.)
 
 import Dispatch
@@ -8,13 +8,13 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-/// The README's `listener`.
+/// The article's `listener`.
 private final class ReadmeListener: SeekPrecisionListener, Sendable {
     let log = EventLog()
     func onSeekAccuracy(_ accuracy: SeekAccuracy, outcome: SeekOutcome) { log.record(.accuracy(outcome)) }
 }
 
-/// The README's `coordinator`: a delegate with the SDK's `TimeInterval` requirement.
+/// The article's `coordinator`: a delegate with the SDK's `TimeInterval` requirement.
 private final class ReadmeCoordinator: SeekDelegate, Sendable {
     let seekEnds = Locked<[TimeInterval]>([])
     func onSeekEnd(at time: TimeInterval) { seekEnds.withLock { $0.append(time) } }
@@ -34,25 +34,25 @@ private final class Completions<Value: Sendable>: Sendable {
     }
 }
 
-/// The README's synchronous step, in a synchronous function as an app's UI code makes it.
+/// The article's synchronous step, in a synchronous function as an app's UI code makes it.
 private func readmeStep(_ player: Player) -> FrameStepResult {
     player.stepFrame(.forward, count: 1)
 }
 
-/// The README's completion-less seek, in a synchronous function.
+/// The article's completion-less seek, in a synchronous function.
 private func readmeSeek(_ player: Player, to seconds: Double) {
     player.seek(to: seconds, precision: .nearestKeyframe(tolerance: 0.5))   // no completion needed
 }
 
-@Suite("README: the Player API example")
+@Suite("Docs: the Player article's example")
 struct ReadmeExampleTests {
-    @Test("The README example compiles against `import FrameSeek` alone and behaves as it says")
+    @Test("The article's example compiles against `import FrameSeek` alone and behaves as it says")
     func readmeExample() async throws {
         let fixture = try Fixtures.gop250
         let oracle = try Oracle(fixture)
         let listener = ReadmeListener()
         let coordinator = ReadmeCoordinator()
-        let result = try await withDeadline("the README example") { () -> [String] in
+        let result = try await withDeadline("the Player article's example") { () -> [String] in
             var lines: [String] = []
             do {
                 let player = Player()                                  // decodes with FFmpeg

@@ -112,7 +112,7 @@ extension BenchReport {
         return colors
     }
 
-    /// Three significant figures, as the README's tables write latencies (2.2, 241, 0.004).
+    /// Three significant figures, as the Performance article's tables write latencies (2.2, 241, 0.004).
     static func significant(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return "0" }
         let decimals = max(0, 2 - Int(log10(value).rounded(.down)))

@@ -24,7 +24,7 @@ enum LandingCommand: Subcommand {
             stream), the FFmpeg versions and decoder, and per seek the landed frame, PTS,
             time, keyframe, damage and the MD5 ffmpeg -f framemd5 prints. Targets come from
             --targets FILE, or are -n N (default 10) seeded random times (--seed, default 1).
-            --barcode also reads the frame number stamped in the top band (see README).
+            --barcode also reads the frame number stamped in the top band (see the Landing manifests article).
     check   replays every entry of every manifest and says what moved: the frame index, the
             time, the pixels, the barcode, the damage flag. Manifests run on --jobs threads
             (default: every core), with a progress line on a terminal.

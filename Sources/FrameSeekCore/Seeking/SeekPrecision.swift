@@ -49,7 +49,7 @@ extension SeekPrecision {
     ///
     /// Tolerances parse as exact rationals and must not be negative. `inf` (or `infinity`,
     /// `+inf`) is an unbounded side, so every precision has a spelling in the general form:
-    /// `tolerance:inf,0` is `previous-keyframe`, as the README defines it. Infinity is no
+    /// `tolerance:inf,0` is `previous-keyframe`, as the command line reference defines it. Infinity is no
     /// time to seek to, but it is a tolerance.
     public init(parsing text: String) throws(SeekPrecisionParseError) {
         func tolerance(_ part: Substring) throws(SeekPrecisionParseError) -> MediaTime {

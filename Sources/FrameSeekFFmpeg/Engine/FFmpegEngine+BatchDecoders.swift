@@ -29,7 +29,7 @@ extension FFmpegEngine {
     /// The decoders a batch uses by default: one per core, at most two. Each decodes whole GOP
     /// runs at the engine's own thread count, so a second decoder nearly halves a batch that
     /// spans several GOPs on two cores, and every frame decodes exactly as on one decoder, with
-    /// its damage reported as one decoder reports it (unlike frame threads; see the README's
+    /// its damage reported as one decoder reports it (unlike frame threads; see the Performance article's
     /// "Threads").
     public static var defaultBatchDecoders: Int { max(1, min(2, ProcessInfo.processInfo.activeProcessorCount)) }
     /// The most decoders one batch uses.
