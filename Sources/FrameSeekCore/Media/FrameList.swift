@@ -19,13 +19,14 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// position is not here: only audio landings use it (to tell FFmpeg's generic index where
     /// a frame lies), so a video table, which a two-hour film makes 200,000 frames long, does
     /// not pay 8 bytes a frame for it (`PackedPositions`).
-    struct Packed: Sendable {
+    package struct Packed: Sendable {
         let pts: Int64
         private let duration: Int32
         /// The decode order in the low 31 bits, the keyframe flag in the top one.
         private let orderAndKeyframe: UInt32
 
-        init?(pts: Int64, durationTicks: Int64, decodeOrder: Int, isKeyframe: Bool) {
+        /// The frame, nil when its duration does not fit 32 bits or its decode order 31.
+        package init?(pts: Int64, durationTicks: Int64, decodeOrder: Int, isKeyframe: Bool) {
             guard let duration = Int32(exactly: durationTicks), decodeOrder >= 0, decodeOrder <= Int(Int32.max) else { return nil }
             self.pts = pts
             self.duration = duration
@@ -134,6 +135,16 @@ public struct FrameList: RandomAccessCollection, Sendable {
             builder.append(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, position: f.position)
         }
         self = builder.finish(endingAtOwnDuration: endingAtOwnDuration)
+    }
+
+    /// Frames packed already, in presentation order, without packet positions: what a video
+    /// table made from packets is, built in one loop by its maker (`FrameTableBuilder`) rather
+    /// than a frame at a time through `Builder`, which for a two-hour film's 215,784 frames
+    /// cost a fifth of the open. The maker leaves tables whose frames are all keyframes to
+    /// `Builder`, which keeps those as runs where that pays.
+    package init(packed: [Packed], timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
+        self.init(storage: .packed(packed), positions: nil, timeBase: timeBase, originPTS: originPTS,
+                  endingAtOwnDuration: endingAtOwnDuration)
     }
 
     /// Frames packed one by one as they are read, in presentation order: kept as runs while
@@ -283,6 +294,26 @@ public struct FrameList: RandomAccessCollection, Sendable {
         case .runs(let runs): runs[index].decodeOrder
         case .packed(let packed): packed[index].decodeOrder
         case .whole(let whole): whole[index].decodeOrder
+        }
+    }
+
+    /// Calls `body` with each frame's index and decode order, in order: the storage is looked
+    /// at once, not per frame as `decodeOrder(at:)` does (the statistics read a long table's
+    /// decode orders three times).
+    func forEachDecodeOrder(_ body: (_ index: Int, _ decodeOrder: Int) throws -> Void) rethrows {
+        switch storage {
+        case .runs(let runs): for i in 0..<runs.count { try body(i, runs[i].decodeOrder) }
+        case .packed(let packed): for (i, frame) in packed.enumerated() { try body(i, frame.decodeOrder) }
+        case .whole(let whole): for (i, frame) in whole.enumerated() { try body(i, frame.decodeOrder) }
+        }
+    }
+
+    /// The indices of the keyframes, ascending, the storage looked at once.
+    func keyframeIndices() -> [Int] {
+        switch storage {
+        case .runs: Array(indices)
+        case .packed(let packed): packed.indices.filter { packed[$0].isKeyframe }
+        case .whole(let whole): whole.indices.filter { whole[$0].isKeyframe }
         }
     }
 

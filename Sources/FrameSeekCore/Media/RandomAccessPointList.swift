@@ -70,7 +70,7 @@ struct KeyframeIndexList: RandomAccessCollection, Sendable {
             listed = nil
             endIndex = frames.count
         } else {
-            let keyframes = frames.indices.filter { frames.isKeyframe(at: $0) }
+            let keyframes = frames.keyframeIndices()
             listed = keyframes
             endIndex = keyframes.count
         }

@@ -54,26 +54,47 @@ extension FrameTableBuilder {
 
     /// Each packet's DTS plus its composition offset, and its flags (`SampleTablePackets`), with
     /// the last sample's duration; nil unless the track's samples map one to one to the
-    /// demuxer's index. The offsets are let go here, before the table is made.
+    /// demuxer's index. The offsets are let go here, before the table is made: their array
+    /// holds the gaps from then on.
     private func unshiftedPackets(count: Int, reader: ByteRangeReader, fileSize: Int64)
         -> (pts: [Int64], flags: [UInt8], gaps: [Int32]?, lastSampleDelta: Int64?)? {
         let trackID = Int(demuxer.stream(streamIndex).pointee.id)
-        guard let samples = MP4SampleTable.read(trackID: trackID, expectedSamples: count, fileSize: fileSize,
+        guard var samples = MP4SampleTable.read(trackID: trackID, expectedSamples: count, fileSize: fileSize,
                                                 using: { try? reader.read(at: $0, count: $1) }),
               samples.mediaEditCount <= 1, samples.editsPlayAtNormalRate else { return nil }
         guard let (dts, flags) = demuxer.indexTimestampsAndFlags(of: streamIndex, count: count) else { return nil }
         // The DTS, made PTS in place below once the gaps are taken from them (consumed, so not copied).
         var pts = consume dts
         // Each sample's gap to the next one's DTS, its stts duration, kept while every one fits.
-        var gaps: [Int32]? = [Int32](repeating: 0, count: count)
-        for i in 1..<max(1, count) {
-            guard let gap = Int32(exactly: pts[i] &- pts[i - 1]) else { gaps = nil; break }
-            gaps![i - 1] = gap
+        // Written over the composition offsets as they are used (slot i - 1 once slot i is
+        // read), so that a long film's table takes no other array of 4 bytes a sample.
+        var gaps: [Int32], hasOffsets: Bool
+        if let offsets = samples.takeCompositionOffsets() {
+            // The binding ends here: `gaps` holds the only reference, written without a copy.
+            gaps = offsets
+            hasOffsets = true
+        } else {
+            gaps = [Int32](repeating: 0, count: count)
+            hasOffsets = false
         }
-        if let offsets = samples.compositionOffsets {
-            for i in 0..<count { pts[i] &+= Int64(offsets[i]) }
+        guard gaps.count == count else { return nil }
+        var gapsFit = true
+        gaps.withUnsafeMutableBufferPointer { slots in
+            pts.withUnsafeMutableBufferPointer { pts in
+                var previousDTS = pts[0]
+                for i in 0..<count {
+                    let dts = pts[i]
+                    if hasOffsets { pts[i] = dts &+ Int64(slots[i]) }
+                    if i > 0, gapsFit {
+                        if let gap = Int32(exactly: dts &- previousDTS) { slots[i - 1] = gap } else { gapsFit = false }
+                    }
+                    previousDTS = dts
+                }
+            }
+            // The last sample has no next one: its slot is 0, never read.
+            slots[count - 1] = 0
         }
-        return (pts, flags, gaps, samples.lastSampleDelta)
+        return (pts, flags, gapsFit ? gaps : nil, samples.lastSampleDelta)
     }
 
     /// Whether every sample of every stream lies inside the file: a truncated file is for the

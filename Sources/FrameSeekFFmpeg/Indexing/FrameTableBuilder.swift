@@ -195,12 +195,7 @@ struct FrameTableBuilder {
                 missingDataAfter[latest] = evidence
             }
         }
-        let frames = try makeFrames(count: shown.count, endingAtOwnDuration: Set(missingDataAfter.keys),
-                                    pts: { pts(Int(shown[$0])) },
-                                    packetDuration: { packets.duration(Int(shown[$0])) },
-                                    isKeyframe: { packets.isKeyframe(Int(shown[$0])) },
-                                    decodeOrder: { Int(shown[$0]) },
-                                    position: { packets.position(Int(shown[$0])) })
+        let frames = try makeFrames(ShownPackets(packets: packets, shown: shown), endingAtOwnDuration: Set(missingDataAfter.keys))
         // Keyframes that are frames take their frame index from where they stand in `shown`;
         // the others (discarded by an edit list) are places to start decoding, not frames.
         var points = shown.indices.filter { packets.isKeyframe(Int(shown[$0])) }.map { frameIndex in
@@ -227,7 +222,7 @@ struct FrameTableBuilder {
         } catch {
             throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(demuxer.log.message(for: error))")
         }
-        struct Decoded { let pts: Int64; let duration: Int64; let key: Bool; let position: Int64? }
+        typealias Decoded = DecodedFrames.Frame
         var decoded: [Decoded] = []
         var decodedWithoutTimestamps = 0
         let packet = Packet(), frame = Frame()
@@ -267,12 +262,7 @@ struct FrameTableBuilder {
         }
         let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
         try checkUnique(count: sorted.count) { sorted[$0].element.pts }
-        let frames = try makeFrames(count: sorted.count, endingAtOwnDuration: [],
-                                pts: { sorted[$0].element.pts },
-                                packetDuration: { sorted[$0].element.duration },
-                                isKeyframe: { sorted[$0].element.key },
-                                decodeOrder: { sorted[$0].offset },
-                                position: { sorted[$0].element.position })
+        let frames = try makeFrames(DecodedFrames(sorted: sorted), endingAtOwnDuration: [])
         let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
                                frames: frames, randomAccessPoints: .keyframes(of: frames), source: .decodeScan)
         return Result(table: table, packetOrder: .unknown)
@@ -319,12 +309,11 @@ struct FrameTableBuilder {
     /// Frames in presentation order, packed as they are made. A frame's duration is its
     /// packet's; where the packet has none, the gap to the next frame; for a last frame
     /// without one, the median gap.
-    private func makeFrames(count: Int, endingAtOwnDuration: Set<Int>, pts: (Int) -> Int64, packetDuration: (Int) -> Int64,
-                            isKeyframe: (Int) -> Bool, decodeOrder: (Int) -> Int,
-                            position: (Int) -> Int64?) throws(MediaError) -> FrameList {
+    private func makeFrames<Frames: PresentationOrderFrames>(_ frames: Frames, endingAtOwnDuration: Set<Int>) throws(MediaError) -> FrameList {
+        let count = frames.count
         for i in 0..<count {
-            let outOfRange = pts(i).subtractingReportingOverflow(originPTS).overflow
-                || (i + 1 < count && pts(i + 1).subtractingReportingOverflow(pts(i)).overflow)
+            let outOfRange = frames.pts(i).subtractingReportingOverflow(originPTS).overflow
+                || (i + 1 < count && frames.pts(i + 1).subtractingReportingOverflow(frames.pts(i)).overflow)
             if outOfRange {
                 throw MediaError(path: demuxer.path, reason: .unsupported,
                                  detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
@@ -332,17 +321,84 @@ struct FrameTableBuilder {
         }
         // Only a last frame without a duration needs the median, so the gaps are sorted only then.
         var medianGap: Int64 {
-            let gaps = (0..<max(0, count - 1)).map { pts($0 + 1) - pts($0) }.sorted()
+            let gaps = (0..<max(0, count - 1)).map { frames.pts($0 + 1) - frames.pts($0) }.sorted()
             return gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+        }
+        func duration(_ i: Int) -> Int64 {
+            let ticks = frames.packetDuration(i)
+            return ticks > 0 ? ticks : i + 1 < count ? frames.pts(i + 1) - frames.pts(i) : medianGap
         }
         // Only an audio landing reads a frame's packet position (FFmpegEngine+LandedAudio).
         let isAudio = demuxer.stream(streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+        if !isAudio {
+            // Video keeps no positions: its frames are packed here in one loop, what
+            // `FrameList.Builder` makes of them a frame at a time. Left to the builder: frames
+            // that are all keyframes (intra-only video, which it may keep as runs) and numbers
+            // that do not fit the packed form (kept whole).
+            var fits = true, allKeyframes = true
+            let packed = [FrameList.Packed](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for i in 0..<count {
+                    let isKeyframe = frames.isKeyframe(i)
+                    guard let frame = FrameList.Packed(pts: frames.pts(i), durationTicks: duration(i),
+                                                       decodeOrder: frames.decodeOrder(i), isKeyframe: isKeyframe) else {
+                        fits = false
+                        initialized = i
+                        return
+                    }
+                    buffer.initializeElement(at: i, to: frame)
+                    allKeyframes = allKeyframes && isKeyframe
+                }
+                initialized = count
+            }
+            if fits && !allKeyframes {
+                return FrameList(packed: packed, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
+            }
+        }
         return FrameList(count: count, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration,
                          keepingPacketPositions: isAudio) { i in
-            var ticks = packetDuration(i)
-            if ticks <= 0 { ticks = i + 1 < count ? pts(i + 1) - pts(i) : medianGap }
             // Not asked for where it is not kept: from a sample table, one more index lookup a frame.
-            return (pts(i), ticks, isKeyframe(i), decodeOrder(i), isAudio ? position(i) : nil)
+            (frames.pts(i), duration(i), frames.isKeyframe(i), frames.decodeOrder(i), isAudio ? frames.position(i) : nil)
         }
     }
+}
+
+/// Frames in presentation order, as `FrameTableBuilder.makeFrames` packs them: a protocol
+/// rather than five closures, so that the specialized loop reads a two-hour film's 215,784
+/// frames straight from their arrays (the closure calls cost more than the rest of the table).
+private protocol PresentationOrderFrames {
+    var count: Int { get }
+    func pts(_ i: Int) -> Int64
+    /// The frame's packet's duration in ticks, 0 or less when unknown.
+    func packetDuration(_ i: Int) -> Int64
+    func isKeyframe(_ i: Int) -> Bool
+    func decodeOrder(_ i: Int) -> Int
+    func position(_ i: Int) -> Int64?
+}
+
+/// The packets that are frames, as `shown` lists them (their decode-order indices sorted by
+/// PTS); every one has a PTS.
+private struct ShownPackets<Packets: DecodeOrderPackets>: PresentationOrderFrames {
+    let packets: Packets
+    let shown: [Int32]
+
+    var count: Int { shown.count }
+    func pts(_ i: Int) -> Int64 { packets.pts(Int(shown[i]))! }
+    func packetDuration(_ i: Int) -> Int64 { packets.duration(Int(shown[i])) }
+    func isKeyframe(_ i: Int) -> Bool { packets.isKeyframe(Int(shown[i])) }
+    func decodeOrder(_ i: Int) -> Int { Int(shown[i]) }
+    func position(_ i: Int) -> Int64? { packets.position(Int(shown[i])) }
+}
+
+/// The frames a decode scan produced, sorted by PTS, each with its place in decode order.
+private struct DecodedFrames: PresentationOrderFrames {
+    /// One decoded frame's numbers.
+    struct Frame { let pts: Int64; let duration: Int64; let key: Bool; let position: Int64? }
+    let sorted: [(offset: Int, element: Frame)]
+
+    var count: Int { sorted.count }
+    func pts(_ i: Int) -> Int64 { sorted[i].element.pts }
+    func packetDuration(_ i: Int) -> Int64 { sorted[i].element.duration }
+    func isKeyframe(_ i: Int) -> Bool { sorted[i].element.key }
+    func decodeOrder(_ i: Int) -> Int { sorted[i].offset }
+    func position(_ i: Int) -> Int64? { sorted[i].element.position }
 }
