@@ -13,11 +13,14 @@ extension Player {
     /// A player that decodes with FFmpeg: any file or URL FFmpeg's I/O layer reads, and HLS
     /// playlists (`.m3u8`) through `HLSEngine`, which gives the player its live seek window.
     /// `reloadScheduler` times the reloads of live playlists (a real timer by default).
-    public convenience init(callbackQueue: DispatchQueue = .main, clock: any PlayerClock = ContinuousPlayerClock(),
-                            engineOptions: FFmpegEngine.Options = FFmpegEngine.Options(),
-                            reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler()) {
-        self.init(engineFactory: FFmpegEngine.factory(options: engineOptions), callbackQueue: callbackQueue, clock: clock,
-                  reloadScheduler: reloadScheduler)
+    public convenience init(
+        callbackQueue: DispatchQueue = .main, clock: any PlayerClock = ContinuousPlayerClock(),
+        engineOptions: FFmpegEngine.Options = FFmpegEngine.Options(),
+        reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler()
+    ) {
+        self.init(
+            engineFactory: FFmpegEngine.factory(options: engineOptions), callbackQueue: callbackQueue, clock: clock,
+            reloadScheduler: reloadScheduler)
     }
 }
 

@@ -7,22 +7,35 @@ extension ColorDescription {
         .object([
             ("transfer", .string(transfer)), ("primaries", .string(primaries)), ("matrix", .string(matrix)),
             ("range", .string(range)), ("dynamic_range", .string(dynamicRange.rawValue)),
-            ("mastering_display", masteringDisplay.map { m in
-                .object([
-                    ("primaries", m.primaries.map { points in .array(points.map(\.json)) } ?? .null),
-                    ("white_point", m.whitePoint?.json ?? .null),
-                    ("min_luminance", m.minimumLuminance.map { .number($0) } ?? .null),
-                    ("max_luminance", m.maximumLuminance.map { .number($0) } ?? .null),
-                ])
-            } ?? .null),
-            ("content_light_level", contentLightLevel.map { c in
-                .object([("max_cll", .integer(Int64(c.maxContentLightLevel))), ("max_fall", .integer(Int64(c.maxFrameAverageLightLevel)))])
-            } ?? .null),
-            ("dolby_vision", dolbyVision.map { d in
-                .object([("profile", .integer(Int64(d.profile))), ("level", .integer(Int64(d.level))),
-                         ("bl_signal_compatibility_id", .integer(Int64(d.baseLayerCompatibility))),
-                         ("rpu", .bool(d.hasRPU)), ("el", .bool(d.hasEnhancementLayer)), ("bl", .bool(d.hasBaseLayer))])
-            } ?? .null),
+            (
+                "mastering_display",
+                masteringDisplay.map { m in
+                    .object([
+                        ("primaries", m.primaries.map { points in .array(points.map(\.json)) } ?? .null),
+                        ("white_point", m.whitePoint?.json ?? .null),
+                        ("min_luminance", m.minimumLuminance.map { .number($0) } ?? .null),
+                        ("max_luminance", m.maximumLuminance.map { .number($0) } ?? .null)
+                    ])
+                } ?? .null
+            ),
+            (
+                "content_light_level",
+                contentLightLevel.map { c in
+                    .object([
+                        ("max_cll", .integer(Int64(c.maxContentLightLevel))), ("max_fall", .integer(Int64(c.maxFrameAverageLightLevel)))
+                    ])
+                } ?? .null
+            ),
+            (
+                "dolby_vision",
+                dolbyVision.map { d in
+                    .object([
+                        ("profile", .integer(Int64(d.profile))), ("level", .integer(Int64(d.level))),
+                        ("bl_signal_compatibility_id", .integer(Int64(d.baseLayerCompatibility))),
+                        ("rpu", .bool(d.hasRPU)), ("el", .bool(d.hasEnhancementLayer)), ("bl", .bool(d.hasBaseLayer))
+                    ])
+                } ?? .null
+            )
         ])
     }
 

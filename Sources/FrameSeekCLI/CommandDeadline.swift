@@ -1,7 +1,7 @@
 import Dispatch
 import FrameSeek
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The longest a command on a URL may run, in all: what bounds a command whose every read is
@@ -32,10 +32,10 @@ public struct CommandDeadline: Sendable, Equatable {
     /// 0`, or arguments that do not parse (the command then refuses them itself).
     public static func of(_ arguments: [String]) -> CommandDeadline? {
         guard let name = arguments.first,
-              let command = CommandLineTool.commands.first(where: { $0.name == name }),
-              command.options.contains("--deadline"),
-              let parsed = try? CommandLineTool.arguments(Array(arguments.dropFirst()), for: command),
-              let url = parsed.positionals.first, url.hasPrefix("http://") || url.hasPrefix("https://")
+            let command = CommandLineTool.commands.first(where: { $0.name == name }),
+            command.options.contains("--deadline"),
+            let parsed = try? CommandLineTool.arguments(Array(arguments.dropFirst()), for: command),
+            let url = parsed.positionals.first, url.hasPrefix("http://") || url.hasPrefix("https://")
         else { return nil }
         let explicit: Int?, timeout: Int
         do {
@@ -51,7 +51,8 @@ public struct CommandDeadline: Sendable, Equatable {
         var origin = "\(multiple) x --timeout \(timeout) s"
         if command.name == PlayCommand.name {
             guard let text = parsed.value("--for"), let playFor = try? MediaTime(parsing: text), playFor > .zero,
-                  playFor.seconds <= 1_000_000 else { return nil }
+                playFor.seconds <= 1_000_000
+            else { return nil }
             seconds += Int(playFor.seconds.rounded(.up))
             origin += " + --for"
         }
@@ -60,11 +61,11 @@ public struct CommandDeadline: Sendable, Equatable {
 
     /// The options' lines in every command's help that reads media over the network.
     static let help = """
-    --retries N   for a URL: retries of a failed request (default 3; see the Damaged media article)
-    --timeout S   for a URL: the longest one resource may take, retries included (default 30)
-    --deadline S  for a URL: the longest the command may take in all, after which it exits 2
-                  (default \(multiple) x --timeout, plus --for for play; 0 for none)
-    """
+        --retries N   for a URL: retries of a failed request (default 3; see the Damaged media article)
+        --timeout S   for a URL: the longest one resource may take, retries included (default 30)
+        --deadline S  for a URL: the longest the command may take in all, after which it exits 2
+                      (default \(multiple) x --timeout, plus --for for play; 0 for none)
+        """
 
     /// The error line when the deadline passes.
     public var message: String {

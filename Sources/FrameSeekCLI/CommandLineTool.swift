@@ -17,7 +17,7 @@ public enum CommandLineTool {
 
     static let commands: [any Subcommand.Type] = [
         ProbeCommand.self, FramesCommand.self, SeekCommand.self, LiveCommand.self, StepCommand.self,
-        ThumbnailsCommand.self, BenchCommand.self, LandingCommand.self, PlayCommand.self, IndexCommand.self,
+        ThumbnailsCommand.self, BenchCommand.self, LandingCommand.self, PlayCommand.self, IndexCommand.self
     ]
 
     /// Runs `arguments` (without the program name) and returns the exit code.
@@ -66,22 +66,22 @@ public enum CommandLineTool {
 
     static var overview: String {
         var text = """
-        frameseek: precise seeking in video, decoded with FFmpeg.
+            frameseek: precise seeking in video, decoded with FFmpeg.
 
-        usage: frameseek COMMAND FILE [options]
-               frameseek --version
+            usage: frameseek COMMAND FILE [options]
+                   frameseek --version
 
-        commands:
+            commands:
 
-        """
+            """
         text += columns(commands.map { ($0.name, $0.summary) })
         text += """
 
-        Each command takes --help and --json. Exit codes: 0 success, 1 a failed check,
-        2 bad usage or unreadable input (one line on stderr names the file and the cause).
-        --version prints FrameSeek's version and the FFmpeg libraries it runs on.
+            Each command takes --help and --json. Exit codes: 0 success, 1 a failed check,
+            2 bad usage or unreadable input (one line on stderr names the file and the cause).
+            --version prints FrameSeek's version and the FFmpeg libraries it runs on.
 
-        """
+            """
         return text
     }
 
@@ -131,10 +131,11 @@ extension Subcommand {
     /// decoder thread by default: see the Performance article's "Threads" for why).
     static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
         let poolMegabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576)
-        var options = FFmpegEngine.Options(streamIndex: try arguments.integer("--stream", minimum: 0),
-                                           threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
-                                           cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
-                                           decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
+        var options = FFmpegEngine.Options(
+            streamIndex: try arguments.integer("--stream", minimum: 0),
+            threads: try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1,
+            cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
+            decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
         // Media over HTTP: how often a failed request is tried again, and how long one may take.
         if let retries = try arguments.integer("--retries", minimum: 0, maximum: 100) { options.network.retries = retries }
         if let timeout = try arguments.integer("--timeout", minimum: 1, maximum: 86_400) { options.network.timeout = .seconds(timeout) }
@@ -154,7 +155,8 @@ extension Subcommand {
 
     /// Opens FILE with `--stream`, `--threads`, `--pool-mb` and `--no-index-cache`; an index
     /// cache entry that was not trusted, or not written, is a warning on `errors`.
-    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil, errors: TextOutput? = nil) throws -> FFmpegEngine {
+    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil, errors: TextOutput? = nil) throws -> FFmpegEngine
+    {
         let engine = try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes))
         if let errors, let warning = indexCacheWarning(engine.indexCacheOutcome, file: file) {
             errors.line("frameseek \(name): warning: \(warning)")

@@ -9,12 +9,12 @@ import FrameSeek
 struct DamageReport {
     /// What `--strict` adds to each command's help.
     static let help = """
-    --strict      damage is an error: a truncated file, media that could not be read (a
-                  missing HLS segment), or a result decoded with errors, ends the command
-                  with exit 2 and one line naming the file and the first
-                  damaged frame. Without it such results are marked (damaged, decode_errors)
-                  and one warning line per file goes to stderr.
-    """
+        --strict      damage is an error: a truncated file, media that could not be read (a
+                      missing HLS segment), or a result decoded with errors, ends the command
+                      with exit 2 and one line naming the file and the first
+                      damaged frame. Without it such results are marked (damaged, decode_errors)
+                      and one warning line per file goes to stderr.
+        """
 
     /// The command, for the warning line's prefix.
     let command: String
@@ -47,8 +47,10 @@ struct DamageReport {
     /// The JSON fields every result carries; a seek whose target lay in missing media also
     /// gets `missing_data`, FFmpeg's words for what could not be read.
     static func fields(decodeErrors: Int, missingData: MissingData? = nil) -> JSONValue.KeyValuePairs {
-        var fields: JSONValue.KeyValuePairs = [("damaged", .bool(decodeErrors > 0 || missingData != nil)),
-                                               ("decode_errors", .integer(Int64(decodeErrors)))]
+        var fields: JSONValue.KeyValuePairs = [
+            ("damaged", .bool(decodeErrors > 0 || missingData != nil)),
+            ("decode_errors", .integer(Int64(decodeErrors)))
+        ]
         if let missingData { fields.append(("missing_data", .string(missingData.description))) }
         return fields
     }
@@ -56,10 +58,13 @@ struct DamageReport {
     /// The media's unreadable stretches as `probe` and `live` print them: after_frame, start,
     /// end (seconds) and evidence.
     static func json(_ missingData: [MissingData]) -> JSONValue {
-        .array(missingData.map { gap in
-            .object([("after_frame", .integer(Int64(gap.afterFrame))), ("start", gap.start.json),
-                     ("end", gap.end.json), ("evidence", .string(gap.evidence))])
-        })
+        .array(
+            missingData.map { gap in
+                .object([
+                    ("after_frame", .integer(Int64(gap.afterFrame))), ("start", gap.start.json),
+                    ("end", gap.end.json), ("evidence", .string(gap.evidence))
+                ])
+            })
     }
 
     /// The text mark of a damaged result, empty for a clean one.
@@ -81,7 +86,8 @@ struct DamageReport {
         }
         if strict {
             let which = frame.map { "frame \($0)" } ?? "a frame"
-            throw DamageError(description: "\(file): damaged: \(which) decoded with \(decodeErrors) error\(decodeErrors == 1 ? "" : "s") (--strict)")
+            throw DamageError(
+                description: "\(file): damaged: \(which) decoded with \(decodeErrors) error\(decodeErrors == 1 ? "" : "s") (--strict)")
         }
     }
 

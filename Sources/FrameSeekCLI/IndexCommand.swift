@@ -9,20 +9,20 @@ enum IndexCommand: Subcommand {
     static let options: Set<String> = ["--stream", "--jobs"]
     static let maximumPositionals = Int.max
     static let help = """
-    usage: frameseek index FILE... [--stream N] [--jobs N] [--json]
+        usage: frameseek index FILE... [--stream N] [--jobs N] [--json]
 
-    Indexes each FILE's selected stream (as every command selects it, or --stream N) and keeps
-    the table in the index cache ($XDG_CACHE_HOME/frameseek/index, else ~/.cache/frameseek/index),
-    so later commands on the file read the table instead of the media. Files run --jobs at a
-    time (default: one per core); one line per file, in the order given: its frame count, how
-    the table was made, and whether the cache entry was read, written or rebuilt. An entry is
-    keyed by the file's size, modification time and the SHA-256 of its first and last MiB, with
-    FrameSeek's and FFmpeg's versions; one that does not match, or is damaged, is rebuilt.
+        Indexes each FILE's selected stream (as every command selects it, or --stream N) and keeps
+        the table in the index cache ($XDG_CACHE_HOME/frameseek/index, else ~/.cache/frameseek/index),
+        so later commands on the file read the table instead of the media. Files run --jobs at a
+        time (default: one per core); one line per file, in the order given: its frame count, how
+        the table was made, and whether the cache entry was read, written or rebuilt. An entry is
+        keyed by the file's size, modification time and the SHA-256 of its first and last MiB, with
+        FrameSeek's and FFmpeg's versions; one that does not match, or is damaged, is rebuilt.
 
-    Exit codes: 0 every file indexed, 2 bad usage or a file that could not be indexed (the
-    others are still indexed).
+        Exit codes: 0 every file indexed, 2 bad usage or a file that could not be indexed (the
+        others are still indexed).
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing FILE") }
@@ -32,9 +32,11 @@ enum IndexCommand: Subcommand {
         let json = arguments.has("--json")
         // Collected, then written in the order given: the outputs are not shared between threads.
         let results = Locked<[Swift.Result<String, any Error>]>([])
-        OrderedParallelWork.run(arguments.positionals, workers: jobs, work: { file -> Swift.Result<String, any Error> in
-            Swift.Result { try line(for: file, engine: FFmpegEngine(path: file, options: options), json: json) }
-        }, deliver: { _, result in results.withLock { $0.append(result) } })
+        OrderedParallelWork.run(
+            arguments.positionals, workers: jobs,
+            work: { file -> Swift.Result<String, any Error> in
+                Swift.Result { try line(for: file, engine: FFmpegEngine(path: file, options: options), json: json) }
+            }, deliver: { _, result in results.withLock { $0.append(result) } })
         var failed = false
         for result in results.withLock({ $0 }) {
             switch result {
@@ -50,19 +52,21 @@ enum IndexCommand: Subcommand {
     /// What became of `file`'s index.
     private static func line(for file: String, engine: FFmpegEngine, json: Bool) -> String {
         let table = engine.frameTable
-        let (cache, entry, note): (String, String?, String?) = switch engine.indexCacheOutcome {
-        case .read(let path): ("read", path, nil)
-        case .written(let path): ("written", path, nil)
-        case .rejected(let path, let reason, let rewriteFailure): ("rebuilt", path, reason + (rewriteFailure.map { "; not saved: \($0)" } ?? ""))
-        case .notWritten(let reason): ("not_written", nil, reason)
-        case .notNeeded: ("not_needed", nil, "an MP4 opens from its own sample table")
-        case nil: ("none", nil, "not a local file")
-        }
+        let (cache, entry, note): (String, String?, String?) =
+            switch engine.indexCacheOutcome {
+            case .read(let path): ("read", path, nil)
+            case .written(let path): ("written", path, nil)
+            case .rejected(let path, let reason, let rewriteFailure):
+                ("rebuilt", path, reason + (rewriteFailure.map { "; not saved: \($0)" } ?? ""))
+            case .notWritten(let reason): ("not_written", nil, reason)
+            case .notNeeded: ("not_needed", nil, "an MP4 opens from its own sample table")
+            case nil: ("none", nil, "not a local file")
+            }
         if json {
             return JSONValue.object([
                 ("file", .string(file)), ("stream_index", .integer(Int64(table.streamIndex))),
                 ("frame_count", .integer(Int64(table.frames.count))), ("index_source", .string(table.source.rawValue)),
-                ("cache", .string(cache)), ("entry", .string(entry)), ("note", .string(note)),
+                ("cache", .string(cache)), ("entry", .string(entry)), ("note", .string(note))
             ]).serialized
         }
         return "\(file): stream \(table.streamIndex), \(table.frames.count) frames (\(table.source.rawValue)), cache \(cache)"

@@ -7,28 +7,28 @@ enum ProbeCommand: Subcommand {
     static let flags: Set<String> = ["--strict"]
     static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--stream", "--threads"]
     static let help = """
-    usage: frameseek probe FILE [--stream N] [--strict] [--json]
+        usage: frameseek probe FILE [--stream N] [--strict] [--json]
 
-    Prints the container, its streams, the duration and start time, and for the selected
-    stream (FFmpeg's best video stream, else its best audio stream, or --stream N, the
-    absolute index as ffprobe numbers streams): frame count, keyframe count, GOP length
-    (min/median/max frames from one keyframe to the next) and B-frame reordering depth.
-    A file cut short says so: where its readable data ends, the duration its header states,
-    and the evidence (JSON: truncation {readable_end, stated_duration, evidence}, else null;
-    corrupt_packets counts packets the demuxer flagged corrupt). Media that could not be read
-    at all, such as an HLS segment that fails to open, is listed the same way (JSON:
-    missing_data [{after_frame, start, end, evidence}]). A video stream's colour is printed
-    for HDR (PQ or HLG, the primaries, MaxCLL, the mastering peak, a Dolby Vision profile);
-    JSON: color {transfer, primaries, matrix, range, dynamic_range (sdr, pq, hlg),
-    mastering_display {primaries [[x, y] x3], white_point, min_luminance, max_luminance},
-    content_light_level {max_cll, max_fall}, dolby_vision {profile, level,
-    bl_signal_compatibility_id, rpu, el, bl}}, null for other streams.
-    \(DamageReport.help)
-    \(CommandDeadline.help)
+        Prints the container, its streams, the duration and start time, and for the selected
+        stream (FFmpeg's best video stream, else its best audio stream, or --stream N, the
+        absolute index as ffprobe numbers streams): frame count, keyframe count, GOP length
+        (min/median/max frames from one keyframe to the next) and B-frame reordering depth.
+        A file cut short says so: where its readable data ends, the duration its header states,
+        and the evidence (JSON: truncation {readable_end, stated_duration, evidence}, else null;
+        corrupt_packets counts packets the demuxer flagged corrupt). Media that could not be read
+        at all, such as an HLS segment that fails to open, is listed the same way (JSON:
+        missing_data [{after_frame, start, end, evidence}]). A video stream's colour is printed
+        for HDR (PQ or HLG, the primaries, MaxCLL, the mastering peak, a Dolby Vision profile);
+        JSON: color {transfer, primaries, matrix, range, dynamic_range (sdr, pq, hlg),
+        mastering_display {primaries [[x, y] x3], white_point, min_luminance, max_luminance},
+        content_light_level {max_cll, max_fall}, dolby_vision {profile, level,
+        bl_signal_compatibility_id, rpu, el, bl}}, null for other streams.
+        \(DamageReport.help)
+        \(CommandDeadline.help)
 
-    Exit codes: 0 success, 2 bad usage or unreadable input.
+        Exit codes: 0 success, 2 bad usage or unreadable input.
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let engine = try openEngine(try singleFile(arguments), arguments, errors: errors)
@@ -37,10 +37,13 @@ enum ProbeCommand: Subcommand {
         var damage = try DamageReport(command: name, arguments: arguments, media: media)
         for index in engine.demuxerFlaggedFrames.sorted() { try damage.note(frame: index, decodeErrors: 1) }
         defer { damage.warn(errors) }
-        let truncation: JSONValue = media.truncation.map { t in
-            .object([("readable_end", t.readableEnd.json), ("stated_duration", t.statedDuration?.json ?? .null),
-                     ("evidence", .string(t.evidence))])
-        } ?? .null
+        let truncation: JSONValue =
+            media.truncation.map { t in
+                .object([
+                    ("readable_end", t.readableEnd.json), ("stated_duration", t.statedDuration?.json ?? .null),
+                    ("evidence", .string(t.evidence))
+                ])
+            } ?? .null
         if arguments.has("--json") {
             let streams: [JSONValue] = media.streams.map { s in
                 .object([
@@ -50,31 +53,39 @@ enum ProbeCommand: Subcommand {
                     ("pixel_format", .string(s.pixelFormat)), ("sample_rate", .integer(s.sampleRate)),
                     ("channels", .integer(s.channels)), ("orientation", .string(s.orientation.rawValue)),
                     ("sample_aspect_ratio", .string(s.sampleAspectRatio?.description)),
-                    ("color", s.color?.json ?? .null),
+                    ("color", s.color?.json ?? .null)
                 ])
             }
-            output.line(JSONValue.object([
-                ("file", .string(media.path)), ("container", .string(media.container)),
-                ("start_time", media.startTime.json), ("duration", media.duration?.json ?? .null),
-                ("streams", .array(streams)), ("stream_index", .integer(Int64(media.selectedStreamIndex))),
-                ("frame_count", .integer(Int64(stats.frameCount))), ("keyframe_count", .integer(Int64(stats.keyframeCount))),
-                ("gop", .object([("min", .integer(stats.minimumGOP)), ("median", .integer(stats.medianGOP)),
-                                 ("max", .integer(stats.maximumGOP))])),
-                ("reorder_depth", .integer(Int64(stats.reorderDepth))),
-                ("index_source", .string(engine.frameTable.source.rawValue)),
-                ("index_bytes_read", engine.indexScanBytes.map { .integer($0.read) } ?? .null),
-                ("index_cache", .string(engine.indexCacheOutcome.map(Self.cacheWord))),
-                ("open_ms", .number(engine.openLatency.milliseconds)),
-                ("open_bytes_read", engine.openTraffic.map { .integer($0.bytesReceived) } ?? .null),
-                ("open_bytes_requested", engine.openTraffic.map { .integer($0.bytesRequested) } ?? .null),
-                ("open_requests", engine.openTraffic.map { .integer(Int64($0.requests)) } ?? .null),
-                ("truncation", truncation),
-                ("missing_data", DamageReport.json(media.missingData)),
-                ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count))),
-            ]).serialized)
+            output.line(
+                JSONValue.object([
+                    ("file", .string(media.path)), ("container", .string(media.container)),
+                    ("start_time", media.startTime.json), ("duration", media.duration?.json ?? .null),
+                    ("streams", .array(streams)), ("stream_index", .integer(Int64(media.selectedStreamIndex))),
+                    ("frame_count", .integer(Int64(stats.frameCount))), ("keyframe_count", .integer(Int64(stats.keyframeCount))),
+                    (
+                        "gop",
+                        .object([
+                            ("min", .integer(stats.minimumGOP)), ("median", .integer(stats.medianGOP)),
+                            ("max", .integer(stats.maximumGOP))
+                        ])
+                    ),
+                    ("reorder_depth", .integer(Int64(stats.reorderDepth))),
+                    ("index_source", .string(engine.frameTable.source.rawValue)),
+                    ("index_bytes_read", engine.indexScanBytes.map { .integer($0.read) } ?? .null),
+                    ("index_cache", .string(engine.indexCacheOutcome.map(Self.cacheWord))),
+                    ("open_ms", .number(engine.openLatency.milliseconds)),
+                    ("open_bytes_read", engine.openTraffic.map { .integer($0.bytesReceived) } ?? .null),
+                    ("open_bytes_requested", engine.openTraffic.map { .integer($0.bytesRequested) } ?? .null),
+                    ("open_requests", engine.openTraffic.map { .integer(Int64($0.requests)) } ?? .null),
+                    ("truncation", truncation),
+                    ("missing_data", DamageReport.json(media.missingData)),
+                    ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count)))
+                ]).serialized)
             return .success
         }
-        output.line("\(media.path): \(media.container), start \(media.startTime.seconds) s, duration \(media.duration?.seconds.description ?? "unknown") s")
+        output.line(
+            "\(media.path): \(media.container), start \(media.startTime.seconds) s, duration \(media.duration?.seconds.description ?? "unknown") s"
+        )
         for s in media.streams {
             var line = "  stream \(s.index): \(s.mediaType.rawValue) \(s.codec)"
             if let w = s.width, let h = s.height { line += " \(w)x\(h)" }
@@ -91,7 +102,9 @@ enum ProbeCommand: Subcommand {
         if let bytes = engine.indexScanBytes { index += ", \(bytes.read) bytes read, \(bytes.skipped) sample bytes not read" }
         if let outcome = engine.indexCacheOutcome { index += ", cache \(Self.cacheWord(outcome))" }
         output.line(index)
-        output.line("  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)")
+        output.line(
+            "  frames \(stats.frameCount), keyframes \(stats.keyframeCount), GOP min/median/max \(stats.minimumGOP.map(String.init) ?? "-")/\(stats.medianGOP.map(String.init) ?? "-")/\(stats.maximumGOP.map(String.init) ?? "-"), reorder depth \(stats.reorderDepth)"
+        )
         return .success
     }
 

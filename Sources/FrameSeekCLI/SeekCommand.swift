@@ -6,77 +6,80 @@ enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
     static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--targets", "--precision", "--stream", "--threads", "--png", "--png-depth", "--tonemap", "--date", "--variant",
-                                       "--sample", "--every", "--pool-mb", "--decoders"]
+    static let options: Set<String> = [
+        "--retries", "--timeout", "--deadline", "--targets", "--precision", "--stream", "--threads", "--png", "--png-depth", "--tonemap",
+        "--date", "--variant",
+        "--sample", "--every", "--pool-mb", "--decoders"
+    ]
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
     static let help = """
-    usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
-                          [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5] [--png PATH]
-                          [--png-depth 8|16] [--tonemap T] [--no-autorotate]
-                          [--strict] [--json]
-           frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
+        usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
+                              [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5] [--png PATH]
+                              [--png-depth 8|16] [--tonemap T] [--no-autorotate]
+                              [--strict] [--json]
+               frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
 
-    Runs every target in one process and prints the results in the order given. Several
-    targets in a file are landed as one batch: planned first, then decoded in one forward pass
-    per GOP landed in, each frame once, skipping the non-reference frames between targets, the
-    GOPs split between decoders (--decoders); latency_ms is then each landing's own decoding.
-    TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
-    zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
-    per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
-    time in it is an error.
-    --sample N    N targets spread evenly over the clip: the middle of each of N equal parts
-                  of the span from the first frame to the last (as peers.py --workload sample)
-    --every S     a target every S seconds from the first frame (S at least 0.001)
-    Targets from TIMEs, --targets, --sample and --every add up, in that order (at most
-    100,000).
+        Runs every target in one process and prints the results in the order given. Several
+        targets in a file are landed as one batch: planned first, then decoded in one forward pass
+        per GOP landed in, each frame once, skipping the non-reference frames between targets, the
+        GOPs split between decoders (--decoders); latency_ms is then each landing's own decoding.
+        TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
+        zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
+        per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
+        time in it is an error.
+        --sample N    N targets spread evenly over the clip: the middle of each of N equal parts
+                      of the span from the first frame to the last (as peers.py --workload sample)
+        --every S     a target every S seconds from the first frame (S at least 0.001)
+        Targets from TIMEs, --targets, --sample and --every add up, in that order (at most
+        100,000).
 
-    An HLS playlist (a path or URL ending in .m3u8 or .m3u, or a file starting with #EXTM3U)
-    is read by FrameSeek itself, on the zero-based timeline of its window, and every result
-    also gets landed_date: the EXT-X-PROGRAM-DATE-TIME date of the landed frame (ISO 8601
-    with milliseconds; null when the playlist has no dates).
-    --date ISO8601  seek to the frame showing at that date (2024-03-04T23:02:17.684Z; an offset
-                  such as +01:00 is fine), instead of TIMEs or --targets
-    --live-edge   seek to the live edge: the window's end less the hold-back (SERVER-CONTROL
-                  HOLD-BACK, or three target durations), exact unless --precision says otherwise
-    \(PlaylistInput.variantHelp)
-    A date outside the window, a date in a playlist without dates, or --live-edge on a playlist
-    that is not live (EXT-X-ENDLIST or VOD) prints {"result": "unavailable", "reason",
-    "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
-    text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
-    file that is not a playlist are usage errors.
+        An HLS playlist (a path or URL ending in .m3u8 or .m3u, or a file starting with #EXTM3U)
+        is read by FrameSeek itself, on the zero-based timeline of its window, and every result
+        also gets landed_date: the EXT-X-PROGRAM-DATE-TIME date of the landed frame (ISO 8601
+        with milliseconds; null when the playlist has no dates).
+        --date ISO8601  seek to the frame showing at that date (2024-03-04T23:02:17.684Z; an offset
+                      such as +01:00 is fine), instead of TIMEs or --targets
+        --live-edge   seek to the live edge: the window's end less the hold-back (SERVER-CONTROL
+                      HOLD-BACK, or three target durations), exact unless --precision says otherwise
+        \(PlaylistInput.variantHelp)
+        A date outside the window, a date in a playlist without dates, or --live-edge on a playlist
+        that is not live (EXT-X-ENDLIST or VOD) prints {"result": "unavailable", "reason",
+        "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
+        text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
+        file that is not a playlist are usage errors.
 
-    --precision   exact (default), previous-keyframe, next-keyframe,
-                  nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
-    --md5         the MD5 of the landed frame, as ffmpeg -f framemd5 prints it: over the
-                  video planes, or for audio over the frame as 16-bit PCM (pcm_s16le)
-    --png PATH    write the landed frame as PNG, upright (display matrix applied), written
-                  under a temporary name and renamed into place; PATH may be a pattern
-                  such as out-%03d.png, numbered from 1 (needed with several targets).
-                  Video streams only.
-    --no-autorotate  write the PNG in coded orientation
-    \(LandedExtras.pictureHelp)
-    --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
-                  decode-forward runs of clean media; see the Performance article's "Threads" for why
-                  the default stays 1
-    --decoders N  decoders a batch splits its GOPs between, each on a core (default: one per
-                  core, at most 2). Every frame decodes as on one decoder, damage reports too
-    --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
-                  one decoder): a later target in such a GOP decodes on from the nearest one
-    \(DamageReport.help)
-    \(CommandDeadline.help)
+        --precision   exact (default), previous-keyframe, next-keyframe,
+                      nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
+        --md5         the MD5 of the landed frame, as ffmpeg -f framemd5 prints it: over the
+                      video planes, or for audio over the frame as 16-bit PCM (pcm_s16le)
+        --png PATH    write the landed frame as PNG, upright (display matrix applied), written
+                      under a temporary name and renamed into place; PATH may be a pattern
+                      such as out-%03d.png, numbered from 1 (needed with several targets).
+                      Video streams only.
+        --no-autorotate  write the PNG in coded orientation
+        \(LandedExtras.pictureHelp)
+        --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
+                      decode-forward runs of clean media; see the Performance article's "Threads" for why
+                      the default stays 1
+        --decoders N  decoders a batch splits its GOPs between, each on a core (default: one per
+                      core, at most 2). Every frame decodes as on one decoder, damage reports too
+        --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
+                      one decoder): a later target in such a GOP decodes on from the nearest one
+        \(DamageReport.help)
+        \(CommandDeadline.help)
 
-    --json prints one line per target: requested, landed, landed_pts, frame_index,
-    key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,
-    latency_ms, frames_decoded, damaged, decode_errors (errors reported between the
-    keyframe decoding started from and the landed frame; damaged when above 0),
-    clamp_explanation when clamped, and md5 / png when asked. Times are seconds; the _rational
-    fields give the exact values.
+        --json prints one line per target: requested, landed, landed_pts, frame_index,
+        key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,
+        latency_ms, frames_decoded, damaged, decode_errors (errors reported between the
+        keyframe decoding started from and the landed frame; damaged when above 0),
+        clamp_explanation when clamped, and md5 / png when asked. Times are seconds; the _rational
+        fields give the exact values.
 
-    Exit codes: 0 success, 1 a date or live-edge seek that is unavailable, 2 bad usage or
-    unreadable input.
+        Exit codes: 0 success, 1 a date or live-edge seek that is unavailable, 2 bad usage or
+        unreadable input.
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
@@ -132,13 +135,15 @@ enum SeekCommand: Subcommand {
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         // Damage is noted as lines are printed, in the order given, so --strict stops at the
         // first damaged target in that order; a damaged landing's PNG is never written then.
-        let extras = LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern, autorotate: !arguments.has("--no-autorotate"),
-                                  pngDepth: try LandedExtras.pngDepth(arguments))
+        let extras = LandedExtras(
+            md5: arguments.has("--md5"), pngPattern: pngPattern, autorotate: !arguments.has("--no-autorotate"),
+            pngDepth: try LandedExtras.pngDepth(arguments))
         let lines = SeekLines(json: arguments.has("--json"), extras: extras, strict: damage.strict, truncation: engine.media.truncation)
         if let file = engine as? FFmpegEngine, targets.count > 1 {
             // Planned first, then one forward pass per GOP run, the runs split between the
             // decoders; the lines come out in the order given.
-            let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
+            let decoders =
+                try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
                 ?? FFmpegEngine.defaultBatchDecoders
             let landed = try file.seek(to: targets, precision: precision, decoders: decoders) { ordinal, landing, decoder in
                 try lines.line(ordinal, landing, engine: decoder)
@@ -160,27 +165,28 @@ enum SeekCommand: Subcommand {
 
     static func jsonLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation? = nil) -> JSONValue {
         let accuracy = landing.accuracy
-        var fields: JSONValue.KeyValuePairs = [
-            ("requested", accuracy.requestedMediaTime.json),
-            ("landed", accuracy.landedMediaTime.json),
-            ("landed_pts", .integer(landing.frame.pts)),
-            ("frame_index", .integer(Int64(landing.frame.index))),
-            ("key_frame_index", .integer(landing.keyframeIndex)),
-            ("delta", accuracy.deltaMediaTime.json),
-            ("within_tolerance", .bool(accuracy.withinRequestedTolerance)),
-            ("clamp", .string(landing.plan.clamp.name)),
-            ("finished", .bool(true)),
-            ("latency_ms", .number(landing.latency.milliseconds)),
-            ("frames_decoded", .integer(Int64(landing.framesDecoded))),
-            ("demuxer_seeks", .integer(Int64(landing.demuxerSeeks))),
-            ("bytes_read", landing.reads.map { .integer($0.bytes) } ?? .null),
-            ("requests", .integer(landing.reads?.requests)),
-        ] + DamageReport.fields(decodeErrors: landing.decodeErrors, missingData: landing.missingData) + [
-            ("precision", .string(landing.plan.precision.description)),
-            ("requested_rational", accuracy.requestedMediaTime.rational),
-            ("landed_rational", accuracy.landedMediaTime.rational),
-            ("delta_rational", accuracy.deltaMediaTime.rational),
-        ]
+        var fields: JSONValue.KeyValuePairs =
+            [
+                ("requested", accuracy.requestedMediaTime.json),
+                ("landed", accuracy.landedMediaTime.json),
+                ("landed_pts", .integer(landing.frame.pts)),
+                ("frame_index", .integer(Int64(landing.frame.index))),
+                ("key_frame_index", .integer(landing.keyframeIndex)),
+                ("delta", accuracy.deltaMediaTime.json),
+                ("within_tolerance", .bool(accuracy.withinRequestedTolerance)),
+                ("clamp", .string(landing.plan.clamp.name)),
+                ("finished", .bool(true)),
+                ("latency_ms", .number(landing.latency.milliseconds)),
+                ("frames_decoded", .integer(Int64(landing.framesDecoded))),
+                ("demuxer_seeks", .integer(Int64(landing.demuxerSeeks))),
+                ("bytes_read", landing.reads.map { .integer($0.bytes) } ?? .null),
+                ("requests", .integer(landing.reads?.requests))
+            ] + DamageReport.fields(decodeErrors: landing.decodeErrors, missingData: landing.missingData) + [
+                ("precision", .string(landing.plan.precision.description)),
+                ("requested_rational", accuracy.requestedMediaTime.rational),
+                ("landed_rational", accuracy.landedMediaTime.rational),
+                ("delta_rational", accuracy.deltaMediaTime.rational)
+            ]
         if landing.plan.clamp.didClamp {
             fields.append(("clamp_explanation", .string(landing.plan.clamp.explanation(truncation: truncation))))
         }
@@ -191,14 +197,16 @@ enum SeekCommand: Subcommand {
 
     static func textLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation?) -> String {
         let a = landing.accuracy
-        var line = "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.frame.index) at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
+        var line =
+            "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.frame.index) at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
         line += "  delta \(a.delta.fixed(6)) s"
         line += a.withinRequestedTolerance ? "  within tolerance" : "  OUTSIDE tolerance"
         if landing.plan.clamp.didClamp {
             line += "  clamped to \(landing.plan.clamp.name)"
             if case .clampedToEnd = landing.plan.clamp, truncation != nil { line += " (readable end of a truncated file)" }
         }
-        line += "  from keyframe \(landing.keyframeIndex.map(String.init) ?? "-"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
+        line +=
+            "  from keyframe \(landing.keyframeIndex.map(String.init) ?? "-"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
         if let md5 { line += "  md5 \(md5)" }
         if let png { line += "  -> \(png)" }
         return line + DamageReport.mark(decodeErrors: landing.decodeErrors, missingData: landing.missingData)
@@ -226,9 +234,12 @@ struct SeekLines: Sendable {
             var line = SeekCommand.jsonLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
             if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
             if let uncounted, case .object(let fields) = line {
-                line = .object(fields.map { key, value in
-                    key == "frame_index" || key == "key_frame_index" ? (key, .null) : (key, value)
-                } + [("frame_index_unknown", .string("frames before this one could not be read, so it cannot be numbered: \(uncounted)"))])
+                line = .object(
+                    fields.map { key, value in
+                        key == "frame_index" || key == "key_frame_index" ? (key, .null) : (key, value)
+                    } + [
+                        ("frame_index_unknown", .string("frames before this one could not be read, so it cannot be numbered: \(uncounted)"))
+                    ])
             }
             return line.serialized
         }
@@ -253,9 +264,10 @@ enum PathPattern {
 
     private static func numberRange(in pattern: String) -> (Range<String.Index>, Int)? {
         guard let regex = try? NSRegularExpression(pattern: "%(0?[0-9]*)d"),
-              let match = regex.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
-              let range = Range(match.range, in: pattern),
-              let widthRange = Range(match.range(at: 1), in: pattern) else { return nil }
+            let match = regex.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
+            let range = Range(match.range, in: pattern),
+            let widthRange = Range(match.range(at: 1), in: pattern)
+        else { return nil }
         // A width is padding, not a request for gigabytes of zeros: 20 digits hold any Int.
         return (range, min(20, Int(pattern[widthRange]) ?? 0))
     }

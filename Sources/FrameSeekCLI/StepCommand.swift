@@ -5,46 +5,49 @@ enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
     static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--png-depth", "--tonemap", "--cache-mb", "--decoders"]
+    static let options: Set<String> = [
+        "--retries", "--timeout", "--deadline", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--png-depth", "--tonemap",
+        "--cache-mb", "--decoders"
+    ]
     static let help = """
-    usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
-                          [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
-                          [--png-depth 8|16] [--tonemap T] [--strict] [--json]
+        usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
+                              [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
+                              [--png-depth 8|16] [--tonemap T] [--strict] [--json]
 
-    Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
-    presentation order. Steps move by the frame index, never by duration x N, so variable
-    frame rate steps right. Backward steps come from a frame cache (default 192 MiB,
-    --cache-mb to change, 0 to turn it off) that one decode of the GOP refills.
+        Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
+        presentation order. Steps move by the frame index, never by duration x N, so variable
+        frame rate steps right. Backward steps come from a frame cache (default 192 MiB,
+        --cache-mb to change, 0 to turn it off) that one decode of the GOP refills.
 
-    Prints one line per step; --json prints one object per step: result ("stepped" or
-    "unavailable"), direction, landed (seconds), frame_index, frames_stepped, latency_ms,
-    frames_decoded, damaged, decode_errors, md5 (with --md5), and for unavailable steps reason (audioOnly,
-    endOfStream, startOfStream, decodeFailed) and explanation. A step that moves fewer frames
-    than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
-    edge, the command stops.
+        Prints one line per step; --json prints one object per step: result ("stepped" or
+        "unavailable"), direction, landed (seconds), frame_index, frames_stepped, latency_ms,
+        frames_decoded, damaged, decode_errors, md5 (with --md5), and for unavailable steps reason (audioOnly,
+        endOfStream, startOfStream, decodeFailed) and explanation. A step that moves fewer frames
+        than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
+        edge, the command stops.
 
-    TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500).
-    --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1 (a PATH
-    without a number is fine for one step); each file is written under a temporary name and
-    renamed into place.
-    \(LandedExtras.pictureHelp)
-    On a file with several streams, --stream N picks a video stream by its absolute index
-    (see frameseek probe); an audio stream of a file that has video is refused.
-    --threads N decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
-    over many frames of clean media).
-    --decoders N  a pass forward (--forward with --repeat, without --png) splits the GOPs it
-    steps through between N decoders, each on a core (default: one per core, at most 2).
-    Every frame decodes as on one decoder; damage is then counted from the keyframe of each
-    step's GOP, as a seek counts it, and latency_ms is each step's own decoding.
-    \(DamageReport.help)
-    \(CommandDeadline.help)
-    A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
-    the step moves one frame more than asked and is damaged.
+        TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500).
+        --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1 (a PATH
+        without a number is fine for one step); each file is written under a temporary name and
+        renamed into place.
+        \(LandedExtras.pictureHelp)
+        On a file with several streams, --stream N picks a video stream by its absolute index
+        (see frameseek probe); an audio stream of a file that has video is refused.
+        --threads N decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
+        over many frames of clean media).
+        --decoders N  a pass forward (--forward with --repeat, without --png) splits the GOPs it
+        steps through between N decoders, each on a core (default: one per core, at most 2).
+        Every frame decodes as on one decoder; damage is then counted from the keyframe of each
+        step's GOP, as a seek counts it, and latency_ms is each step's own decoding.
+        \(DamageReport.help)
+        \(CommandDeadline.help)
+        A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
+        the step moves one frame more than asked and is damaged.
 
-    Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
-    unreadable input.
+        Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
+        unreadable input.
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
@@ -70,16 +73,21 @@ enum StepCommand: Subcommand {
         // "audioOnly" is the answer for media without video; a chosen audio stream in a file
         // that has video is a usage mistake, and saying "no video stream" would be false.
         if stream.mediaType != .video, let video = engine.media.streams.first(where: { $0.mediaType == .video }) {
-            throw UsageError(message: "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)")
+            throw UsageError(
+                message:
+                    "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)"
+            )
         }
         var damage = try DamageReport(command: name, arguments: arguments, media: engine.media)
         if engine.media.selectedStream.mediaType == .video {
             _ = try engine.seek(to: at, precision: .exact)
         }
-        let format = StepLines(json: arguments.has("--json"),
-                               extras: LandedExtras(md5: arguments.has("--md5"), pngPattern: pngPattern,
-                                                    autorotate: !arguments.has("--no-autorotate"),
-                                                    pngDepth: try LandedExtras.pngDepth(arguments)))
+        let format = StepLines(
+            json: arguments.has("--json"),
+            extras: LandedExtras(
+                md5: arguments.has("--md5"), pngPattern: pngPattern,
+                autorotate: !arguments.has("--no-autorotate"),
+                pngDepth: try LandedExtras.pngDepth(arguments)))
         // One line per step: gathered into few writes, and out before anything on stderr
         // (an error thrown below is printed after this function returns).
         let lines = BufferedOutput(output)
@@ -88,7 +96,8 @@ enum StepCommand: Subcommand {
             // A pass forward: where every step goes is known, so the GOPs are split between
             // decoders. Lines come out in step order as each GOP is done, and damage is noted
             // as they are printed.
-            let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
+            let decoders =
+                try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
                 ?? FFmpegEngine.defaultBatchDecoders
             try engine.stepForward(count: count, repeats: repeats, decoders: decoders) { ordinal, report, decoder in
                 try format.line(ordinal + 1, report, engine: decoder)
@@ -112,19 +121,20 @@ enum StepCommand: Subcommand {
     static func json(_ report: FrameStepReport, md5: String?, png: String?) -> JSONValue {
         var fields: JSONValue.KeyValuePairs = [
             ("result", .string(report.result.didStep ? "stepped" : "unavailable")),
-            ("direction", .string(report.direction.rawValue)),
+            ("direction", .string(report.direction.rawValue))
         ]
         if case .stepped(_, let landed) = report.result {
             fields += [("landed", landed.json), ("landed_rational", landed.rational)]
         }
-        fields += [
-            ("frame_index", .integer(report.frame?.index)),
-            ("landed_pts", report.frame.map { .integer($0.pts) } ?? .null),
-            ("frames_stepped", .integer(Int64(report.framesStepped))),
-            ("requested_count", .integer(Int64(report.requestedCount))),
-            ("latency_ms", .number(report.latency.milliseconds)),
-            ("frames_decoded", .integer(Int64(report.framesDecoded))),
-        ] + DamageReport.fields(decodeErrors: report.decodeErrors)
+        fields +=
+            [
+                ("frame_index", .integer(report.frame?.index)),
+                ("landed_pts", report.frame.map { .integer($0.pts) } ?? .null),
+                ("frames_stepped", .integer(Int64(report.framesStepped))),
+                ("requested_count", .integer(Int64(report.requestedCount))),
+                ("latency_ms", .number(report.latency.milliseconds)),
+                ("frames_decoded", .integer(Int64(report.framesDecoded)))
+            ] + DamageReport.fields(decodeErrors: report.decodeErrors)
         if let reason = report.result.unavailableReason {
             fields += [("reason", .string(reason.rawValue)), ("explanation", .string(reason.explanation))]
         }

@@ -6,49 +6,51 @@ enum ThumbnailsCommand: Subcommand {
     static let name = "thumbnails"
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
     static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
-                                       "--stream", "--threads", "--decoders", "--png-compression", "--tonemap"]
+    static let options: Set<String> = [
+        "--retries", "--timeout", "--deadline", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
+        "--stream", "--threads", "--decoders", "--png-compression", "--tonemap"
+    ]
     static let help = """
-    usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
-                                [--columns C --rows R] [--precision P] [--stream N] [--strict]
-                                [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
+        usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
+                                    [--columns C --rows R] [--precision P] [--stream N] [--strict]
+                                    [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
 
-    Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
-    WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
-    the sample aspect ratio are applied, so portrait phone video gives portrait thumbnails.
-    Decoders of its own are used; with the default precision (any keyframe, the nearest)
-    only keyframe packets are read and decoded. --precision exact gives the exact frames;
-    nearest-keyframe:S or tolerance:B,A bound how far the picture may be from its time.
-    --decoders N (1-16; default one per core, at most 2) opens the file N times and
-    decodes different thumbnails at once; the pictures are the same for any N. PNGs are
-    encoded while decoding goes on, with zlib level --png-compression (default \(PNGCompression.default.level):
-    fast; 9 is smallest and slowest, 0 stores the pixels uncompressed). Every level gives
-    the same pixels. An HDR stream (PQ or HLG) is tone-mapped to SDR BT.709 at full size,
-    then scaled: --tonemap hable (default), mobius, reinhard, clip or none (see seek --help).
+        Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
+        WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
+        the sample aspect ratio are applied, so portrait phone video gives portrait thumbnails.
+        Decoders of its own are used; with the default precision (any keyframe, the nearest)
+        only keyframe packets are read and decoded. --precision exact gives the exact frames;
+        nearest-keyframe:S or tolerance:B,A bound how far the picture may be from its time.
+        --decoders N (1-16; default one per core, at most 2) opens the file N times and
+        decodes different thumbnails at once; the pictures are the same for any N. PNGs are
+        encoded while decoding goes on, with zlib level --png-compression (default \(PNGCompression.default.level):
+        fast; 9 is smallest and slowest, 0 stores the pixels uncompressed). Every level gives
+        the same pixels. An HDR stream (PQ or HLG) is tone-mapped to SDR BT.709 at full size,
+        then scaled: --tonemap hable (default), mobius, reinhard, clip or none (see seek --help).
 
-    SECONDS is seconds (10, 0.5 or 10s), a rational (1001/30000) or a clock time (00:00:10).
+        SECONDS is seconds (10, 0.5 or 10s), a rational (1001/30000) or a clock time (00:00:10).
 
-    Writes into DIR: thumb-0001.png ... (or sheet-001.png ... of up to C x R tiles with
-    --columns and --rows, each sheet only as large as the tiles it holds), thumbnails.vtt
-    (cues "FILE#xywh=x,y,w,h") and storyboard.json
-    ({url, tile_width, tile_height, duration, tiles: [{start, x, y, url}]}).
-    The set is written under temporary names and renamed into place when complete; files
-    of an earlier set in DIR (thumb-NNNN.png, sheet-NNN.png, thumbnails.vtt,
-    storyboard.json) that the new set does not replace are removed. No other file in DIR
-    is touched. DIR is checked before anything is decoded.
+        Writes into DIR: thumb-0001.png ... (or sheet-001.png ... of up to C x R tiles with
+        --columns and --rows, each sheet only as large as the tiles it holds), thumbnails.vtt
+        (cues "FILE#xywh=x,y,w,h") and storyboard.json
+        ({url, tile_width, tile_height, duration, tiles: [{start, x, y, url}]}).
+        The set is written under temporary names and renamed into place when complete; files
+        of an earlier set in DIR (thumb-NNNN.png, sheet-NNN.png, thumbnails.vtt,
+        storyboard.json) that the new set does not replace are removed. No other file in DIR
+        is touched. DIR is checked before anything is decoded.
 
-    Limits, checked before decoding: at most 100000 thumbnails (--count, or the times
-    --every gives), --size at most 8192x8192, sheets at most 16384 px on a side, and
-    at most 8 GiB of pictures in all (count x width x height x 3).
-    --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
-    Progress goes to stderr when it is a terminal.
-    \(DamageReport.help)
-    \(CommandDeadline.help)
-    Under --strict nothing is written when a thumbnail is damaged.
+        Limits, checked before decoding: at most 100000 thumbnails (--count, or the times
+        --every gives), --size at most 8192x8192, sheets at most 16384 px on a side, and
+        at most 8 GiB of pictures in all (count x width x height x 3).
+        --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
+        Progress goes to stderr when it is a terminal.
+        \(DamageReport.help)
+        \(CommandDeadline.help)
+        Under --strict nothing is written when a thumbnail is damaged.
 
-    Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
+        Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
@@ -70,14 +72,17 @@ enum ThumbnailsCommand: Subcommand {
         if let problem = outputFolderProblem(directory) {
             throw UsageError(message: "\(directory): cannot write the output folder (\(problem))")
         }
-        let decoders = try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders) ?? ThumbnailGenerator.defaultDecoders
+        let decoders =
+            try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders)
+            ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
         var precision = SeekPrecision.tolerance(before: .positiveInfinity, after: .positiveInfinity)
         if let text = arguments.value("--precision") {
             do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
-        let generator = try ThumbnailGenerator(path: file, options: engineOptions(arguments, cacheBytes: 0), precision: precision,
-                                               prefetchingKeyframes: true)
+        let generator = try ThumbnailGenerator(
+            path: file, options: engineOptions(arguments, cacheBytes: 0), precision: precision,
+            prefetchingKeyframes: true)
         generator.maximumSize = size
         var damage = try DamageReport(command: name, arguments: arguments, media: generator.engine.media)
         guard let frames = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
@@ -95,7 +100,10 @@ enum ThumbnailsCommand: Subcommand {
             throw UsageError(message: "--every must be at least 0.001 (WebVTT times are in milliseconds)")
         }
         guard var times = count.map({ evenlySpaced($0, over: range) }) ?? spaced(every, over: range, limit: Storyboard.maximumCount) else {
-            throw UsageError(message: "--every \(arguments.value("--every") ?? "") gives more than \(Storyboard.maximumCount) thumbnails, the most one run makes")
+            throw UsageError(
+                message:
+                    "--every \(arguments.value("--every") ?? "") gives more than \(Storyboard.maximumCount) thumbnails, the most one run makes"
+            )
         }
         // A last time within the final millisecond would end where it starts.
         let endTick = TimeBase(numerator: 1, denominator: 1000).ticks(in: range.upperBound)
@@ -113,14 +121,17 @@ enum ThumbnailsCommand: Subcommand {
         } catch {
             throw UsageError(message: "\(directory): cannot create the output folder (\(blockingCause(directory)))")
         }
-        let progress: ((Int, Int) -> Void)? = errors.isTerminal ? { done, total in
-            errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
-        } : nil
+        let progress: ((Int, Int) -> Void)? =
+            errors.isTerminal
+            ? { done, total in
+                errors.write("\r  \(done)/\(total)\(done == total ? "\n" : "")")
+            } : nil
         // Pictures are written as they come, in time order, while the decoders go on; a failure
         // (a damaged thumbnail under --strict included) leaves only temporary files, which the
         // writer removes.
-        let writer = try StoryboardWriter(directory: directory, count: times.count, tileWidth: tile.width, tileHeight: tile.height,
-                                          columns: columns, rows: rows, withTrack: true, compression: compression)
+        let writer = try StoryboardWriter(
+            directory: directory, count: times.count, tileWidth: tile.width, tileHeight: tile.height,
+            columns: columns, rows: rows, withTrack: true, compression: compression)
         var keyframeOnly = 0
         try generator.forEachThumbnail(at: times, decoders: decoders, progress: progress) { thumbnail in
             try damage.note(frame: thumbnail.frameIndex, decodeErrors: thumbnail.decodeErrors)
@@ -131,15 +142,20 @@ enum ThumbnailsCommand: Subcommand {
         let vttPath = directory + "/" + Storyboard.trackFileName, storyboardPath = directory + "/" + Storyboard.storyboardFileName
         if arguments.has("--json") {
             let items: [JSONValue] = storyboard.tiles.map { tile in
-                .object([("requested", tile.requested.json), ("actual", tile.actual.json), ("file", .string(tile.file)),
-                         ("x", .integer(Int64(tile.x))), ("y", .integer(Int64(tile.y)))])
+                .object([
+                    ("requested", tile.requested.json), ("actual", tile.actual.json), ("file", .string(tile.file)),
+                    ("x", .integer(Int64(tile.x))), ("y", .integer(Int64(tile.y)))
+                ])
             }
-            output.line(JSONValue.object([
-                ("width", .integer(Int64(storyboard.tileWidth))), ("height", .integer(Int64(storyboard.tileHeight))),
-                ("thumbnails", .array(items)), ("vtt", .string(vttPath)), ("storyboard", .string(storyboardPath)),
-            ]).serialized)
+            output.line(
+                JSONValue.object([
+                    ("width", .integer(Int64(storyboard.tileWidth))), ("height", .integer(Int64(storyboard.tileHeight))),
+                    ("thumbnails", .array(items)), ("vtt", .string(vttPath)), ("storyboard", .string(storyboardPath))
+                ]).serialized)
         } else {
-            output.line("\(storyboard.tiles.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)")
+            output.line(
+                "\(storyboard.tiles.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)"
+            )
         }
         damage.warn(errors)
         return .success

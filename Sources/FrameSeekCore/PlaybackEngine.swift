@@ -12,8 +12,10 @@ public protocol PlaybackEngine: AnyObject {
     /// Seeks as the landing rules say and decodes the landed frame. The engine polls
     /// `interruption` while it decodes and throws `MediaError` with reason `.interrupted` as
     /// soon as it is set, leaving the previous landing current.
-    func seek(to time: MediaTime, precision: SeekPrecision,
-              interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding
+    func seek(
+        to time: MediaTime, precision: SeekPrecision,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding
     /// Steps `count` frames in presentation order from the current frame. Never throws:
     /// a step that cannot happen reports a typed reason.
     func step(_ direction: FrameStepDirection, count: Int) -> FrameStepReport

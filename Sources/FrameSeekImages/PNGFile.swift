@@ -1,6 +1,6 @@
 internal import CPNG
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FrameSeekCore
 
@@ -32,23 +32,30 @@ public enum PNGFile {
     /// The PNG file's bytes for `image`, encoded in memory.
     ///
     /// - Throws: `PNGWriteError` naming `path` (only for the message) when libpng fails.
-    public static func encode(_ image: RGBImage, compression: PNGCompression = .default,
-                              naming path: String = "PNG") throws(PNGWriteError) -> [UInt8] {
+    public static func encode(
+        _ image: RGBImage, compression: PNGCompression = .default,
+        naming path: String = "PNG"
+    ) throws(PNGWriteError) -> [UInt8] {
         try encode(rows: image.pixels, width: image.width, height: image.height, bitDepth: 8, compression: compression, naming: path)
     }
 
     /// The 16-bit PNG file's bytes for `image`, encoded in memory.
     ///
     /// - Throws: `PNGWriteError` naming `path` (only for the message) when libpng fails.
-    public static func encode(_ image: RGB16Image, compression: PNGCompression = .default,
-                              naming path: String = "PNG") throws(PNGWriteError) -> [UInt8] {
-        try encode(rows: image.bigEndianSamples, width: image.width, height: image.height, bitDepth: 16,
-                   compression: compression, naming: path)
+    public static func encode(
+        _ image: RGB16Image, compression: PNGCompression = .default,
+        naming path: String = "PNG"
+    ) throws(PNGWriteError) -> [UInt8] {
+        try encode(
+            rows: image.bigEndianSamples, width: image.width, height: image.height, bitDepth: 16,
+            compression: compression, naming: path)
     }
 
     /// Encodes packed RGB rows of `bitDepth` 8 or 16 (big-endian) with `fs_png_encode_rgb`.
-    private static func encode(rows pixels: [UInt8], width: Int, height: Int, bitDepth: Int, compression: PNGCompression,
-                               naming path: String) throws(PNGWriteError) -> [UInt8] {
+    private static func encode(
+        rows pixels: [UInt8], width: Int, height: Int, bitDepth: Int, compression: PNGCompression,
+        naming path: String
+    ) throws(PNGWriteError) -> [UInt8] {
         var buffer = fs_png_buffer()
         defer { free(buffer.data) }
         let bytesPerPixel = 3 * bitDepth / 8
@@ -58,8 +65,9 @@ public enum PNGFile {
             throw PNGWriteError(path: path, message: "a \(width)x\(height) picture cannot be a PNG")
         }
         let ok = pixels.withUnsafeBufferPointer { rows in
-            fs_png_encode_rgb(rows.baseAddress, UInt32(width), UInt32(height), Int32(bitDepth), width * bytesPerPixel,
-                              Int32(compression.level), compression.filter.mask, &buffer)
+            fs_png_encode_rgb(
+                rows.baseAddress, UInt32(width), UInt32(height), Int32(bitDepth), width * bytesPerPixel,
+                Int32(compression.level), compression.filter.mask, &buffer)
         }
         guard ok != 0 else {
             let message = withUnsafeBytes(of: buffer.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
@@ -80,8 +88,10 @@ public enum PNGFile {
     }
 
     /// Writes `image` to `path` as it goes; errors name `shownPath`.
-    static func writeInPlace(_ image: RGBImage, to path: String, naming shownPath: String,
-                             compression: PNGCompression = .default) throws(PNGWriteError) {
+    static func writeInPlace(
+        _ image: RGBImage, to path: String, naming shownPath: String,
+        compression: PNGCompression = .default
+    ) throws(PNGWriteError) {
         let bytes = try encode(image, compression: compression, naming: shownPath)
         do { try OutputFile.writeInPlace(bytes, to: path, naming: shownPath) } catch {
             throw PNGWriteError(path: shownPath, message: error.cause)

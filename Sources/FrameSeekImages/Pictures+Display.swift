@@ -25,8 +25,10 @@ extension DecodedPicture {
     ///
     /// - Throws: `MediaError` when the conversion to RGB fails, `PNGWriteError` when libpng
     ///   cannot write the file.
-    public func writePNG(to path: String, autorotate: Bool = true, bitDepth: PNGBitDepth = .eight,
-                         using engine: FFmpegEngine) throws {
+    public func writePNG(
+        to path: String, autorotate: Bool = true, bitDepth: PNGBitDepth = .eight,
+        using engine: FFmpegEngine
+    ) throws {
         switch bitDepth {
         case .eight: try PNGFile.write(displayImage(autorotate: autorotate, using: engine), to: path)
         case .sixteen: try PNGFile.write(displayImage16(autorotate: autorotate, using: engine), to: path)

@@ -29,8 +29,10 @@ public struct LandingCheck {
     ///
     /// - Throws: `LandingCheckError`: `.mediaUnreadable` (hashing, opening or a seek failed),
     ///   `.mediaChanged`, `.diffUnwritable`.
-    public static func run(_ manifest: LandingManifest, manifestPath: String,
-                           options: Options) throws(LandingCheckError) -> LandingCheckReport {
+    public static func run(
+        _ manifest: LandingManifest, manifestPath: String,
+        options: Options
+    ) throws(LandingCheckError) -> LandingCheckReport {
         let mediaPath = manifest.mediaPath(relativeTo: manifestPath)
         func unreadable(_ error: MediaError) -> LandingCheckError {
             LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.detail)
@@ -41,7 +43,9 @@ public struct LandingCheck {
         if changed && !options.allowChangedMedia {
             throw LandingCheckError(
                 path: mediaPath, reason: .mediaChanged,
-                cause: "not the recorded media (SHA-256 \(sha256.prefix(12))… differs from the manifest's \(manifest.media.sha256.prefix(12))…); --allow-changed-media checks it anyway")
+                cause:
+                    "not the recorded media (SHA-256 \(sha256.prefix(12))… differs from the manifest's \(manifest.media.sha256.prefix(12))…); --allow-changed-media checks it anyway"
+            )
         }
         var engineOptions = options.engineOptions
         engineOptions.streamIndex = manifest.media.streamIndex
@@ -59,8 +63,9 @@ public struct LandingCheck {
                 if !result.matches, let directory = options.diffDirectory, let picture {
                     let name = URL(fileURLWithPath: manifestPath).deletingPathExtension().lastPathComponent
                     let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name)-\(offset + 1).png").path
-                    try writeDiff(expectedFrame: expected.frameIndex, landedFrame: landed.frameIndex,
-                                  landed: picture, engine: engine, to: path)
+                    try writeDiff(
+                        expectedFrame: expected.frameIndex, landedFrame: landed.frameIndex,
+                        landed: picture, engine: engine, to: path)
                     result.diffPicture = path
                 }
                 results[offset] = result
@@ -72,8 +77,9 @@ public struct LandingCheck {
         } catch {
             throw LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "\(error)")
         }
-        return LandingCheckReport(manifestPath: manifestPath, mediaPath: mediaPath, mediaChanged: changed,
-                                  environment: LandingEnvironment(current: engine), results: results.map { $0! })
+        return LandingCheckReport(
+            manifestPath: manifestPath, mediaPath: mediaPath, mediaChanged: changed,
+            environment: LandingEnvironment(current: engine), results: results.map { $0! })
     }
 
     /// Draws the expected frame (decoded by its index), the landed picture and their amplified
@@ -82,8 +88,10 @@ public struct LandingCheck {
     ///
     /// The expected frame may be gone (changed media with fewer frames) or undecodable: its
     /// panel is then grey and labelled missing, so the landed picture is still shown.
-    private static func writeDiff(expectedFrame index: Int, landedFrame: Int, landed picture: DecodedPicture,
-                                  engine: FFmpegEngine, to path: String) throws(LandingCheckError) {
+    private static func writeDiff(
+        expectedFrame index: Int, landedFrame: Int, landed picture: DecodedPicture,
+        engine: FFmpegEngine, to path: String
+    ) throws(LandingCheckError) {
         let landed: RGBImage
         do { landed = try picture.displayImage(using: engine) } catch {
             throw LandingCheckError(path: path, reason: .diffUnwritable, cause: "cannot draw the landed picture: \(error)")
@@ -93,12 +101,14 @@ public struct LandingCheck {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw LandingCheckError(path: directory.path, reason: .diffUnwritable,
-                                    cause: "cannot create the diff directory (\(error.localizedDescription))")
+            throw LandingCheckError(
+                path: directory.path, reason: .diffUnwritable,
+                cause: "cannot create the diff directory (\(error.localizedDescription))")
         }
-        let diff = LandingDiffPicture.compose(expected: expected, landed: landed,
-                                              expectedLabel: LandingDiffPicture.expectedLabel(frame: index),
-                                              landedLabel: LandingDiffPicture.landedLabel(frame: landedFrame))
+        let diff = LandingDiffPicture.compose(
+            expected: expected, landed: landed,
+            expectedLabel: LandingDiffPicture.expectedLabel(frame: index),
+            landedLabel: LandingDiffPicture.landedLabel(frame: landedFrame))
         do { try PNGFile.write(diff, to: path) } catch {
             throw LandingCheckError(path: path, reason: .diffUnwritable, cause: error.message)
         }

@@ -16,8 +16,10 @@ public struct LandingCheckReport: Sendable, Hashable {
     public var results: [LandingEntryResult]
 
     /// Creates a report.
-    public init(manifestPath: String, mediaPath: String, mediaChanged: Bool, environment: LandingEnvironment,
-                results: [LandingEntryResult]) {
+    public init(
+        manifestPath: String, mediaPath: String, mediaChanged: Bool, environment: LandingEnvironment,
+        results: [LandingEntryResult]
+    ) {
         self.manifestPath = manifestPath
         self.mediaPath = mediaPath
         self.mediaChanged = mediaChanged

@@ -33,8 +33,10 @@ public struct LandingEntry: Sendable, Hashable, Codable {
     public var barcode: Int?
 
     /// Creates an entry.
-    public init(target: MediaTime, precision: SeekPrecision, frameIndex: Int, pts: Int64, time: MediaTime,
-                keyframeIndex: Int?, damaged: Bool, md5: String, barcode: Int?) {
+    public init(
+        target: MediaTime, precision: SeekPrecision, frameIndex: Int, pts: Int64, time: MediaTime,
+        keyframeIndex: Int?, damaged: Bool, md5: String, barcode: Int?
+    ) {
         self.target = target
         self.precision = precision
         self.frameIndex = frameIndex

@@ -27,8 +27,10 @@ public struct LandingManifest: Sendable, Hashable, Codable {
     public var entries: [LandingEntry]
 
     /// Creates a manifest of the current schema unless told otherwise.
-    public init(schemaVersion: Int = LandingManifest.schemaVersion, media: LandingMedia,
-                environment: LandingEnvironment, barcode: Bool, entries: [LandingEntry]) {
+    public init(
+        schemaVersion: Int = LandingManifest.schemaVersion, media: LandingMedia,
+        environment: LandingEnvironment, barcode: Bool, entries: [LandingEntry]
+    ) {
         self.schemaVersion = schemaVersion
         self.media = media
         self.environment = environment
@@ -48,8 +50,9 @@ public struct LandingManifest: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let format = try container.decode(String.self, forKey: .format)
         guard format == Self.format else {
-            throw DecodingError.dataCorruptedError(forKey: .format, in: container,
-                                                   debugDescription: "format is \"\(format)\", not \"\(Self.format)\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: .format, in: container,
+                debugDescription: "format is \"\(format)\", not \"\(Self.format)\"")
         }
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
         media = try container.decode(LandingMedia.self, forKey: .media)
@@ -107,13 +110,16 @@ extension LandingManifest {
             throw LandingManifestError(path: path, reason: .malformed, cause: "not a JSON object (\(Self.explain(error)))")
         }
         guard header.format == format else {
-            throw LandingManifestError(path: path, reason: .malformed,
-                                       cause: "not a landing manifest (\"format\" is not \"\(format)\")")
+            throw LandingManifestError(
+                path: path, reason: .malformed,
+                cause: "not a landing manifest (\"format\" is not \"\(format)\")")
         }
         if let version = header.schema_version, version > schemaVersion {
             throw LandingManifestError(
                 path: path, reason: .newerSchema,
-                cause: "schema_version \(version) is newer than this FrameSeek (\(FrameSeekVersion.current)) reads (schema_version \(schemaVersion)); upgrade FrameSeek to check it")
+                cause:
+                    "schema_version \(version) is newer than this FrameSeek (\(FrameSeekVersion.current)) reads (schema_version \(schemaVersion)); upgrade FrameSeek to check it"
+            )
         }
         do {
             return try JSONDecoder().decode(LandingManifest.self, from: data)

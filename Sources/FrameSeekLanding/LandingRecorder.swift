@@ -13,18 +13,22 @@ public enum LandingRecorder {
     ///     entries; only for media stamped with one.
     ///   - options: how to open the media; `streamIndex` picks the stream, as everywhere.
     /// - Throws: `MediaError` when the media cannot be hashed, opened or seeked.
-    public static func record(mediaPath: String, manifestPath: String, targets: [MediaTime], precisions: [SeekPrecision],
-                              barcode: Bool, options: FFmpegEngine.Options = .init()) throws -> LandingManifest {
+    public static func record(
+        mediaPath: String, manifestPath: String, targets: [MediaTime], precisions: [SeekPrecision],
+        barcode: Bool, options: FFmpegEngine.Options = .init()
+    ) throws -> LandingManifest {
         let sha256 = try MediaDigest.sha256(ofFileAt: mediaPath)
         let engine = try FFmpegEngine(path: mediaPath, options: options)
         let requests = targets.flatMap { target in precisions.map { (target, $0) } }
         var entries = [LandingEntry?](repeating: nil, count: requests.count)
         try engine.landingEntries(requests, barcode: barcode) { position, entry, _ in entries[position] = entry }
         let size = (try? FileManager.default.attributesOfItem(atPath: mediaPath)[.size] as? NSNumber)?.int64Value ?? 0
-        let media = LandingMedia(path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: size,
-                                 sha256: sha256, streamIndex: engine.media.selectedStreamIndex)
-        return LandingManifest(media: media, environment: LandingEnvironment(current: engine), barcode: barcode,
-                               entries: entries.map { $0! })
+        let media = LandingMedia(
+            path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: size,
+            sha256: sha256, streamIndex: engine.media.selectedStreamIndex)
+        return LandingManifest(
+            media: media, environment: LandingEnvironment(current: engine), barcode: barcode,
+            entries: entries.map { $0! })
     }
 
     /// `path` as seen from the directory of `manifestPath` (`../media/clip.mp4`), so that the
@@ -56,8 +60,10 @@ extension FFmpegEngine {
     ///   request's position, its entry, and the landed picture for video (nil for audio).
     /// - Throws: `MediaError` when planning, a landing, the copy of a picture, its RGB
     ///   conversion (for the barcode) or the audio reference decode fails; or what `each` throws.
-    func landingEntries(_ requests: [(target: MediaTime, precision: SeekPrecision)], barcode: Bool,
-                        each: (_ position: Int, _ entry: LandingEntry, _ picture: DecodedPicture?) throws -> Void) throws {
+    func landingEntries(
+        _ requests: [(target: MediaTime, precision: SeekPrecision)], barcode: Bool,
+        each: (_ position: Int, _ entry: LandingEntry, _ picture: DecodedPicture?) throws -> Void
+    ) throws {
         let plans = try requests.map { request throws(MediaError) in try plan(at: request.target, precision: request.precision) }
         _ = try land(plans) { position, landing in
             let described = try landingEntry(describing: landing, barcode: barcode)
@@ -68,8 +74,10 @@ extension FFmpegEngine {
     /// The manifest entry of `landing`, the engine's landed frame now.
     ///
     /// - Returns: the entry, and the landed picture for video (nil for audio).
-    private func landingEntry(describing landing: SeekLanding,
-                              barcode: Bool) throws(MediaError) -> (entry: LandingEntry, picture: DecodedPicture?) {
+    private func landingEntry(
+        describing landing: SeekLanding,
+        barcode: Bool
+    ) throws(MediaError) -> (entry: LandingEntry, picture: DecodedPicture?) {
         let target = landing.plan.requested
         let picture = try landedPicture()
         let md5: String
@@ -83,9 +91,10 @@ extension FFmpegEngine {
         } else {
             throw MediaError(path: media.path, reason: .decodeFailed, detail: "the seek to \(target) landed on no frame")
         }
-        let entry = LandingEntry(target: target, precision: landing.plan.precision, frameIndex: landing.frame.index,
-                                 pts: landing.frame.pts, time: landing.frame.time, keyframeIndex: landing.keyframeIndex,
-                                 damaged: landing.damaged, md5: md5, barcode: number)
+        let entry = LandingEntry(
+            target: target, precision: landing.plan.precision, frameIndex: landing.frame.index,
+            pts: landing.frame.pts, time: landing.frame.time, keyframeIndex: landing.keyframeIndex,
+            damaged: landing.damaged, md5: md5, barcode: number)
         return (entry, picture)
     }
 }

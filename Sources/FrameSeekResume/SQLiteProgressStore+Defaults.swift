@@ -38,7 +38,9 @@ extension SQLiteProgressStore {
     /// When the file cannot be examined the key is `path:<absolute path>`, so a key is always
     /// returned.
     public static func defaultKey(forFileAt path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path
+        let absolute =
+            path.hasPrefix("/")
+            ? path
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
         guard let resolvedPointer = realpath(path, nil) else { return "path:" + absolute }
         let resolved = String(cString: resolvedPointer)

@@ -66,7 +66,7 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         let connection: SQLiteConnection
         do throws(SQLiteError) {
             connection = try Self.open(path, busyTimeout)
-        } catch where error.meansDamage {
+        } catch  where error.meansDamage {
             warning = try Self.moveAside(path, because: error)
             connection = try Self.reopenAfterRecovery(path, busyTimeout)
         } catch {
@@ -78,14 +78,16 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     /// The saved progress for `key`, nil when there is none.
     public func load(key: String) throws(ProgressStoreError) -> SavedProgress? {
         let rows = try run { connection throws(SQLiteError) in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT position_value, position_timescale, duration_value, duration_timescale, updated
                 FROM progress WHERE key = ?
                 """, [.text(key)])
         }
         guard let row = rows.first else { return nil }
         guard row.count == 5, case .integer(let positionValue) = row[0], case .integer(let positionScale) = row[1],
-              case .integer(let durationValue) = row[2], case .integer(let durationScale) = row[3] else {
+            case .integer(let durationValue) = row[2], case .integer(let durationScale) = row[3]
+        else {
             throw ProgressStoreError(path: path, cause: "the row for \(key) does not hold integer times")
         }
         let updated: Double
@@ -94,9 +96,10 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         case .integer(let seconds): updated = Double(seconds)
         default: throw ProgressStoreError(path: path, cause: "the row for \(key) has no update time")
         }
-        return SavedProgress(key: key, position: Self.decode(positionValue, positionScale),
-                             duration: Self.decode(durationValue, durationScale),
-                             updated: Date(timeIntervalSince1970: updated))
+        return SavedProgress(
+            key: key, position: Self.decode(positionValue, positionScale),
+            duration: Self.decode(durationValue, durationScale),
+            updated: Date(timeIntervalSince1970: updated))
     }
 
     /// Saves `progress`, replacing what `progress.key` had, and returns once it is committed.
@@ -105,16 +108,20 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         let duration = Self.encode(progress.duration)
         _ = try run { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
-                try connection.query("""
+                try connection.query(
+                    """
                     INSERT INTO progress (key, position_value, position_timescale, duration_value, duration_timescale, updated)
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(key) DO UPDATE SET
                         position_value = excluded.position_value, position_timescale = excluded.position_timescale,
                         duration_value = excluded.duration_value, duration_timescale = excluded.duration_timescale,
                         updated = excluded.updated
-                    """, [.text(progress.key), .integer(position.value), .integer(position.timescale),
-                          .integer(duration.value), .integer(duration.timescale),
-                          .real(progress.updated.timeIntervalSince1970)])
+                    """,
+                    [
+                        .text(progress.key), .integer(position.value), .integer(position.timescale),
+                        .integer(duration.value), .integer(duration.timescale),
+                        .real(progress.updated.timeIntervalSince1970)
+                    ])
             }
         }
     }
@@ -151,15 +158,18 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     /// without the busy handler, when waiting could deadlock: two processes opening a new store
     /// together each hold a read lock while asking for the write lock (seen as "database is
     /// locked" from one of two writers started at once).
-    private static func journalModeWAL(_ connection: SQLiteConnection, waitingUpTo timeout: Duration) throws(SQLiteError)
-        -> [[SQLiteValue]] {
+    private static func journalModeWAL(
+        _ connection: SQLiteConnection, waitingUpTo timeout: Duration
+    ) throws(SQLiteError)
+        -> [[SQLiteValue]]
+    {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var pause = Duration.milliseconds(5)
         while true {
             do {
                 return try connection.query("PRAGMA journal_mode=WAL")
-            } catch where error.code & 0xff == 5 /* SQLITE_BUSY */ && clock.now + pause < deadline {
+            } catch  where error.code & 0xff == 5 /* SQLITE_BUSY */ && clock.now + pause < deadline {
                 Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
                 pause = min(pause * 2, .milliseconds(100))
             }
@@ -180,13 +190,15 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
                 if case .text(let line) = row.first { return line }
                 return nil
             }
-            throw SQLiteError(function: "PRAGMA quick_check", code: 11 /* SQLITE_CORRUPT */,
-                              message: problems.joined(separator: "; "))
+            throw SQLiteError(
+                function: "PRAGMA quick_check", code: 11 /* SQLITE_CORRUPT */,
+                message: problems.joined(separator: "; "))
         }
         let mode = try journalModeWAL(connection, waitingUpTo: busyTimeout)
         guard mode == [[.text("wal")]] else {
-            throw SQLiteError(function: "PRAGMA journal_mode=WAL", code: 1 /* SQLITE_ERROR */,
-                              message: "the journal mode stayed \(mode.first?.first.map { "\($0)" } ?? "unknown")")
+            throw SQLiteError(
+                function: "PRAGMA journal_mode=WAL", code: 1 /* SQLITE_ERROR */,
+                message: "the journal mode stayed \(mode.first?.first.map { "\($0)" } ?? "unknown")")
         }
         try connection.query("PRAGMA synchronous=NORMAL")
         try connection.transaction { () throws(SQLiteError) in
@@ -194,10 +206,12 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
                 throw SQLiteError(function: "PRAGMA user_version", code: 1, message: "no version returned")
             }
             if version > schemaVersion {
-                throw SQLiteError(function: "PRAGMA user_version", code: 1,
-                                  message: "schema version \(version) was written by a newer FrameSeek (this one knows \(schemaVersion))")
+                throw SQLiteError(
+                    function: "PRAGMA user_version", code: 1,
+                    message: "schema version \(version) was written by a newer FrameSeek (this one knows \(schemaVersion))")
             }
-            try connection.query("""
+            try connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS progress (
                     key TEXT PRIMARY KEY NOT NULL,
                     position_value INTEGER NOT NULL, position_timescale INTEGER NOT NULL,
@@ -210,8 +224,11 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     }
 
     /// Opens the fresh database that replaces a moved-aside one.
-    private static func reopenAfterRecovery(_ path: String, _ busyTimeout: Duration) throws(ProgressStoreError)
-        -> SQLiteConnection {
+    private static func reopenAfterRecovery(
+        _ path: String, _ busyTimeout: Duration
+    ) throws(ProgressStoreError)
+        -> SQLiteConnection
+    {
         do throws(SQLiteError) {
             return try open(path, busyTimeout)
         } catch {
@@ -236,7 +253,8 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             if rename(path + suffix, target + suffix) != 0 {
                 let reason = String(cString: strerror(errno))
-                throw ProgressStoreError(path: path, cause: "damaged (\(damage)) and cannot be moved aside to \(target + suffix): \(reason)")
+                throw ProgressStoreError(
+                    path: path, cause: "damaged (\(damage)) and cannot be moved aside to \(target + suffix): \(reason)")
             }
         }
         return "The progress store \(path) was damaged (\(damage)); it was moved to \(target) and a new, empty store created."
@@ -250,7 +268,7 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         let outcome = state.withLock { state -> Swift.Result<Result, ProgressStoreError> in
             do throws(SQLiteError) {
                 return .success(try body(state.connection))
-            } catch where error.meansDamage {
+            } catch  where error.meansDamage {
                 do throws(ProgressStoreError) {
                     // Closed first, so that no handle of ours still points at the moved files.
                     state.connection.close()
@@ -276,7 +294,7 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     /// Codes for the non-numeric kinds, stored as the value with a timescale of 0 (a timescale
     /// no numeric time has), so an indefinite live duration comes back indefinite.
     private static let kindCodes: [(MediaTime, Int64)] = [
-        (.invalid, 0), (.positiveInfinity, 1), (.negativeInfinity, -1), (.indefinite, 2),
+        (.invalid, 0), (.positiveInfinity, 1), (.negativeInfinity, -1), (.indefinite, 2)
     ]
 
     private static func encode(_ time: MediaTime) -> (value: Int64, timescale: Int64) {
@@ -292,4 +310,3 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         return MediaTime(value: value, timescale: scale)
     }
 }
-

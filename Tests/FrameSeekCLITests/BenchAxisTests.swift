@@ -15,22 +15,26 @@ struct BenchAxisTests {
         return [1.0, 2, 5].contains { abs(mantissa - $0) < 1e-9 }
     }
 
-    @Test("the step is the smallest round number at least the rough step", arguments: [
-        (0.3, 0.5), (1.0, 1.0), (1.01, 2.0), (2.5, 5.0), (3.0, 5.0), (7.0, 10.0), (12.0, 20.0), (0.0042, 0.005), (460.0, 500.0),
-    ])
+    @Test(
+        "the step is the smallest round number at least the rough step",
+        arguments: [
+            (0.3, 0.5), (1.0, 1.0), (1.01, 2.0), (2.5, 5.0), (3.0, 5.0), (7.0, 10.0), (12.0, 20.0), (0.0042, 0.005), (460.0, 500.0)
+        ])
     func roundSteps(_ rough: Double, _ expected: Double) {
         #expect(abs(LinearAxis.roundStep(atLeast: rough) - expected) < expected * 1e-12)
     }
 
-    @Test("known axes: ticks from 0 to the first tick at or above the maximum", arguments: [
-        (12.5, false, [0.0, 5, 10, 15]),
-        (0.87, false, [0, 0.2, 0.4, 0.6, 0.8, 1.0]),
-        (100.0, false, [0, 20, 40, 60, 80, 100]),
-        (3.0, true, [0, 1, 2, 3]),
-        (0.4, true, [0, 1]),
-        (249.0, true, [0, 50, 100, 150, 200, 250]),
-        (0.0, true, [0, 1]),
-    ])
+    @Test(
+        "known axes: ticks from 0 to the first tick at or above the maximum",
+        arguments: [
+            (12.5, false, [0.0, 5, 10, 15]),
+            (0.87, false, [0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+            (100.0, false, [0, 20, 40, 60, 80, 100]),
+            (3.0, true, [0, 1, 2, 3]),
+            (0.4, true, [0, 1]),
+            (249.0, true, [0, 50, 100, 150, 200, 250]),
+            (0.0, true, [0, 1])
+        ])
     func knownAxes(_ maximum: Double, _ whole: Bool, _ expected: [Double]) {
         let ticks = LinearAxis(upTo: maximum, wholeNumbers: whole).ticks
         #expect(ticks.count == expected.count, "\(ticks)")
@@ -52,16 +56,20 @@ struct BenchAxisTests {
                 if whole && !ticks.allSatisfy({ $0 == $0.rounded() }) { problems.append("a fractional tick on a whole axis") }
                 if !ticks.allSatisfy({ abs($0 / axis.step - ($0 / axis.step).rounded()) < 1e-9 }) { problems.append("a tick off the step") }
                 // A label is the number itself: never 12.5 on a whole axis, nor 0.30000000000000004.
-                if !ticks.allSatisfy({ abs(Double(axis.label($0))! - $0) <= axis.step * 1e-6 }) { problems.append("a label that is not its tick") }
+                if !ticks.allSatisfy({ abs(Double(axis.label($0))! - $0) <= axis.step * 1e-6 }) {
+                    problems.append("a label that is not its tick")
+                }
                 if !problems.isEmpty { failures.append("max \(maximum) whole \(whole): \(ticks): \(problems.joined(separator: ", "))") }
             }
         }
         #expect(failures.isEmpty, "\(failures.count) axes, first: \(failures.prefix(3))")
     }
 
-    @Test("log axes: powers of ten at the ends, every tick 1, 2 or 5 times a power of ten", arguments: [
-        (0.22, 103.0), (2.2, 630.0), (0.004, 0.2), (5.0, 5.0),
-    ])
+    @Test(
+        "log axes: powers of ten at the ends, every tick 1, 2 or 5 times a power of ten",
+        arguments: [
+            (0.22, 103.0), (2.2, 630.0), (0.004, 0.2), (5.0, 5.0)
+        ])
     func logAxes(_ smallest: Double, _ largest: Double) {
         let axis = LogAxis(from: smallest, to: largest)
         #expect(axis.lower <= smallest && axis.upper >= largest)

@@ -16,8 +16,10 @@ struct BenchMemoryTests {
     func smallAfterBig() throws {
         // A 4K clip: the seeks fill the frame cache with 4K frames; thumbnails decode a handful of keyframes.
         let clip = Repository.fixture("media/android_h264_portrait_4k60.mp4")
-        let output = try runTool([Repository.builtExecutable("frameseek"), "bench", clip, "--workload", "random,thumbnails",
-                                  "-n", "6", "--json"])
+        let output = try runTool([
+            Repository.builtExecutable("frameseek"), "bench", clip, "--workload", "random,thumbnails",
+            "-n", "6", "--json"
+        ])
         let lines = output.split(separator: "\n").compactMap { JSON.object(String($0)) }
         let big = try #require(lines.first), small = try #require(lines.last)
         guard Self.canResetPeak else {

@@ -24,12 +24,16 @@ struct BenchReportTests {
         let fixture = try #require(FixtureCatalog.fixture(Self.fixtureID))
         let oracle = try Oracle(fixture)
         let before = Date()
-        let lines = jsonLines(["bench", fixture.path, "--workload", "random,sequential", "-n", "5", "--seed", "3",
-                               "--threads", "1", "--cache-mb", "64", "--json"])
+        let lines = jsonLines([
+            "bench", fixture.path, "--workload", "random,sequential", "-n", "5", "--seed", "3",
+            "--threads", "1", "--cache-mb", "64", "--json"
+        ])
         let after = Date()
         #expect(lines.count == 2)
-        let codec = try runTool(["ffprobe", "-v", "error", "-select_streams", String(fixture.stream), "-show_entries",
-                                 "stream=codec_name", "-of", "csv=p=0", fixture.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let codec = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", String(fixture.stream), "-show_entries",
+            "stream=codec_name", "-of", "csv=p=0", fixture.path
+        ]).trimmingCharacters(in: .whitespacesAndNewlines)
         let keyframes = oracle.keyframes
         let gaps = zip(keyframes, keyframes.dropFirst()).map { $1 - $0 }.sorted()
         let cpu = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8).split(separator: "\n")
@@ -67,12 +71,16 @@ struct BenchReportTests {
         let fixture = try #require(FixtureCatalog.fixture(Self.fixtureID))
         let directory = try temporaryDirectory("report-axes")
         let path = directory.appendingPathComponent("bench.html").path
-        let lines = jsonLines(["bench", fixture.path, "--workload", "random,backstep,sequential", "-n", "12", "--seed", "5",
-                               "--json", "--report", path])
+        let lines = jsonLines([
+            "bench", fixture.path, "--workload", "random,backstep,sequential", "-n", "12", "--seed", "5",
+            "--json", "--report", path
+        ])
         let page = try ReportPage(path: path)
         let settings = try #require(lines.first?["settings"] as? [String: Any])
-        for shown in ["h264", "seed", "5", "1 decoder thread", "192 MB", settings["date"] as? String ?? "?",
-                      (settings["ffmpeg_libraries"] as? [String: String])?["libavcodec"] ?? "?"] {
+        for shown in [
+            "h264", "seed", "5", "1 decoder thread", "192 MB", settings["date"] as? String ?? "?",
+            (settings["ffmpeg_libraries"] as? [String: String])?["libavcodec"] ?? "?"
+        ] {
             #expect(page.html.contains(shown), "the report does not show \(shown)")
         }
         #expect(page.html.contains("<th>GOP</th><td>250 frames"))
@@ -103,7 +111,8 @@ struct BenchReportTests {
             for (title, sample) in zip(titles, samples) {
                 let frame = JSON.int(sample["frame_index"]) ?? -1, decoded = JSON.int(sample["frames_decoded"]) ?? -1
                 let latency = String(format: "%.3f", JSON.double(sample["latency_ms"]) ?? -1)
-                #expect(title.hasPrefix("target ") && title.contains("latency \(latency) ms") && title.contains("frame \(frame),")
+                #expect(
+                    title.hasPrefix("target ") && title.contains("latency \(latency) ms") && title.contains("frame \(frame),")
                         && title.contains("\(decoded) frame"), "\(title) for \(sample)")
             }
         }
@@ -143,7 +152,8 @@ struct BenchReportTests {
             let bars = captures("class=\"peer-bar median\" data-peer=\"([^\"]*)\"", in: group)
             #expect(Set(bars) == Set(expected.keys) && bars.count == expected.count, "\(name): \(bars)")
             #expect(bars.first == "frameseek", "FrameSeek first")
-            let values = captures("class=\"peer-bar median\" data-peer=\"[^\"]*\" data-median-s=\"([^\"]*)\"", in: group).compactMap(Double.init)
+            let values = captures("class=\"peer-bar median\" data-peer=\"[^\"]*\" data-median-s=\"([^\"]*)\"", in: group).compactMap(
+                Double.init)
             #expect(zip(bars, values).allSatisfy { expected[$0.0]?["median_s"] as? Double == $0.1 }, "\(name): \(values)")
             #expect(captures("class=\"peer-bar p95\" data-peer=\"([^\"]*)\"", in: group).count == expected.count)
         }
@@ -164,20 +174,24 @@ struct BenchReportTests {
         #expect(page.html.contains("<th>seed</th><td>7</td>"))
     }
 
-    @Test("a malformed peers file is refused before the run: one line naming the file and the cause, exit 2", arguments: [
-        ("missing", nil), ("not JSON", "{ nope"), ("no workloads", #"{"file": "a.mp4"}"#),
-        ("a string median", #"{"workloads": {"random": {"pyav": {"median_s": "fast"}}}}"#),
-        ("a peer that is not an object", #"{"workloads": {"random": {"pyav": 3}}}"#),
-        ("neither median nor errors", #"{"workloads": {"random": {"pyav": {"n": 20}}}}"#),
-        ("an array", "[1, 2]"),
-    ] as [(String, String?)])
+    @Test(
+        "a malformed peers file is refused before the run: one line naming the file and the cause, exit 2",
+        arguments: [
+            ("missing", nil), ("not JSON", "{ nope"), ("no workloads", #"{"file": "a.mp4"}"#),
+            ("a string median", #"{"workloads": {"random": {"pyav": {"median_s": "fast"}}}}"#),
+            ("a peer that is not an object", #"{"workloads": {"random": {"pyav": 3}}}"#),
+            ("neither median nor errors", #"{"workloads": {"random": {"pyav": {"n": 20}}}}"#),
+            ("an array", "[1, 2]")
+        ] as [(String, String?)])
     func malformedPeers(_ label: String, _ contents: String?) throws {
         let directory = try temporaryDirectory("report-bad-peers")
         let peers = directory.appendingPathComponent("peers.json").path
         if let contents { try contents.write(toFile: peers, atomically: true, encoding: .utf8) }
         let report = directory.appendingPathComponent("out.html").path
-        for arguments in [["bench", "--peers", peers, "--report", report],
-                          ["bench", "/no/such/clip.mp4", "--peers", peers, "--report", report]] {
+        for arguments in [
+            ["bench", "--peers", peers, "--report", report],
+            ["bench", "/no/such/clip.mp4", "--peers", peers, "--report", report]
+        ] {
             let result = frameseek(arguments)
             #expect(result.code == .usageOrInput, "\(label)")
             #expect(result.err.count == 1 && result.err.first?.contains(peers) == true, "\(label): \(result.stderr.text)")

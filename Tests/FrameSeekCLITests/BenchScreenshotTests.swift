@@ -22,9 +22,10 @@ let chromiumPath: String? = {
 struct BenchScreenshotTests {
     static let width = 1200, height = 2400
 
-    @Test("headless Chromium draws the report: the charts are in the DOM and the picture is not blank",
-          .enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium; scripts/install-deps.sh does)"),
-          .timeLimit(.minutes(3)))
+    @Test(
+        "headless Chromium draws the report: the charts are in the DOM and the picture is not blank",
+        .enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium; scripts/install-deps.sh does)"),
+        .timeLimit(.minutes(3)))
     func screenshot() throws {
         let chromium = try #require(chromiumPath)
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
@@ -35,9 +36,11 @@ struct BenchScreenshotTests {
         #expect(result.code == .success, "\(result.stderr.text)")
         // A profile of its own: two Chromiums on one default profile (SeekCostTests renders
         // at the same time) meet at its singleton lock, and one waited minutes for the other.
-        let browser = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                       "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
-                       "--window-size=\(Self.width),\(Self.height)"]
+        let browser = [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
+            "--window-size=\(Self.width),\(Self.height)"
+        ]
         let dom = try runTool(browser + ["--dump-dom", "file://\(report)"])
         // What the browser parsed, not what was written: every chart survived as SVG.
         #expect(dom.components(separatedBy: "<svg").count - 1 == 5, "two charts per workload and the peers chart")

@@ -58,8 +58,9 @@ struct NumericOption: Sendable, CustomTestStringConvertible {
 struct CLIArgumentLimitTests {
     static let values = ["0", "-1", "2147483648", "9223372036854775807", "1000000000000000000000000000000"]
 
-    @Test("Each numeric option with 0, -1, 2^31, 2^63-1 and 10^30: exit 0, or exit 2 with one line",
-          arguments: NumericOption.all, values)
+    @Test(
+        "Each numeric option with 0, -1, 2^31, 2^63-1 and 10^30: exit 0, or exit 2 with one line",
+        arguments: NumericOption.all, values)
     func numericValue(_ option: NumericOption, _ value: String) throws {
         let directory = try temporaryDirectory("limits")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -71,14 +72,18 @@ struct CLIArgumentLimitTests {
         let context = "frameseek \(arguments.joined(separator: " "))"
         #expect(result.code == .success || result.code == .usageOrInput, "\(context): exit \(result.code.rawValue)")
         if result.code == .usageOrInput {
-            #expect(result.err.count == 1 && result.stderr.text.filter { $0 == "\n" }.count == 1,
-                    "\(context): stderr \(result.stderr.text)")
+            #expect(
+                result.err.count == 1 && result.stderr.text.filter { $0 == "\n" }.count == 1,
+                "\(context): stderr \(result.stderr.text)")
         }
     }
 
-    @Test("Unwritable outputs are refused before decoding, and nothing is written",
-          arguments: [["seek", NumericOption.file, "1", "--png"], ["step", NumericOption.file, "--at", "1", "--forward", "--png"],
-                      ["bench", NumericOption.file, "-n", "2", "--report"], ["thumbnails", NumericOption.file, "--out"]])
+    @Test(
+        "Unwritable outputs are refused before decoding, and nothing is written",
+        arguments: [
+            ["seek", NumericOption.file, "1", "--png"], ["step", NumericOption.file, "--at", "1", "--forward", "--png"],
+            ["bench", NumericOption.file, "-n", "2", "--report"], ["thumbnails", NumericOption.file, "--out"]
+        ])
     func unwritableOutput(_ command: [String]) throws {
         // A regular file as a folder: no permission bits involved, so it holds under root too.
         let directory = try temporaryDirectory("unwritable")
@@ -101,16 +106,21 @@ struct CLIArgumentLimitTests {
         #expect(try pngDimensions(path).width > 0)
     }
 
-    @Test("thumbnails: limits refused before decoding, with nothing written",
-          arguments: [["--every", "0.0005"], ["--count", "100001"], ["--count", "1000", "--columns", "1000", "--rows", "1000"],
-                      ["--columns", "1000000000", "--rows", "1000000000", "--count", "200"]])
+    @Test(
+        "thumbnails: limits refused before decoding, with nothing written",
+        arguments: [
+            ["--every", "0.0005"], ["--count", "100001"], ["--count", "1000", "--columns", "1000", "--rows", "1000"],
+            ["--columns", "1000000000", "--rows", "1000000000", "--count", "200"]
+        ])
     func thumbnailLimits(_ extra: [String]) throws {
         let directory = try temporaryDirectory("limits")
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out").path
-        let line = CLIErrorTests.checkFails(FailingInvocation(label: extra.joined(separator: " "),
-                                                              arguments: ["thumbnails", Repository.fixture("media/h264_bframes_gop250.mp4"), "--out", out] + extra,
-                                                              mustContain: []))
+        let line = CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: extra.joined(separator: " "),
+                arguments: ["thumbnails", Repository.fixture("media/h264_bframes_gop250.mp4"), "--out", out] + extra,
+                mustContain: []))
         #expect(line.contains("100000") || line.contains("16384") || line.contains("0.001"), "\(line)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }

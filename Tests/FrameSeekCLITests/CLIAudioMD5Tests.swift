@@ -9,8 +9,9 @@ import Testing
 
 @Suite("Command line: audio MD5s")
 struct CLIAudioMD5Tests {
-    @Test("seek --md5 on audio prints ffmpeg's framemd5 for the frame, forward and backward",
-          arguments: FixtureCatalog.audio)
+    @Test(
+        "seek --md5 on audio prints ffmpeg's framemd5 for the frame, forward and backward",
+        arguments: FixtureCatalog.audio)
     func audioMD5(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let md5s = try framemd5Column(fixture)
@@ -20,8 +21,9 @@ struct CLIAudioMD5Tests {
         let forward = Array(0..<oracle.count)
         let backward = Array(stride(from: oracle.lastIndex, through: 0, by: -3))
         for order in [forward, backward] {
-            let lines = jsonLines(["seek", fixture.path] + order.map { oracle.middleText($0) }
-                                  + ["--stream", String(fixture.stream), "--md5", "--json"])
+            let lines = jsonLines(
+                ["seek", fixture.path] + order.map { oracle.middleText($0) }
+                    + ["--stream", String(fixture.stream), "--md5", "--json"])
             try #require(lines.count == order.count)
             for (line, index) in zip(lines, order) {
                 #expect(JSON.int(line["frame_index"]) == index)
@@ -35,8 +37,10 @@ struct CLIAudioMD5Tests {
         let directory = try temporaryDirectory("audio-png")
         defer { try? FileManager.default.removeItem(at: directory) }
         let png = directory.appendingPathComponent("x.png").path
-        CLIErrorTests.checkFails(FailingInvocation(label: fixture.id, arguments: ["seek", fixture.path, "0.5", "--md5", "--png", png],
-                                                   mustContain: [fixture.path, "--png needs a video stream", "audio"]))
+        CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: fixture.id, arguments: ["seek", fixture.path, "0.5", "--md5", "--png", png],
+                mustContain: [fixture.path, "--png needs a video stream", "audio"]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

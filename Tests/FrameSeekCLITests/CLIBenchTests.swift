@@ -11,13 +11,18 @@ struct CLIBenchTests {
     static let fields = ["workload", "n", "open_ms", "median_ms", "p95_ms", "mean_ms", "max_ms", "samples"]
     static let sampleFields = ["target", "latency_ms", "frame_index", "frames_decoded", "key_frame_index"]
 
-    @Test("bench --json: every workload on every video fixture, with the contract's fields",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "bench --json: every workload on every video fixture, with the contract's fields",
+        arguments: FixtureCatalog.video)
     func everyWorkload(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
-        let lines = jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--workload", "all",
-                               "-n", "8", "--json"])
-        #expect(lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails", "sample", "open", "long"])
+        let lines = jsonLines([
+            "bench", fixture.path, "--stream", String(fixture.stream), "--workload", "all",
+            "-n", "8", "--json"
+        ])
+        #expect(
+            lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails", "sample", "open", "long"]
+        )
         for object in lines {
             let workload = object["workload"] as? String ?? "?"
             for field in Self.fields { #expect(object[field] != nil, "\(fixture.id) \(workload): no \(field)") }
@@ -47,8 +52,9 @@ struct CLIBenchTests {
                 for sample in samples {
                     let target = try #require(JSON.double(sample["target"]))
                     let landed = try #require(JSON.int(sample["frame_index"]))
-                    #expect(oracle.seconds(landed) <= target + 1e-9 && (landed == oracle.lastIndex || target < oracle.seconds(landed + 1)),
-                            "\(fixture.id): long landed frame \(landed) for \(target) s")
+                    #expect(
+                        oracle.seconds(landed) <= target + 1e-9 && (landed == oracle.lastIndex || target < oracle.seconds(landed + 1)),
+                        "\(fixture.id): long landed frame \(landed) for \(target) s")
                 }
             }
             if workload == "backstep" {
@@ -79,7 +85,8 @@ struct CLIBenchTests {
         let directory = try temporaryDirectory("bench")
         let targets = directory.appendingPathComponent("targets.txt").path
         try (chosen.map { oracle.middleText($0) }.joined(separator: "\n") + "\n").write(toFile: targets, atomically: true, encoding: .utf8)
-        let object = try #require(jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--targets", targets, "--json"]).first)
+        let object = try #require(
+            jsonLines(["bench", fixture.path, "--stream", String(fixture.stream), "--targets", targets, "--json"]).first)
         let landed = (object["samples"] as? [[String: Any]] ?? []).compactMap { JSON.int($0["frame_index"]) }
         #expect(landed == chosen, "\(fixture.id): landed \(landed), expected \(chosen)")
     }
@@ -101,9 +108,11 @@ struct CLIBenchTests {
         for workload in ["random", "scrub", "backstep"] { #expect(html.contains("<h2>\(workload)")) }
     }
 
-    @Test("bench usage errors exit 2 with one line", arguments: [
-        ["bench"], ["bench", "x.mp4", "--workload", "bogus"], ["bench", "/no/such.mp4"], ["bench", "y.mp4", "-n", "0"],
-    ])
+    @Test(
+        "bench usage errors exit 2 with one line",
+        arguments: [
+            ["bench"], ["bench", "x.mp4", "--workload", "bogus"], ["bench", "/no/such.mp4"], ["bench", "y.mp4", "-n", "0"]
+        ])
     func usageErrors(_ arguments: [String]) {
         let result = frameseek(arguments)
         #expect(result.code == .usageOrInput)

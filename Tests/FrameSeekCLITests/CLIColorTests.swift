@@ -8,8 +8,9 @@ import Testing
 
 @Suite("probe: colour and HDR metadata")
 struct CLIColorTests {
-    @Test("probe --json's color is ffprobe's: names, dynamic range, mastering display, MaxCLL, Dolby Vision",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "probe --json's color is ffprobe's: names, dynamic range, mastering display, MaxCLL, Dolby Vision",
+        arguments: FixtureCatalog.video)
     func colorMatchesFFprobe(_ fixture: Fixture) throws {
         let oracle = try #require(JSON.object(try String(contentsOfFile: Repository.fixture(fixture.probe), encoding: .utf8)))
         let streams = try #require(oracle["streams"] as? [[String: Any]])
@@ -25,7 +26,12 @@ struct CLIColorTests {
         #expect(color["primaries"] as? String == stated("color_primaries"), "\(fixture.id)")
         #expect(color["matrix"] as? String == stated("color_space"), "\(fixture.id)")
         #expect(color["range"] as? String == stated("color_range"), "\(fixture.id)")
-        let range = switch stated("color_transfer") { case "smpte2084": "pq"; case "arib-std-b67": "hlg"; default: "sdr" }
+        let range =
+            switch stated("color_transfer") {
+            case "smpte2084": "pq";
+            case "arib-std-b67": "hlg";
+            default: "sdr"
+            }
         #expect(color["dynamic_range"] as? String == range, "\(fixture.id)")
 
         let sideData = expected["side_data_list"] as? [[String: Any]] ?? []
@@ -39,9 +45,12 @@ struct CLIColorTests {
             let probedMastering = try #require(color["mastering_display"] as? [String: Any], "\(fixture.id)")
             let primaries = try #require(probedMastering["primaries"] as? [[Double]])
             for (index, name) in ["red", "green", "blue"].enumerated() {
-                #expect(primaries[index] == [ratio(mastering["\(name)_x"]), ratio(mastering["\(name)_y"])].compactMap { $0 }, "\(fixture.id) \(name)")
+                #expect(
+                    primaries[index] == [ratio(mastering["\(name)_x"]), ratio(mastering["\(name)_y"])].compactMap { $0 },
+                    "\(fixture.id) \(name)")
             }
-            #expect(probedMastering["white_point"] as? [Double]
+            #expect(
+                probedMastering["white_point"] as? [Double]
                     == [ratio(mastering["white_point_x"]), ratio(mastering["white_point_y"])].compactMap { $0 })
             #expect(JSON.double(probedMastering["max_luminance"]) == ratio(mastering["max_luminance"]))
             #expect(JSON.double(probedMastering["min_luminance"]) == ratio(mastering["min_luminance"]))
@@ -68,13 +77,16 @@ struct CLIColorTests {
 
     @Test("the HDR fixtures say what they are, in the text too")
     func hdrFixturesInText() throws {
-        let expectations = [("hevc_pq_hdr10.s0", "PQ (smpte2084, bt2020), MaxCLL 1000 nits, mastered at 1000 nits"),
-                            ("hevc_hlg.s0", "HLG (arib-std-b67, bt2020)"),
-                            ("iphone_hevc_editlist.s0", "HLG (arib-std-b67, bt2020), Dolby Vision 8.4")]
+        let expectations = [
+            ("hevc_pq_hdr10.s0", "PQ (smpte2084, bt2020), MaxCLL 1000 nits, mastered at 1000 nits"),
+            ("hevc_hlg.s0", "HLG (arib-std-b67, bt2020)"),
+            ("iphone_hevc_editlist.s0", "HLG (arib-std-b67, bt2020), Dolby Vision 8.4")
+        ]
         for (id, text) in expectations {
             let fixture = try #require(FixtureCatalog.fixture(id))
             let result = frameseek(["probe", fixture.path])
-            #expect(result.out.contains { $0.contains("stream \(fixture.stream): video hevc") && $0.contains(text) }, "\(id): \(result.out)")
+            #expect(
+                result.out.contains { $0.contains("stream \(fixture.stream): video hevc") && $0.contains(text) }, "\(id): \(result.out)")
         }
         let sdr = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         #expect(!frameseek(["probe", sdr.path]).out.contains { $0.contains("SDR") || $0.contains("HLG") || $0.contains("PQ (") })

@@ -21,8 +21,9 @@ struct CLIContractTests {
         return (path, directory)
     }
 
-    @Test("Targets files with CRLF or CR line ends and blank lines land as the LF file does",
-          arguments: ["\r\n", "\r", "\n"])
+    @Test(
+        "Targets files with CRLF or CR line ends and blank lines land as the LF file does",
+        arguments: ["\r\n", "\r", "\n"])
     func targetsLineEnds(_ end: String) throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_vfr.s0"))
         let oracle = try Oracle(fixture)
@@ -34,13 +35,16 @@ struct CLIContractTests {
         #expect(lines.compactMap { JSON.int($0["frame_index"]) } == indices)
     }
 
-    @Test("A targets file with no time is an error naming it, for seek and bench",
-          arguments: ["", "\n\n", "\r\n  \r\n", "# only a comment\n"], ["seek", "bench"])
+    @Test(
+        "A targets file with no time is an error naming it, for seek and bench",
+        arguments: ["", "\n\n", "\r\n  \r\n", "# only a comment\n"], ["seek", "bench"])
     func emptyTargets(_ text: String, _ command: String) throws {
         let (path, directory) = try Self.file(text, named: "empty.txt")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let line = CLIErrorTests.checkFails(FailingInvocation(label: "empty targets", arguments: [command, Self.good, "--targets", path],
-                                                              mustContain: ["no targets in \(path)"]))
+        let line = CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: "empty targets", arguments: [command, Self.good, "--targets", path],
+                mustContain: ["no targets in \(path)"]))
         #expect(!line.contains("nan"))
     }
 
@@ -48,8 +52,10 @@ struct CLIContractTests {
     func badTargetLine() throws {
         let (path, directory) = try Self.file("1\r\nabc\r\n2\r\n", named: "bad.txt")
         defer { try? FileManager.default.removeItem(at: directory) }
-        CLIErrorTests.checkFails(FailingInvocation(label: "bad line", arguments: ["seek", Self.good, "--targets", path],
-                                                   mustContain: ["\(path):2:", "abc"]))
+        CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: "bad line", arguments: ["seek", Self.good, "--targets", path],
+                mustContain: ["\(path):2:", "abc"]))
     }
 
     @Test("--png with one output expands a pattern, numbered from 1", arguments: ["seek", "step"])
@@ -57,8 +63,10 @@ struct CLIContractTests {
         let directory = try temporaryDirectory("png-one")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pattern = directory.appendingPathComponent("o-%03d.png").path
-        let arguments = command == "seek" ? ["seek", Self.good, "1", "--png", pattern]
-                                          : ["step", Self.good, "--at", "1", "--forward", "--png", pattern]
+        let arguments =
+            command == "seek"
+            ? ["seek", Self.good, "1", "--png", pattern]
+            : ["step", Self.good, "--at", "1", "--forward", "--png", pattern]
         let result = frameseek(arguments)
         #expect(result.code == .success, "\(result.stderr.text)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["o-001.png"])
@@ -72,7 +80,7 @@ struct CLIContractTests {
 
     static let extraPositionals: [[String]] = [
         ["probe", good, "b.webm"], ["frames", good, "x"], ["thumbnails", good, "5", "--out", "/tmp/never-written"],
-        ["step", good, "1", "--at", "1", "--forward"],
+        ["step", good, "1", "--at", "1", "--forward"]
     ]
 
     @Test("Extra positional arguments are refused with exit 2 and one line", arguments: extraPositionals)
@@ -85,8 +93,10 @@ struct CLIContractTests {
     func stepOnStream(_ stream: Int) throws {
         let fixture = try #require(FixtureCatalog.all.first { $0.file.hasSuffix("nasa_13013.mp4") && $0.stream == stream })
         let oracle = try Oracle(fixture)
-        let lines = jsonLines(["step", fixture.path, "--stream", String(stream), "--at", oracle.middleText(10),
-                               "--forward", "--count", "2", "--repeat", "2", "--json"])
+        let lines = jsonLines([
+            "step", fixture.path, "--stream", String(stream), "--at", oracle.middleText(10),
+            "--forward", "--count", "2", "--repeat", "2", "--json"
+        ])
         #expect(lines.map { JSON.string($0["result"]) } == ["stepped", "stepped"])
         #expect(lines.compactMap { JSON.int($0["frame_index"]) } == [12, 14])
         #expect(lines.compactMap { JSON.int64($0["landed_pts"]) } == [oracle.frames[12].pts, oracle.frames[14].pts])
@@ -95,14 +105,19 @@ struct CLIContractTests {
     @Test("step --stream on an audio stream of a file with video names the stream, not 'no video'")
     func stepOnAudioStream() {
         let nasa = Repository.fixture("media/nasa_13013.mp4")
-        let line = CLIErrorTests.checkFails(FailingInvocation(label: "audio stream", arguments: ["step", nasa, "--stream", "1", "--at", "1", "--forward"],
-                                                              mustContain: [nasa, "stream 1 is audio"]))
+        let line = CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: "audio stream", arguments: ["step", nasa, "--stream", "1", "--at", "1", "--forward"],
+                mustContain: [nasa, "stream 1 is audio"]))
         #expect(!line.contains("no video stream"))
     }
 
-    @Test("tolerance:inf,0 lands where previous-keyframe lands; inf is accepted in every tolerance",
-          arguments: [("tolerance:inf,0", "previous-keyframe"), ("tolerance:0,inf", "next-keyframe"),
-                      ("tolerance:INF,infinity", "tolerance:inf,inf")])
+    @Test(
+        "tolerance:inf,0 lands where previous-keyframe lands; inf is accepted in every tolerance",
+        arguments: [
+            ("tolerance:inf,0", "previous-keyframe"), ("tolerance:0,inf", "next-keyframe"),
+            ("tolerance:INF,infinity", "tolerance:inf,inf")
+        ])
     func infiniteTolerance(_ spelled: String, _ reference: String) throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let oracle = try Oracle(fixture)
@@ -122,8 +137,10 @@ struct CLIContractTests {
         #expect(mkfifo(fifo, 0o644) == 0)
         let loop = directory.appendingPathComponent("loop.mp4").path
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
-        for (path, cause) in [(fifo, "is a FIFO, not a media file"), ("/dev/zero", "is a device, not a media file"),
-                              (loop, "symbolic link loop")] {
+        for (path, cause) in [
+            (fifo, "is a FIFO, not a media file"), ("/dev/zero", "is a device, not a media file"),
+            (loop, "symbolic link loop")
+        ] {
             let arguments = command == "seek" ? ["seek", path, "1"] : ["probe", path]
             CLIErrorTests.checkFails(FailingInvocation(label: path, arguments: arguments, mustContain: [path + ": " + cause]))
         }
@@ -131,8 +148,10 @@ struct CLIContractTests {
 
     @Test("--size beyond the limit states the limit, and --help states it too")
     func sizeLimit() {
-        CLIErrorTests.checkFails(FailingInvocation(label: "size", arguments: ["thumbnails", Self.good, "--out", "/tmp/x", "--size", "100000x100000"],
-                                                   mustContain: ["at most 8192x8192"]))
+        CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: "size", arguments: ["thumbnails", Self.good, "--out", "/tmp/x", "--size", "100000x100000"],
+                mustContain: ["at most 8192x8192"]))
         #expect(frameseek(["thumbnails", "--help"]).stdout.text.contains("8192x8192"))
     }
 
@@ -143,8 +162,9 @@ struct CLIContractTests {
         #expect((object["samples"] as? [Any])?.count == 5)
     }
 
-    @Test("Times may end in s, documented in every command that takes a time",
-          arguments: ["seek", "step", "thumbnails", "bench"])
+    @Test(
+        "Times may end in s, documented in every command that takes a time",
+        arguments: ["seek", "step", "thumbnails", "bench"])
     func secondsSuffix(_ command: String) throws {
         let help = frameseek([command, "--help"]).stdout.text
         #expect(help.contains("92.5s") || help.contains("10s"), "\(command) --help: \(help)")
@@ -160,8 +180,10 @@ struct CLIContractTests {
     func unwritableReport() throws {
         let report = FailingInvocation.good + "/report.html"  // a file is no folder
         let started = ContinuousClock.now
-        let line = CLIErrorTests.checkFails(FailingInvocation(label: "report", arguments: ["bench", Self.good, "-n", "50", "--report", report],
-                                                              mustContain: [report, "not a directory"]))
+        let line = CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: "report", arguments: ["bench", Self.good, "-n", "50", "--report", report],
+                mustContain: [report, "not a directory"]))
         #expect(!line.contains("NSCocoaErrorDomain"))
         #expect(ContinuousClock.now - started < .seconds(2), "it ran the bench first")
     }

@@ -30,7 +30,9 @@ struct CLIDamageTests {
     static let frames = [100, 230, 240, 249, 260]
     static func time(_ frame: Int) -> String { "\(frame * 1001)/30000" }
 
-    @Test("seek --json --md5: every record has damaged and decode_errors; downstream frames are flagged, unflagged ones carry FFmpeg's MD5; one warning line")
+    @Test(
+        "seek --json --md5: every record has damaged and decode_errors; downstream frames are flagged, unflagged ones carry FFmpeg's MD5; one warning line"
+    )
     func seekJSON() throws {
         let (damaged, clean) = try oracleMD5s()
         let result = frameseek(["seek", Self.bitflip] + Self.frames.map(Self.time) + ["--json", "--md5"])

@@ -24,14 +24,16 @@ struct FailingInvocation: Sendable, CustomTestStringConvertible {
             ("bad/does_not_exist.mp4", ["no such file"]),
             ("bad/not_media.mp4", []),
             ("bad/truncated_moov_at_end.mp4", []),
-            ("bad/truncated_faststart.mp4", []),
+            ("bad/truncated_faststart.mp4", [])
         ]
         var list: [FailingInvocation] = []
         for (relative, causes) in inputs {
             let path = Repository.fixture(relative)
             for command in [["probe", path], ["frames", path, "--json"], ["seek", path, "1.5", "--json", "--md5"]] {
-                list.append(FailingInvocation(label: "\(command[0]) \(relative)", arguments: command,
-                                              mustContain: [path + ": "] + causes))
+                list.append(
+                    FailingInvocation(
+                        label: "\(command[0]) \(relative)", arguments: command,
+                        mustContain: [path + ": "] + causes))
             }
         }
         return list
@@ -50,17 +52,22 @@ struct FailingInvocation: Sendable, CustomTestStringConvertible {
         FailingInvocation(label: "frames without FILE", arguments: ["frames", "--json"], mustContain: ["FILE"]),
         FailingInvocation(label: "seek without TIME", arguments: ["seek", good], mustContain: ["TIME"]),
         FailingInvocation(label: "--stream 99 (seek)", arguments: ["seek", good, "1", "--stream", "99"], mustContain: [good + ": ", "99"]),
-        FailingInvocation(label: "--stream 99 (probe)", arguments: ["probe", good, "--stream", "99", "--json"], mustContain: [good + ": ", "99"]),
-        FailingInvocation(label: "--stream subtitle", arguments: ["frames", Repository.fixture("media/nasa_13013.mp4"), "--stream", "2"],
-                          mustContain: [Repository.fixture("media/nasa_13013.mp4") + ": ", "subtitle"]),
+        FailingInvocation(
+            label: "--stream 99 (probe)", arguments: ["probe", good, "--stream", "99", "--json"], mustContain: [good + ": ", "99"]),
+        FailingInvocation(
+            label: "--stream subtitle", arguments: ["frames", Repository.fixture("media/nasa_13013.mp4"), "--stream", "2"],
+            mustContain: [Repository.fixture("media/nasa_13013.mp4") + ": ", "subtitle"]),
         FailingInvocation(label: "--stream abc", arguments: ["seek", good, "1", "--stream", "abc"], mustContain: ["--stream", "abc"]),
         FailingInvocation(label: "--stream without value", arguments: ["seek", good, "1", "--stream"], mustContain: ["--stream"]),
-        FailingInvocation(label: "--precision bogus", arguments: ["seek", good, "1", "--precision", "bogus"], mustContain: ["bogus", "precision"]),
-        FailingInvocation(label: "--precision negative tolerance", arguments: ["seek", good, "1", "--precision", "nearest-keyframe:-1"],
-                          mustContain: ["nearest-keyframe:-1"]),
-        FailingInvocation(label: "--targets missing file", arguments: ["seek", good, "--targets", missingTargets],
-                          mustContain: [missingTargets, "targets"]),
-        FailingInvocation(label: "unknown command", arguments: ["bogus", good], mustContain: ["bogus"]),
+        FailingInvocation(
+            label: "--precision bogus", arguments: ["seek", good, "1", "--precision", "bogus"], mustContain: ["bogus", "precision"]),
+        FailingInvocation(
+            label: "--precision negative tolerance", arguments: ["seek", good, "1", "--precision", "nearest-keyframe:-1"],
+            mustContain: ["nearest-keyframe:-1"]),
+        FailingInvocation(
+            label: "--targets missing file", arguments: ["seek", good, "--targets", missingTargets],
+            mustContain: [missingTargets, "targets"]),
+        FailingInvocation(label: "unknown command", arguments: ["bogus", good], mustContain: ["bogus"])
     ]
 }
 
@@ -73,8 +80,9 @@ struct CLIErrorTests {
         #expect(result.code == .usageOrInput, "\(context): exit code \(result.code.rawValue)")
         #expect(result.stdout.text.isEmpty, "\(context): stdout should be empty, got \(result.stdout.text.prefix(300))")
         #expect(result.err.count == 1, "\(context): \(result.err.count) stderr lines: \(result.stderr.text)")
-        #expect(result.stderr.text.hasSuffix("\n") && result.stderr.text.filter { $0 == "\n" }.count == 1,
-                "\(context): stderr must be exactly one line")
+        #expect(
+            result.stderr.text.hasSuffix("\n") && result.stderr.text.filter { $0 == "\n" }.count == 1,
+            "\(context): stderr must be exactly one line")
         let line = result.err.first ?? ""
         for needle in invocation.mustContain {
             #expect(line.lowercased().contains(needle.lowercased()), "\(context): stderr \"\(line)\" lacks \"\(needle)\"")
@@ -103,9 +111,11 @@ struct CLIErrorTests {
         let directory = try temporaryDirectory("png-pattern")
         defer { try? FileManager.default.removeItem(at: directory) }
         let plain = directory.appendingPathComponent("out.png").path
-        Self.checkFails(FailingInvocation(label: "png without pattern",
-                                          arguments: ["seek", FailingInvocation.good, "0.5", "1.0", "--png", plain],
-                                          mustContain: ["pattern"]))
+        Self.checkFails(
+            FailingInvocation(
+                label: "png without pattern",
+                arguments: ["seek", FailingInvocation.good, "0.5", "1.0", "--png", plain],
+                mustContain: ["pattern"]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

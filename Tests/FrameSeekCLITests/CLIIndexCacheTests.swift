@@ -59,7 +59,8 @@ struct CLIIndexCacheTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         let seek = frameseek(["seek", file, "2.5", "--md5", "--json"])
         #expect(seek.code == .success)
-        #expect(seek.err.count == 1 && seek.err[0].contains(file) && seek.err[0].contains("was not used")
+        #expect(
+            seek.err.count == 1 && seek.err[0].contains(file) && seek.err[0].contains("was not used")
                 && seek.err[0].contains("checksum"), "\(seek.err)")
         let clean = frameseek(["seek", file, "2.5", "--md5", "--json"])
         #expect(clean.err.isEmpty, "the rewritten entry is read without a warning: \(clean.err)")

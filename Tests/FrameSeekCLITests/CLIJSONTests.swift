@@ -21,8 +21,9 @@ func jsonLines(_ arguments: [String]) -> [[String: Any]] {
 
 @Suite("Command-line JSON")
 struct CLIJSONTests {
-    @Test("frames --json: stream, time base, start pts and every frame as ffprobe has them",
-          arguments: FixtureCatalog.all)
+    @Test(
+        "frames --json: stream, time base, start pts and every frame as ffprobe has them",
+        arguments: FixtureCatalog.all)
     func frames(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let lines = jsonLines(["frames", fixture.path, "--stream", String(fixture.stream), "--json"])
@@ -39,7 +40,9 @@ struct CLIJSONTests {
                 problems.append("frame \(i) lacks \(key)")
             }
             if JSON.int(frame["index"]) != i { problems.append("frame \(i): index \(frame["index"] ?? "nil")") }
-            if JSON.int64(frame["pts"]) != oracle.frames[i].pts { problems.append("frame \(i): pts \(frame["pts"] ?? "nil") != \(oracle.frames[i].pts)") }
+            if JSON.int64(frame["pts"]) != oracle.frames[i].pts {
+                problems.append("frame \(i): pts \(frame["pts"] ?? "nil") != \(oracle.frames[i].pts)")
+            }
             if JSON.bool(frame["key"]) != oracle.frames[i].isKey { problems.append("frame \(i): key") }
             if let time = JSON.double(frame["time"]), abs(time - oracle.seconds(i)) > 1e-9 {
                 problems.append("frame \(i): time \(time) != \(oracle.seconds(i))")
@@ -60,11 +63,14 @@ struct CLIJSONTests {
         #expect(JSON.int(object["stream_index"]) == fixture.stream)
     }
 
-    static let seekFields = ["requested", "landed", "landed_pts", "frame_index", "key_frame_index", "delta",
-                             "within_tolerance", "clamp", "finished", "latency_ms", "frames_decoded"]
+    static let seekFields = [
+        "requested", "landed", "landed_pts", "frame_index", "key_frame_index", "delta",
+        "within_tolerance", "clamp", "finished", "latency_ms", "frames_decoded"
+    ]
 
-    @Test("seek T... --json --md5: one line per target, frame index, pts and MD5 as the oracles say",
-          arguments: FixtureCatalog.all)
+    @Test(
+        "seek T... --json --md5: one line per target, frame index, pts and MD5 as the oracles say",
+        arguments: FixtureCatalog.all)
     func seek(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let last = oracle.count - 1
@@ -97,7 +103,8 @@ struct CLIJSONTests {
                 #expect(abs(delta - (oracle.seconds(index) - oracle.middleSeconds(index))) < 1e-9, "\(context): delta \(delta)")
             }
             if let key = JSON.int(line["key_frame_index"]) {
-                #expect(key <= index && oracle.frames[key].isKey, "\(context): key_frame_index \(key) is a keyframe at or before the landing")
+                #expect(
+                    key <= index && oracle.frames[key].isKey, "\(context): key_frame_index \(key) is a keyframe at or before the landing")
             }
             if let md5s = oracle.md5s {
                 #expect(line["md5"] as? String == md5s[index], "\(context): md5")
@@ -144,8 +151,10 @@ struct CLIJSONTests {
     func precisionOption() throws {
         let fixture = try #require(FixtureCatalog.fixture("hevc_opengop.s0"))
         let oracle = try Oracle(fixture)
-        let lines = jsonLines(["seek", fixture.path, oracle.middleText(100), oracle.middleText(47),
-                               "--precision", "previous-keyframe", "--json", "--md5"])
+        let lines = jsonLines([
+            "seek", fixture.path, oracle.middleText(100), oracle.middleText(47),
+            "--precision", "previous-keyframe", "--json", "--md5"
+        ])
         #expect(lines.map { JSON.int($0["frame_index"]) } == [96, 0])
         #expect(oracle.frames[96].isKey && oracle.frames[0].isKey)
         #expect(lines.map { $0["md5"] as? String } == [oracle.md5s?[96], oracle.md5s?[0]])

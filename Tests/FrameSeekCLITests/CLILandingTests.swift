@@ -33,14 +33,17 @@ private func frameseekProcess(_ arguments: [String]) throws -> Process {
 
 @Suite("CLI: landing manifests")
 struct CLILandingTests {
-    @Test("record then check passes on every video fixture; entries agree with ffprobe's frames and ffmpeg's framemd5",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "record then check passes on every video fixture; entries agree with ffprobe's frames and ffmpeg's framemd5",
+        arguments: FixtureCatalog.video)
     func recordThenCheck(_ fixture: Fixture) throws {
         let folder = try temporaryDirectory("landing-roundtrip")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("m.landing.json").path
-        let recorded = frameseek(["landing", "record", fixture.path, "--stream", "\(fixture.stream)", "-n", "5", "--seed", "7",
-                                  "--precision", "exact", "--precision", "previous-keyframe", "-o", manifest])
+        let recorded = frameseek([
+            "landing", "record", fixture.path, "--stream", "\(fixture.stream)", "-n", "5", "--seed", "7",
+            "--precision", "exact", "--precision", "previous-keyframe", "-o", manifest
+        ])
         #expect(recorded.code == .success, "\(recorded.err)")
         let json = try manifestJSON(manifest)
         let entries = try #require(json["entries"] as? [[String: Any]])
@@ -48,7 +51,8 @@ struct CLILandingTests {
         let oracle = try Oracle(fixture)
         for entry in entries {
             let index = try #require(entry["frame_index"] as? Int)
-            #expect(entry["pts"] as? Int64 == oracle.frames[index].pts || (entry["pts"] as? Int).map(Int64.init) == oracle.frames[index].pts)
+            #expect(
+                entry["pts"] as? Int64 == oracle.frames[index].pts || (entry["pts"] as? Int).map(Int64.init) == oracle.frames[index].pts)
             if let md5s = oracle.md5s, entry["damaged"] as? Bool == false { #expect(entry["md5"] as? String == md5s[index]) }
         }
         let checked = frameseek(["landing", "check", manifest, "--json"])
@@ -58,13 +62,16 @@ struct CLILandingTests {
         #expect(lines.last?["type"] as? String == "summary" && lines.last?["exit_code"] as? Int == 0)
     }
 
-    @Test("record --barcode: every entry's barcode is its frame index plus the fixture's offset",
-          arguments: FixtureCatalog.barcoded)
+    @Test(
+        "record --barcode: every entry's barcode is its frame index plus the fixture's offset",
+        arguments: FixtureCatalog.barcoded)
     func barcodes(_ fixture: Fixture) throws {
         let folder = try temporaryDirectory("landing-barcode")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("m.landing.json").path
-        let recorded = frameseek(["landing", "record", fixture.path, "--stream", "\(fixture.stream)", "-n", "6", "--barcode", "-o", manifest])
+        let recorded = frameseek([
+            "landing", "record", fixture.path, "--stream", "\(fixture.stream)", "-n", "6", "--barcode", "-o", manifest
+        ])
         #expect(recorded.code == .success, "\(recorded.err)")
         let entries = try #require(try manifestJSON(manifest)["entries"] as? [[String: Any]])
         for entry in entries where entry["damaged"] as? Bool == false {
@@ -116,7 +123,9 @@ struct CLILandingTests {
         // Re-encoded with a GOP of 30 instead of 250: keyframes and pixels move.
         let encode = Process()
         encode.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        encode.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", fixture.path, "-c:v", "libx264", "-g", "30", "-crf", "35", media + ".new.mp4"]
+        encode.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", fixture.path, "-c:v", "libx264", "-g", "30", "-crf", "35", media + ".new.mp4"
+        ]
         try encode.run()
         encode.waitUntilExit()
         try FileManager.default.removeItem(atPath: media)
@@ -183,7 +192,9 @@ struct CLILandingTests {
         #expect(NSDictionary(dictionary: mergedSummary).isEqual(to: singleSummary), "\(mergedSummary) vs \(singleSummary)")
         // The entries too: the shards' lines together are the single run's, each once.
         func entryLines(_ path: String) throws -> [String] {
-            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init).filter { $0.contains(#""type":"entry""#) }
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init).filter {
+                $0.contains(#""type":"entry""#)
+            }
         }
         let shardEntries = try shardResults.flatMap(entryLines).sorted()
         #expect(shardEntries == (try entryLines(single)).sorted())
@@ -196,14 +207,16 @@ struct CLILandingTests {
         #expect(repeated.code == .usageOrInput)
     }
 
-    @Test("Shard and catalog usage errors exit 2 with one line", arguments: [
-        ["landing", "check", "--shard", "0/2", "x.json"],
-        ["landing", "check", "--catalog", "/nonexistent/catalog.jsonl"],
-        ["landing", "record", "--catalog", "/nonexistent/catalog.jsonl", "--shard", "3/3"],
-        ["landing", "frobnicate"],
-        ["landing", "merge"],
-        ["landing", "record", "x.mp4"],
-    ])
+    @Test(
+        "Shard and catalog usage errors exit 2 with one line",
+        arguments: [
+            ["landing", "check", "--shard", "0/2", "x.json"],
+            ["landing", "check", "--catalog", "/nonexistent/catalog.jsonl"],
+            ["landing", "record", "--catalog", "/nonexistent/catalog.jsonl", "--shard", "3/3"],
+            ["landing", "frobnicate"],
+            ["landing", "merge"],
+            ["landing", "record", "x.mp4"]
+        ])
     func usageErrors(_ arguments: [String]) {
         let result = frameseek(arguments)
         #expect(result.code == .usageOrInput)

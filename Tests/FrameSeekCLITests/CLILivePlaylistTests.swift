@@ -24,16 +24,21 @@ private struct WrittenPlaylists: Sendable {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("frameseek-live-cli-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try runTool(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", Repository.fixture("media/h264_mpegts_offset.ts"),
-                     "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
-                     "-hls_segment_filename", "undated%d.ts", "undated.m3u8"], in: directory)
+        try runTool(
+            [
+                "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", Repository.fixture("media/h264_mpegts_offset.ts"),
+                "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", "undated%d.ts", "undated.m3u8"
+            ], in: directory)
         undated = directory.appendingPathComponent("undated.m3u8").path
 
         let fixtureDirectory = URL(fileURLWithPath: Rollover.playlist).deletingLastPathComponent()
         var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
         for segment in 0..<10 {
             text += "#EXT-X-PROGRAM-DATE-TIME:\(Rollover.date(milliseconds: Rollover.startMilliseconds + 2000 * segment))\n"
-            text += "#EXTINF:2.000000,\n" + fixtureDirectory.appendingPathComponent("360p30_h264_48k_160_aac_ts-00000000\(24 + segment).ts").path + "\n"
+            text +=
+                "#EXTINF:2.000000,\n"
+                + fixtureDirectory.appendingPathComponent("360p30_h264_48k_160_aac_ts-00000000\(24 + segment).ts").path + "\n"
         }
         live = directory.appendingPathComponent("live.m3u8").path
         try text.write(toFile: live, atomically: true, encoding: .utf8)
@@ -98,8 +103,11 @@ struct CLILivePlaylistTests {
         #expect(second["is_live"] as? Bool == true && second["start_date"] as? String == "2024-03-04T23:02:17.684Z")
         #expect(JSON.int(second["segments"]) == 10)
 
-        let landing = try liveRecord(frameseek(["seek", playlists.multivariant, "--variant", "1", "--date",
-                                                "2024-03-04T23:02:25.684Z", "--json"]))
+        let landing = try liveRecord(
+            frameseek([
+                "seek", playlists.multivariant, "--variant", "1", "--date",
+                "2024-03-04T23:02:25.684Z", "--json"
+            ]))
         #expect(JSON.int(landing["frame_index"]) == 192)
 
         let missing = frameseek(["live", playlists.multivariant, "--variant", "2"])

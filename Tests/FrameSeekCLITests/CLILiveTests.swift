@@ -67,8 +67,9 @@ struct CLILiveTests {
 
     /// Milliseconds into 23:02: inside segments 3, 4 (where the PTS wraps) and 5, 0-based,
     /// and exactly at segment boundaries, the window's start among them.
-    @Test("seek --date lands on the frame showing at the date, with FFmpeg's MD5 and the frame's date",
-          arguments: [24_000, 26_900, 28_300, 17_684, 23_684, 25_684, 27_684, 37_683])
+    @Test(
+        "seek --date lands on the frame showing at the date, with FFmpeg's MD5 and the frame's date",
+        arguments: [24_000, 26_900, 28_300, 17_684, 23_684, 25_684, 27_684, 37_683])
     func dateSeek(milliseconds: Int) throws {
         let md5s = try Rollover.md5s.get()
         #expect(md5s.count == 240 * 2, "20 s at 24 fps in FFmpeg's decode")
@@ -83,8 +84,9 @@ struct CLILiveTests {
         #expect(landing["within_tolerance"] as? Bool == true)
     }
 
-    @Test("A date outside the window is unavailable: one record naming the reason, exit 1",
-          arguments: [(17_683, "dateBeforeWindow"), (37_684, "dateAfterWindow"), (59_000, "dateAfterWindow")])
+    @Test(
+        "A date outside the window is unavailable: one record naming the reason, exit 1",
+        arguments: [(17_683, "dateBeforeWindow"), (37_684, "dateAfterWindow"), (59_000, "dateAfterWindow")])
     func unavailableDate(milliseconds: Int, reason: String) throws {
         let date = Rollover.date(milliseconds: milliseconds)
         let result = frameseek(["seek", Rollover.playlist, "--date", date, "--json"])
@@ -119,7 +121,7 @@ struct CLILiveTests {
             (["seek", Rollover.playlist, "--date", "2024-13-04T23:02:20Z"], "2024-13-04T23:02:20Z"),
             (["seek", Rollover.playlist, "1", "--date", "2024-03-04T23:02:20Z"], "cannot be combined"),
             (["seek", Rollover.playlist, "--live-edge", "--date", "2024-03-04T23:02:20Z"], "cannot be combined"),
-            (["live", file], "not an HLS playlist"),
+            (["live", file], "not an HLS playlist")
         ]
         for (arguments, words) in cases {
             let result = frameseek(arguments)

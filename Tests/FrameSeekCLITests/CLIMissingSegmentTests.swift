@@ -28,9 +28,11 @@ private struct SegmentedPlaylist: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.currentDirectoryURL = intactDirectory
-        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", Repository.fixture("media/h264_mpegts_offset.ts"),
-                             "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
-                             "-hls_segment_filename", "segment%d.ts", "playlist.m3u8"]
+        process.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", Repository.fixture("media/h264_mpegts_offset.ts"),
+            "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+            "-hls_segment_filename", "segment%d.ts", "playlist.m3u8"
+        ]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }

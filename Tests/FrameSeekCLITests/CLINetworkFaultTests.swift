@@ -19,8 +19,9 @@ struct CLINetworkFaultTests {
         try #require(segments.count == 10)
         for copy in 0..<copies {
             for (i, name) in segments.enumerated() {
-                try FileManager.default.copyItem(atPath: (source as NSString).appendingPathComponent(name),
-                                                 toPath: directory.file(String(format: "seg%03d.ts", copy * segments.count + i)))
+                try FileManager.default.copyItem(
+                    atPath: (source as NSString).appendingPathComponent(name),
+                    toPath: directory.file(String(format: "seg%03d.ts", copy * segments.count + i)))
             }
         }
         return directory
@@ -38,7 +39,8 @@ struct CLINetworkFaultTests {
         lines.compactMap(JSON.object).filter { $0["event"] as? String == "time" }.compactMap { JSON.double($0["time"]) }
     }
 
-    static let faults = #"{"random": {"rate": 0.3, "seed": 7, "kinds": ["503", "500", "404", "cut", "stall:1.5"], "suffixes": [".ts", ".m3u8"]}}"#
+    static let faults =
+        #"{"random": {"rate": 0.3, "seed": 7, "kinds": ["503", "500", "404", "cut", "stall:1.5"], "suffixes": [".ts", ".m3u8"]}}"#
 
     @Test("play takes URLs: a file over HTTP and a VOD playlist play from 0 on the clock")
     func playURLs() throws {
@@ -57,8 +59,9 @@ struct CLINetworkFaultTests {
     @Test("play --for 15 on a live origin failing 30% of requests plays on through the faults: at least 10 s of media")
     func playThroughFaults() throws {
         let directory = try Self.liveSegments(copies: 3)
-        let server = try HTTPServer(directory: directory.path,
-                                    arguments: ["--faults", Self.faults, "--live", "live.m3u8", "30", "6", "2.0", "seg%03d.ts"])
+        let server = try HTTPServer(
+            directory: directory.path,
+            arguments: ["--faults", Self.faults, "--live", "live.m3u8", "30", "6", "2.0", "seg%03d.ts"])
         defer { server.stop() }
         let lines = try Self.play(["http://127.0.0.1:\(server.port)/live.m3u8", "--for", "15"])
         let times = Self.playedTimes(lines)
@@ -71,9 +74,12 @@ struct CLINetworkFaultTests {
     @Test("A live playlist that loads and then fails: play --json prints each failed reload as an event naming it, and plays on")
     func playReportsFailedReloads() throws {
         let directory = try Self.liveSegments(copies: 3)
-        let server = try HTTPServer(directory: directory.path,
-                                    arguments: ["--faults", #"{"rules": [{"path": "live.m3u8", "kind": "503", "after": 1}]}"#,
-                                                "--live", "live.m3u8", "30", "6", "2.0", "seg%03d.ts"])
+        let server = try HTTPServer(
+            directory: directory.path,
+            arguments: [
+                "--faults", #"{"rules": [{"path": "live.m3u8", "kind": "503", "after": 1}]}"#,
+                "--live", "live.m3u8", "30", "6", "2.0", "seg%03d.ts"
+            ])
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/live.m3u8"
         let lines = try Self.play([url, "--for", "7", "--retries", "0"])
@@ -85,18 +91,24 @@ struct CLINetworkFaultTests {
         // third 8 s later, past the end. Without the backoff a third comes at 6 s.
         #expect(failures.count <= 2, "\(failures.count) failed reloads in 7 s")
         let times = Self.playedTimes(lines)
-        #expect((times.last ?? 0) - (times.first ?? 0) >= 5, "playback stopped with the playlist: \(times.first ?? -1) to \(times.last ?? -1) s")
+        #expect(
+            (times.last ?? 0) - (times.first ?? 0) >= 5, "playback stopped with the playlist: \(times.first ?? -1) to \(times.last ?? -1) s"
+        )
         #expect(objects.last?["event"] as? String == "stopped")
     }
 
     @Test("30 live-edge seeks at 30% faults: none silently wrong, at least 24 right, the rest flagged or refused")
     func liveEdgeUnderFaults() throws {
         let directory = try Self.liveSegments()
-        let counted = try runTool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-                                   "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", directory.file("seg000.ts")])
-        let perSegment = try #require(counted.split(whereSeparator: \.isNewline).first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-        let server = try HTTPServer(directory: directory.path,
-                                    arguments: ["--faults", Self.faults, "--live", "live.m3u8", "10", "6", "2.0", "seg%03d.ts"])
+        let counted = try runTool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+            "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", directory.file("seg000.ts")
+        ])
+        let perSegment = try #require(
+            counted.split(whereSeparator: \.isNewline).first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let server = try HTTPServer(
+            directory: directory.path,
+            arguments: ["--faults", Self.faults, "--live", "live.m3u8", "10", "6", "2.0", "seg%03d.ts"])
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/live.m3u8"
         var right = 0, flagged = 0, refused = 0
@@ -143,7 +155,8 @@ struct CLINetworkFaultTests {
         let directory = try Self.liveSegments()
         // Every request stalls 20 s, within the 60-s resource timeout and the 10-s read timeout's
         // reach of a server that sends nothing; the 2-s deadline comes first.
-        let server = try HTTPServer(directory: directory.path, arguments: ["--faults", #"{"rules": [{"path": "seg001.ts", "kind": "stall:20"}]}"#])
+        let server = try HTTPServer(
+            directory: directory.path, arguments: ["--faults", #"{"rules": [{"path": "seg001.ts", "kind": "stall:20"}]}"#])
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/seg001.ts"
         let process = Process()
@@ -164,14 +177,16 @@ struct CLINetworkFaultTests {
         #expect(stderr.filter { $0 == "\n" }.count == 1 && stderr.contains(url) && stderr.contains("deadline of 2 s"), "stderr: \(stderr)")
     }
 
-    @Test("A segment lost for good at the first or the last place: seek --json flags it, --strict refuses it with its URI", arguments: [0, 3])
+    @Test(
+        "A segment lost for good at the first or the last place: seek --json flags it, --strict refuses it with its URI", arguments: [0, 3])
     func strictRefusesAHole(position: Int) throws {
         let directory = try Self.liveSegments()
         var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
         for i in 0..<4 { playlist += "#EXTINF:2.000,\n" + String(format: "seg%03d.ts", i) + "\n" }
         try (playlist + "#EXT-X-ENDLIST\n").write(toFile: directory.file("vod.m3u8"), atomically: true, encoding: .utf8)
         let lost = String(format: "seg%03d.ts", position)
-        let server = try HTTPServer(directory: directory.path, arguments: ["--faults", #"{"rules": [{"path": "\#(lost)", "kind": "404"}]}"#])
+        let server = try HTTPServer(
+            directory: directory.path, arguments: ["--faults", #"{"rules": [{"path": "\#(lost)", "kind": "404"}]}"#])
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/vod.m3u8"
         let time = "\(2 * position + 1)"

@@ -53,8 +53,9 @@ struct CLIPlayTests {
     /// 12 s: kill points stay before its last 3 s, where a position counts as finished.
     static let clip = Repository.fixture("media/h264_bframes_gop250.mp4")
 
-    @Test("Killed with SIGKILL mid-playback, the next run resumes within one second of the last position reported",
-          arguments: [4.5, 6.3, 8.1])
+    @Test(
+        "Killed with SIGKILL mid-playback, the next run resumes within one second of the last position reported",
+        arguments: [4.5, 6.3, 8.1])
     func killNine(_ killAfter: Double) throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
@@ -66,8 +67,9 @@ struct CLIPlayTests {
         #expect(second.wait() == 0)
         #expect(opening["event"] as? String == "resumed", "\(opening)")
         let resumed = try #require(opening["time"] as? Double)
-        #expect(abs(resumed - lastReported) <= 1.0,
-                "killed after reporting \(lastReported) s, resumed at \(resumed) s")
+        #expect(
+            abs(resumed - lastReported) <= 1.0,
+            "killed after reporting \(lastReported) s, resumed at \(resumed) s")
     }
 
     /// Runs `play` with `arguments` until it reports `seconds` of media time (or ends), then
@@ -136,10 +138,12 @@ struct CLIPlayTests {
         #expect(eventAfter == "started" && timeAfter == 0)
     }
 
-    @Test("Bad rates, durations and stores are refused with one line", arguments: [
-        ["play", "x.mp4", "--rate", "0"], ["play", "x.mp4", "--rate", "nan"], ["play", "x.mp4", "--for", "-1"],
-        ["play", "/nonexistent/clip.mp4"], ["play", "clip.mp4", "--resume", "--store", "/proc/frameseek/store.sqlite"],
-    ])
+    @Test(
+        "Bad rates, durations and stores are refused with one line",
+        arguments: [
+            ["play", "x.mp4", "--rate", "0"], ["play", "x.mp4", "--rate", "nan"], ["play", "x.mp4", "--for", "-1"],
+            ["play", "/nonexistent/clip.mp4"], ["play", "clip.mp4", "--resume", "--store", "/proc/frameseek/store.sqlite"]
+        ])
     func badUsage(_ arguments: [String]) {
         let result = frameseek(arguments)
         #expect(result.code == .usageOrInput)

@@ -17,7 +17,7 @@ extension FailingInvocation {
     static let reviewBadInputs: [(file: String, causes: [String])] = [
         ("bad/duplicate_pts.mkv", ["repeat", "timestamp"]),
         ("bad/raw_stream.h264", ["no timestamps"]),
-        ("bad/overflow_pts.mkv", ["out of range"]),
+        ("bad/overflow_pts.mkv", ["out of range"])
     ]
 
     /// Every command that opens media, on each bad input.
@@ -35,11 +35,13 @@ extension FailingInvocation {
                 ["seek", path, "0", "--json", "--md5"],
                 ["step", path, "--at", "0", "--forward", "--json"],
                 ["thumbnails", path, "--out", out, "--count", "3"],
-                ["bench", path, "-n", "2", "--json"],
+                ["bench", path, "-n", "2", "--json"]
             ]
             for command in commands {
-                list.append(FailingInvocation(label: "\(command[0]) \(relative) \(command.dropFirst(2).joined(separator: " "))",
-                                              arguments: command, mustContain: [path + ": "] + causes))
+                list.append(
+                    FailingInvocation(
+                        label: "\(command[0]) \(relative) \(command.dropFirst(2).joined(separator: " "))",
+                        arguments: command, mustContain: [path + ": "] + causes))
             }
         }
         return list
@@ -50,56 +52,70 @@ extension FailingInvocation {
         let good = FailingInvocation.good
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-review-never-written").path
         return [
-            FailingInvocation(label: "step --count Int64.max",
-                              arguments: ["step", good, "--at", "0", "--forward", "--count", "9223372036854775807"],
-                              mustContain: ["--count", "9223372036854775807"]),
-            FailingInvocation(label: "step --count Int64.max --json (backward)",
-                              arguments: ["step", good, "--at", "1", "--backward", "--count", "9223372036854775807", "--json"],
-                              mustContain: ["--count"]),
-            FailingInvocation(label: "step --repeat Int64.max",
-                              arguments: ["step", good, "--at", "0", "--forward", "--repeat", "9223372036854775807"],
-                              mustContain: ["--repeat"]),
-            FailingInvocation(label: "step --cache-mb 99999999999999",
-                              arguments: ["step", good, "--at", "0", "--forward", "--cache-mb", "99999999999999"],
-                              mustContain: ["--cache-mb", "99999999999999"]),
-            FailingInvocation(label: "bench --cache-mb 99999999999999",
-                              arguments: ["bench", good, "-n", "1", "--cache-mb", "99999999999999"],
-                              mustContain: ["--cache-mb", "99999999999999"]),
-            FailingInvocation(label: "seek --threads 99999999999",
-                              arguments: ["seek", good, "1", "--threads", "99999999999"],
-                              mustContain: ["--threads", "99999999999"]),
-            FailingInvocation(label: "probe --threads 99999999999",
-                              arguments: ["probe", good, "--threads", "99999999999"],
-                              mustContain: ["--threads"]),
-            FailingInvocation(label: "frames --threads 99999999999",
-                              arguments: ["frames", good, "--json", "--threads", "99999999999"],
-                              mustContain: ["--threads"]),
-            FailingInvocation(label: "step --threads 99999999999",
-                              arguments: ["step", good, "--at", "0", "--forward", "--threads", "99999999999"],
-                              mustContain: ["--threads"]),
-            FailingInvocation(label: "bench --threads 99999999999",
-                              arguments: ["bench", good, "-n", "1", "--threads", "99999999999"],
-                              mustContain: ["--threads"]),
-            FailingInvocation(label: "thumbnails --threads 99999999999",
-                              arguments: ["thumbnails", good, "--out", out, "--threads", "99999999999"],
-                              mustContain: ["--threads"]),
-            FailingInvocation(label: "thumbnails --count Int64.max",
-                              arguments: ["thumbnails", good, "--out", out, "--count", "9223372036854775807"],
-                              mustContain: ["--count"]),
+            FailingInvocation(
+                label: "step --count Int64.max",
+                arguments: ["step", good, "--at", "0", "--forward", "--count", "9223372036854775807"],
+                mustContain: ["--count", "9223372036854775807"]),
+            FailingInvocation(
+                label: "step --count Int64.max --json (backward)",
+                arguments: ["step", good, "--at", "1", "--backward", "--count", "9223372036854775807", "--json"],
+                mustContain: ["--count"]),
+            FailingInvocation(
+                label: "step --repeat Int64.max",
+                arguments: ["step", good, "--at", "0", "--forward", "--repeat", "9223372036854775807"],
+                mustContain: ["--repeat"]),
+            FailingInvocation(
+                label: "step --cache-mb 99999999999999",
+                arguments: ["step", good, "--at", "0", "--forward", "--cache-mb", "99999999999999"],
+                mustContain: ["--cache-mb", "99999999999999"]),
+            FailingInvocation(
+                label: "bench --cache-mb 99999999999999",
+                arguments: ["bench", good, "-n", "1", "--cache-mb", "99999999999999"],
+                mustContain: ["--cache-mb", "99999999999999"]),
+            FailingInvocation(
+                label: "seek --threads 99999999999",
+                arguments: ["seek", good, "1", "--threads", "99999999999"],
+                mustContain: ["--threads", "99999999999"]),
+            FailingInvocation(
+                label: "probe --threads 99999999999",
+                arguments: ["probe", good, "--threads", "99999999999"],
+                mustContain: ["--threads"]),
+            FailingInvocation(
+                label: "frames --threads 99999999999",
+                arguments: ["frames", good, "--json", "--threads", "99999999999"],
+                mustContain: ["--threads"]),
+            FailingInvocation(
+                label: "step --threads 99999999999",
+                arguments: ["step", good, "--at", "0", "--forward", "--threads", "99999999999"],
+                mustContain: ["--threads"]),
+            FailingInvocation(
+                label: "bench --threads 99999999999",
+                arguments: ["bench", good, "-n", "1", "--threads", "99999999999"],
+                mustContain: ["--threads"]),
+            FailingInvocation(
+                label: "thumbnails --threads 99999999999",
+                arguments: ["thumbnails", good, "--out", out, "--threads", "99999999999"],
+                mustContain: ["--threads"]),
+            FailingInvocation(
+                label: "thumbnails --count Int64.max",
+                arguments: ["thumbnails", good, "--out", out, "--count", "9223372036854775807"],
+                mustContain: ["--count"])
         ]
     }()
 }
 
 @Suite("Command line: review regressions")
 struct CLIReviewRegressionTests {
-    @Test("Repeated, missing or overflowing timestamps: exit 2, one line with the file and the cause",
-          arguments: FailingInvocation.reviewBadFiles)
+    @Test(
+        "Repeated, missing or overflowing timestamps: exit 2, one line with the file and the cause",
+        arguments: FailingInvocation.reviewBadFiles)
     func hostileTimestamps(_ invocation: FailingInvocation) {
         CLIErrorTests.checkFails(invocation)
     }
 
-    @Test("Huge --count, --repeat, --cache-mb, --threads: exit 2, one line naming the option",
-          arguments: FailingInvocation.reviewHugeNumbers)
+    @Test(
+        "Huge --count, --repeat, --cache-mb, --threads: exit 2, one line naming the option",
+        arguments: FailingInvocation.reviewHugeNumbers)
     func hugeNumbers(_ invocation: FailingInvocation) {
         let line = CLIErrorTests.checkFails(invocation)
         #expect(line.contains("whole number"), "the line says what the option takes: \(line)")
@@ -109,15 +125,18 @@ struct CLIReviewRegressionTests {
     func boundsAccepted() throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_vfr.s0"))
         let oracle = try Oracle(fixture)
-        let lines = jsonLines(["step", fixture.path, "--at", "0", "--forward", "--count", "1000000000", "--threads", "64",
-                               "--cache-mb", "1048576", "--json"])
+        let lines = jsonLines([
+            "step", fixture.path, "--at", "0", "--forward", "--count", "1000000000", "--threads", "64",
+            "--cache-mb", "1048576", "--json"
+        ])
         #expect(lines.count == 1)
         #expect(JSON.int(lines.first?["frame_index"]) == oracle.lastIndex, "a step of 10^9 frames stops on the last frame")
         #expect(JSON.int(lines.first?["frames_stepped"]) == oracle.lastIndex)
     }
 
-    @Test("seek to Int64.max seconds exits 0 and clamps to the last frame; Int64.min clamps to the first",
-          arguments: FixtureCatalog.video.filter { ["h264_vfr.s0", "h264_ts_cut_midgop.s0", "h264_editlist_late.s0"].contains($0.id) })
+    @Test(
+        "seek to Int64.max seconds exits 0 and clamps to the last frame; Int64.min clamps to the first",
+        arguments: FixtureCatalog.video.filter { ["h264_vfr.s0", "h264_ts_cut_midgop.s0", "h264_editlist_late.s0"].contains($0.id) })
     func farTargetsClamp(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let targets = ["9223372036854775807/1", "9223372036854775807", "-9223372036854775808/1", "-9223372036854775807/1"]
@@ -147,9 +166,11 @@ struct CLIReviewRegressionTests {
         let oracle = try Oracle(fixture)
         let middle = oracle.count / 2
         // 0 is before the first frame (start_time is -7 ms, the first frame at pts 0): it clamps to frame 0.
-        let targets: [(String, Int)] = [("0", 0), (oracle.middleText(middle), middle), ("0", 0),
-                                        (oracle.middleText(middle), middle), (oracle.middleText(oracle.lastIndex), oracle.lastIndex),
-                                        (oracle.middleText(1), 1)]
+        let targets: [(String, Int)] = [
+            ("0", 0), (oracle.middleText(middle), middle), ("0", 0),
+            (oracle.middleText(middle), middle), (oracle.middleText(oracle.lastIndex), oracle.lastIndex),
+            (oracle.middleText(1), 1)
+        ]
         let lines = jsonLines(["seek", fixture.path] + targets.map(\.0) + ["--json"])
         try #require(lines.count == targets.count)
         for (n, (line, (target, expected))) in zip(lines, targets).enumerated() {
@@ -165,12 +186,14 @@ struct CLIReviewRegressionTests {
         #expect(lines[1]["clamp"] as? String == "none")
     }
 
-    @Test("Files that start with undecodable packets open with ffprobe's frames, never as truncated",
-          arguments: ["h264_ts_cut_midgop.s0", "hevc_cra_start.s0", "h264_editlist_late.s0"])
+    @Test(
+        "Files that start with undecodable packets open with ffprobe's frames, never as truncated",
+        arguments: ["h264_ts_cut_midgop.s0", "hevc_cra_start.s0", "h264_editlist_late.s0"])
     func undecodableStart(_ id: String) throws {
         let fixture = try #require(FixtureCatalog.fixture(id))
         let oracle = try Oracle(fixture)
-        let packets = try JSON.file(fixture.frames.replacingOccurrences(of: ".frames.json", with: ".packets.json"))["packets"]
+        let packets =
+            try JSON.file(fixture.frames.replacingOccurrences(of: ".frames.json", with: ".packets.json"))["packets"]
             as? [[String: Any]] ?? []
         #expect(packets.count > oracle.count, "\(id): the fixture has more packets (\(packets.count)) than frames (\(oracle.count))")
 
@@ -204,9 +227,10 @@ private let builtExecutable: String? = {
 
 @Suite("Command line: review regressions, as a process")
 struct CLIReviewProcessTests {
-    @Test("The built executable exits 2 (no signal) with one stderr line on each hostile input",
-          .enabled(if: builtExecutable != nil, "no frameseek executable next to the test bundle"),
-          arguments: FailingInvocation.reviewBadInputs.map(\.file))
+    @Test(
+        "The built executable exits 2 (no signal) with one stderr line on each hostile input",
+        .enabled(if: builtExecutable != nil, "no frameseek executable next to the test bundle"),
+        arguments: FailingInvocation.reviewBadInputs.map(\.file))
     func exitStatus(_ relative: String) throws {
         let executable = try #require(builtExecutable)
         for command in [["probe"], ["frames", "--json"], ["seek", "0"]] {

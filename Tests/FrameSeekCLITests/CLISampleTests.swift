@@ -13,8 +13,9 @@ struct CLISampleTests {
         return sorted.last { oracle.frames[$0].pts <= pts } ?? sorted[0]
     }
 
-    @Test("--sample 7 lands on the frames covering first + span x (i + 1/2) / 7, with framemd5's MD5s",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "--sample 7 lands on the frames covering first + span x (i + 1/2) / 7, with framemd5's MD5s",
+        arguments: FixtureCatalog.video)
     func sample(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let ptsInOrder = oracle.frames.map(\.pts).sorted()
@@ -41,8 +42,9 @@ struct CLISampleTests {
         #expect(lines.map { JSON.int($0["frame_index"]) } == [before] + expected)
     }
 
-    @Test("--sample and --every reject nonsense with exit 2 and one line",
-          arguments: [["--sample", "0"], ["--sample", "x"], ["--every", "0"], ["--every", "0.0001"], ["--every", "-1"]])
+    @Test(
+        "--sample and --every reject nonsense with exit 2 and one line",
+        arguments: [["--sample", "0"], ["--sample", "x"], ["--every", "0"], ["--every", "0.0001"], ["--every", "-1"]])
     func rejects(_ option: [String]) throws {
         let fixture = try #require(FixtureCatalog.video.first)
         let run = frameseek(["seek", fixture.path] + option)

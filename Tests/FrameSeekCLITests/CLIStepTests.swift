@@ -8,8 +8,10 @@ import FrameSeekTestSupport
 import Testing
 
 /// Checks one stepped line: frame `expected`, `moved` frames, the oracle's time and MD5.
-func verifySteppedLine(_ line: [String: Any], oracle: Oracle, direction: String, expected: Int, moved: Int,
-                       md5: Bool = true, context: String) {
+func verifySteppedLine(
+    _ line: [String: Any], oracle: Oracle, direction: String, expected: Int, moved: Int,
+    md5: Bool = true, context: String
+) {
     for key in ["result", "direction", "landed", "frame_index", "frames_stepped", "latency_ms", "frames_decoded"] {
         #expect(line[key] != nil, "\(context): lacks \(key)")
     }
@@ -53,46 +55,58 @@ struct CLIStepTests {
 
     static let usage: [FailingInvocation] = [
         FailingInvocation(label: "step without --at", arguments: ["step", good, "--forward", "--json"], mustContain: ["--at"]),
-        FailingInvocation(label: "step with --forward and --backward",
-                          arguments: ["step", good, "--at", "1", "--forward", "--backward"], mustContain: ["--forward", "--backward"]),
-        FailingInvocation(label: "step with no direction", arguments: ["step", good, "--at", "1", "--json"],
-                          mustContain: ["--forward", "--backward"]),
-        FailingInvocation(label: "step --count 0", arguments: ["step", good, "--at", "1", "--forward", "--count", "0"],
-                          mustContain: ["--count", "0"]),
-        FailingInvocation(label: "step --repeat 0", arguments: ["step", good, "--at", "1", "--forward", "--repeat", "0"],
-                          mustContain: ["--repeat", "0"]),
+        FailingInvocation(
+            label: "step with --forward and --backward",
+            arguments: ["step", good, "--at", "1", "--forward", "--backward"], mustContain: ["--forward", "--backward"]),
+        FailingInvocation(
+            label: "step with no direction", arguments: ["step", good, "--at", "1", "--json"],
+            mustContain: ["--forward", "--backward"]),
+        FailingInvocation(
+            label: "step --count 0", arguments: ["step", good, "--at", "1", "--forward", "--count", "0"],
+            mustContain: ["--count", "0"]),
+        FailingInvocation(
+            label: "step --repeat 0", arguments: ["step", good, "--at", "1", "--forward", "--repeat", "0"],
+            mustContain: ["--repeat", "0"]),
         FailingInvocation(label: "step --at abc", arguments: ["step", good, "--at", "abc", "--forward"], mustContain: ["abc"]),
-        FailingInvocation(label: "step without FILE", arguments: ["step", "--at", "1", "--forward"], mustContain: ["FILE"]),
+        FailingInvocation(label: "step without FILE", arguments: ["step", "--at", "1", "--forward"], mustContain: ["FILE"])
     ]
 
-    @Test("step --forward --repeat past the end: stepped lines, then one endOfStream line, then nothing",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "step --forward --repeat past the end: stepped lines, then one endOfStream line, then nothing",
+        arguments: FixtureCatalog.video)
     func forwardPastTheEnd(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let last = oracle.lastIndex, start = last - 3
-        let lines = jsonLines(["step", fixture.path, "--stream", String(fixture.stream), "--at", oracle.middleText(start),
-                               "--forward", "--repeat", "6", "--md5", "--json"])
+        let lines = jsonLines([
+            "step", fixture.path, "--stream", String(fixture.stream), "--at", oracle.middleText(start),
+            "--forward", "--repeat", "6", "--md5", "--json"
+        ])
         #expect(lines.count == 4, "\(fixture.id): 3 steps to the last frame and one unavailable line, got \(lines.count)")
         guard lines.count == 4 else { return }
         for (n, expected) in (start + 1...last).enumerated() {
-            verifySteppedLine(lines[n], oracle: oracle, direction: "forward", expected: expected, moved: 1,
-                              context: "\(fixture.id) step #\(n + 1) from frame \(start)")
+            verifySteppedLine(
+                lines[n], oracle: oracle, direction: "forward", expected: expected, moved: 1,
+                context: "\(fixture.id) step #\(n + 1) from frame \(start)")
         }
-        verifyUnavailableLine(lines[3], reason: "endOfStream", direction: "forward", current: last,
-                              context: "\(fixture.id) step past the last frame")
+        verifyUnavailableLine(
+            lines[3], reason: "endOfStream", direction: "forward", current: last,
+            context: "\(fixture.id) step past the last frame")
     }
 
     @Test("step --backward from near the start: stepped lines to frame 0, then startOfStream", arguments: FixtureCatalog.video)
     func backwardPastTheStart(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
-        let lines = jsonLines(["step", fixture.path, "--stream", String(fixture.stream), "--at", oracle.middleText(2),
-                               "--backward", "--repeat", "5", "--md5", "--json"])
+        let lines = jsonLines([
+            "step", fixture.path, "--stream", String(fixture.stream), "--at", oracle.middleText(2),
+            "--backward", "--repeat", "5", "--md5", "--json"
+        ])
         #expect(lines.count == 3, "\(fixture.id): frames 1 and 0, then unavailable; got \(lines.count) lines")
         guard lines.count == 3 else { return }
         verifySteppedLine(lines[0], oracle: oracle, direction: "backward", expected: 1, moved: 1, context: "\(fixture.id) step #1")
         verifySteppedLine(lines[1], oracle: oracle, direction: "backward", expected: 0, moved: 1, context: "\(fixture.id) step #2")
-        verifyUnavailableLine(lines[2], reason: "startOfStream", direction: "backward", current: 0,
-                              context: "\(fixture.id) step before frame 0")
+        verifyUnavailableLine(
+            lines[2], reason: "startOfStream", direction: "backward", current: 0,
+            context: "\(fixture.id) step before frame 0")
     }
 
     @Test("step --backward at the start: one startOfStream line")
@@ -110,13 +124,16 @@ struct CLIStepTests {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let oracle = try Oracle(fixture)
         let last = oracle.lastIndex
-        let lines = jsonLines(["step", fixture.path, "--at", oracle.middleText(last - 2), "--forward", "--count", "5",
-                               "--repeat", "3", "--md5", "--json"])
+        let lines = jsonLines([
+            "step", fixture.path, "--at", oracle.middleText(last - 2), "--forward", "--count", "5",
+            "--repeat", "3", "--md5", "--json"
+        ])
         #expect(lines.count == 2)
         guard lines.count == 2 else { return }
         verifySteppedLine(lines[0], oracle: oracle, direction: "forward", expected: last, moved: 2, context: "forward 5 from \(last - 2)")
         #expect(JSON.int(lines[0]["requested_count"]).map { $0 == 5 } ?? true, "requested_count \(lines[0]["requested_count"] ?? "nil")")
-        verifyUnavailableLine(lines[1], reason: "endOfStream", direction: "forward", current: last, context: "forward 5 from the last frame")
+        verifyUnavailableLine(
+            lines[1], reason: "endOfStream", direction: "forward", current: last, context: "forward 5 from the last frame")
     }
 
     @Test("--count 5 backward through a long GOP lands every fifth frame with framemd5's MD5")
@@ -124,12 +141,15 @@ struct CLIStepTests {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let oracle = try Oracle(fixture)
         let start = 240
-        let lines = jsonLines(["step", fixture.path, "--at", oracle.middleText(start), "--backward", "--count", "5",
-                               "--repeat", "6", "--md5", "--json"])
+        let lines = jsonLines([
+            "step", fixture.path, "--at", oracle.middleText(start), "--backward", "--count", "5",
+            "--repeat", "6", "--md5", "--json"
+        ])
         #expect(lines.count == 6)
         for (n, line) in lines.enumerated() {
-            verifySteppedLine(line, oracle: oracle, direction: "backward", expected: start - 5 * (n + 1), moved: 5,
-                              context: "step #\(n + 1) of 5 back from frame \(start)")
+            verifySteppedLine(
+                line, oracle: oracle, direction: "backward", expected: start - 5 * (n + 1), moved: 5,
+                context: "step #\(n + 1) of 5 back from frame \(start)")
         }
     }
 
@@ -139,8 +159,9 @@ struct CLIStepTests {
         let lines = jsonLines(["step", fixture.path, "--at", "0.5", flag, "--repeat", "3", "--md5", "--json"])
         #expect(lines.count == 1, "\(fixture.id): \(lines.count) lines")
         if let line = lines.first {
-            verifyUnavailableLine(line, reason: "audioOnly", direction: String(flag.dropFirst(2)), current: nil,
-                                  context: "\(fixture.id) \(flag)")
+            verifyUnavailableLine(
+                line, reason: "audioOnly", direction: String(flag.dropFirst(2)), current: nil,
+                context: "\(fixture.id) \(flag)")
             #expect(line["md5"] == nil, "audio has no md5")
         }
     }

@@ -18,15 +18,18 @@ struct CLIThumbnailsCompressionTests {
         var sizes: [Int: Int] = [:]
         for (level, decoders) in (0...9).map({ ($0, $0 % 2 + 1) }) {
             let directory = root.appendingPathComponent("\(level)")
-            let result = frameseek(["thumbnails", fixture.path, "--out", directory.path, "--every", "1", "--columns", "3",
-                                    "--rows", "2", "--png-compression", "\(level)", "--decoders", "\(decoders)"])
+            let result = frameseek([
+                "thumbnails", fixture.path, "--out", directory.path, "--every", "1", "--columns", "3",
+                "--rows", "2", "--png-compression", "\(level)", "--decoders", "\(decoders)"
+            ])
             try #require(result.code == .success, "level \(level): \(result.stderr.text)")
             let sheets = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("sheet-") }.sorted()
             #expect(sheets.count >= 2, "level \(level): \(sheets)")
             let md5s = try sheets.map { try ffmpegRGB24MD5(["-i", directory.appendingPathComponent($0).path]) }
             let track = try String(contentsOf: directory.appendingPathComponent("thumbnails.vtt"), encoding: .utf8)
             sizes[level] = try sheets.reduce(0) { total, sheet in
-                total + ((try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(sheet).path)[.size] as? Int) ?? 0)
+                total
+                    + ((try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(sheet).path)[.size] as? Int) ?? 0)
             }
             if let reference {
                 #expect(md5s == reference.md5s, "level \(level) on \(decoders) decoders: other pixels")

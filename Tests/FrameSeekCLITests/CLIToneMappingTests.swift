@@ -9,7 +9,8 @@ import FrameSeekTestSupport
 import Testing
 
 /// FFmpeg's recipe for an HDR frame in SDR BT.709 (issue 26), with its peak of 1000 nits.
-private let recipe = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0:peak=10,"
+private let recipe =
+    "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0:peak=10,"
     + "zscale=t=bt709:m=bt709:r=pc,format=rgb24"
 
 /// The peak signal-to-noise ratio of two 8-bit RGB pictures of one size, in dB (infinite when
@@ -29,9 +30,11 @@ private func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
 /// through `filters` with the ffmpeg CLI, in coded orientation, as 8-bit RGB.
 private func ffmpegPicture(_ fixture: Fixture, frame index: Int, filters: String, in directory: URL) throws -> RGBImage {
     let out = directory.appendingPathComponent("ffmpeg-\(index).rgb")
-    try runTool(["ffmpeg", "-nostdin", "-v", "error", "-y", "-threads", "1", "-noautorotate", "-i", fixture.path,
-                 "-map", "0:\(fixture.stream)", "-vf", "select=eq(n\\,\(index)),\(filters)", "-frames:v", "1",
-                 "-f", "rawvideo", "-pix_fmt", "rgb24", out.path])
+    try runTool([
+        "ffmpeg", "-nostdin", "-v", "error", "-y", "-threads", "1", "-noautorotate", "-i", fixture.path,
+        "-map", "0:\(fixture.stream)", "-vf", "select=eq(n\\,\(index)),\(filters)", "-frames:v", "1",
+        "-f", "rawvideo", "-pix_fmt", "rgb24", out.path
+    ])
     let size = try outputSize(of: fixture, through: filters)
     return RGBImage(width: size.width, height: size.height, pixels: [UInt8](try Data(contentsOf: out)))
 }
@@ -60,16 +63,19 @@ private func outputSize(of fixture: Fixture, through filters: String) throws -> 
 struct CLIToneMappingTests {
     static let hdrClips = ["hevc_pq_hdr10.s0", "hevc_hlg.s0", "iphone_hevc_editlist.s0"]
 
-    @Test("A landed HDR frame's PNG is at least 40 dB from FFmpeg's recipe on the same frame",
-          arguments: hdrClips)
+    @Test(
+        "A landed HDR frame's PNG is at least 40 dB from FFmpeg's recipe on the same frame",
+        arguments: hdrClips)
     func landedFrames(_ id: String) throws {
         let fixture = try #require(FixtureCatalog.fixture(id))
         let oracle = try Oracle(fixture)
         let directory = try temporaryDirectory("tonemap")
         for index in [0, oracle.count / 2, oracle.lastIndex] {
             let png = directory.appendingPathComponent("landed-\(index).png").path
-            let result = frameseek(["seek", fixture.path, oracle.middleText(index), "--stream", String(fixture.stream),
-                                    "--png", png, "--no-autorotate", "--json"])
+            let result = frameseek([
+                "seek", fixture.path, oracle.middleText(index), "--stream", String(fixture.stream),
+                "--png", png, "--no-autorotate", "--json"
+            ])
             #expect(result.code == .success, "\(result.stderr.text)")
             let landing = try #require(result.out.first.flatMap(JSON.object))
             #expect(JSON.int(landing["frame_index"]) == index)
@@ -137,8 +143,9 @@ struct CLIToneMappingTests {
         }
     }
 
-    @Test("SDR pictures are the ones the build before tone mapping made, and HDR ones with --tonemap none",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "SDR pictures are the ones the build before tone mapping made, and HDR ones with --tonemap none",
+        arguments: FixtureCatalog.video)
     func sdrUnchanged(_ fixture: Fixture) throws {
         let lines = try String(contentsOfFile: Repository.fixture("oracle/pictures-before-tone-mapping.md5"), encoding: .utf8)
             .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").map(String.init) }
@@ -155,8 +162,9 @@ struct CLIToneMappingTests {
         let thumbs = frameseek(["thumbnails", fixture.path, "--out", out, "--count", "3", "--stream", String(fixture.stream)] + tonemap)
         #expect(thumbs.code == .success, "\(thumbs.stderr.text)")
         for k in 1...3 {
-            #expect(try ffmpegRGB24MD5(["-i", "\(out)/thumb-000\(k).png"]) == "MD5=" + (before["thumb-000\(k)"] ?? ""),
-                    "\(fixture.id): thumbnail \(k) moved")
+            #expect(
+                try ffmpegRGB24MD5(["-i", "\(out)/thumb-000\(k).png"]) == "MD5=" + (before["thumb-000\(k)"] ?? ""),
+                "\(fixture.id): thumbnail \(k) moved")
         }
         if hdr {
             // Tone mapping on (the default) does move them: the comparison above can fail.
@@ -166,8 +174,9 @@ struct CLIToneMappingTests {
         }
     }
 
-    @Test("--png-depth 16 writes a 16-bit RGB PNG whose samples, brought to 8 bits, are close to the 8-bit PNG's",
-          arguments: ["h264_10bit.s0", "hevc_pq_hdr10.s0", "h264_bframes_gop250.s0"])
+    @Test(
+        "--png-depth 16 writes a 16-bit RGB PNG whose samples, brought to 8 bits, are close to the 8-bit PNG's",
+        arguments: ["h264_10bit.s0", "hevc_pq_hdr10.s0", "h264_bframes_gop250.s0"])
     func sixteenBit(_ id: String) throws {
         let fixture = try #require(FixtureCatalog.fixture(id))
         let directory = try temporaryDirectory("png16")

@@ -8,15 +8,17 @@ import Testing
 
 @Suite("Command-line version")
 struct CLIVersionTests {
-    @Test("--version (and version): exit 0, FrameSeek's version, libavcodec's as ffmpeg -version states it",
-          arguments: ["--version", "version"])
+    @Test(
+        "--version (and version): exit 0, FrameSeek's version, libavcodec's as ffmpeg -version states it",
+        arguments: ["--version", "version"])
     func version(_ spelling: String) throws {
         let result = frameseek([spelling])
         #expect(result.code == .success)
         #expect(result.stderr.text.isEmpty)
         #expect(result.out.first == "frameseek \(FrameSeekVersion.current)")
         let libavcodec = try #require(try BenchReportTests.ffmpegLibraryVersion("libavcodec"))
-        #expect(result.out.contains { $0.split(separator: " ") == ["libavcodec", Substring(libavcodec)] },
-                "ffmpeg says libavcodec \(libavcodec): \(result.stdout.text)")
+        #expect(
+            result.out.contains { $0.split(separator: " ") == ["libavcodec", Substring(libavcodec)] },
+            "ffmpeg says libavcodec \(libavcodec): \(result.stdout.text)")
     }
 }

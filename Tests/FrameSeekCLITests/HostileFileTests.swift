@@ -69,9 +69,12 @@ struct HostileFile: Sendable {
 /// because on damaged input FFmpeg's concealment differs between thread counts. Nil when ffmpeg cannot decode the
 /// stream at all.
 func ffmpegFrameMD5s(_ path: String, stream: Int) throws -> [MediaTime: String]? {
-    let text = try runTool(["ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-noautorotate", "-i", path, "-map", "0:\(stream)",
-                            "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-fflags", "+bitexact", "-f", "framemd5", "-"],
-                           requiringSuccess: false)
+    let text = try runTool(
+        [
+            "ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-noautorotate", "-i", path, "-map", "0:\(stream)",
+            "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-fflags", "+bitexact", "-f", "framemd5", "-"
+        ],
+        requiringSuccess: false)
     var timeBase: TimeBase?
     var frames: [MediaTime: String] = [:]
     for line in text.split(separator: "\n") {
@@ -106,11 +109,13 @@ struct HostileFileTests {
         let result = frameseek(arguments)
         let took = clock.now - start
         #expect(took < Self.bound, "\(context): \(arguments.joined(separator: " ")) took \(took)")
-        #expect(result.code == .success || result.code == .usageOrInput,
-                "\(context): \(arguments.first ?? "") exited \(result.code): \(result.err)")
+        #expect(
+            result.code == .success || result.code == .usageOrInput,
+            "\(context): \(arguments.first ?? "") exited \(result.code): \(result.err)")
         if result.code != .success {
-            #expect(result.err.count == 1 && result.err.first?.contains(file.path) == true,
-                    "\(context): \(arguments.first ?? "") must fail with one line naming the file: \(result.err)")
+            #expect(
+                result.err.count == 1 && result.err.first?.contains(file.path) == true,
+                "\(context): \(arguments.first ?? "") must fail with one line naming the file: \(result.err)")
         }
         return result
     }
@@ -124,29 +129,36 @@ struct HostileFileTests {
         guard result.code == .success else { return [] }
         return result.out.compactMap { line in
             guard let object = json(line), (object["damaged"] as? Bool) != true,
-                  let rational = object["landed_rational"] as? String, let md5 = object["md5"] as? String,
-                  let time = try? MediaTime(parsing: rational) else { return nil }
+                let rational = object["landed_rational"] as? String, let md5 = object["md5"] as? String,
+                let time = try? MediaTime(parsing: rational)
+            else { return nil }
             return (time, md5, line)
         }
     }
 
-    @Test("Each command ends in a typed error or a result; unflagged landings match FFmpeg's decode of the damaged file",
-          arguments: files, Damage.allCases)
+    @Test(
+        "Each command ends in a typed error or a result; unflagged landings match FFmpeg's decode of the damaged file",
+        arguments: files, Damage.allCases)
     func hostile(_ fixture: Fixture, _ damage: Damage) throws {
         let file = try HostileFile(fixture, damage)
         let context = "\(fixture.name) \(damage.rawValue)"
         let probe = run(["probe", file.path, "--json"], on: file, context)
         _ = run(["frames", file.path, "--json"], on: file, context)
         guard probe.code == .success, let info = probe.out.first.flatMap(Self.json),
-              let duration = info["duration"] as? Double, let stream = info["stream_index"] as? Int else { return }
+            let duration = info["duration"] as? Double, let stream = info["stream_index"] as? Int
+        else { return }
         let isVideo = (info["streams"] as? [[String: Any]])?.first { ($0["index"] as? Int) == stream }?["type"] as? String == "video"
         let targets = [0.25, 0.5, 0.75].map { String(format: "%.3f", duration * $0) }
 
         var landings = Self.undamagedLandings(run(["seek", file.path] + targets + ["--json", "--md5"], on: file, context))
-        landings += Self.undamagedLandings(run(["step", file.path, "--at", targets[1], "--forward", "--repeat", "2", "--json", "--md5"],
-                                               on: file, context))
-        landings += Self.undamagedLandings(run(["step", file.path, "--at", targets[1], "--backward", "--repeat", "2", "--json", "--md5"],
-                                               on: file, context))
+        landings += Self.undamagedLandings(
+            run(
+                ["step", file.path, "--at", targets[1], "--forward", "--repeat", "2", "--json", "--md5"],
+                on: file, context))
+        landings += Self.undamagedLandings(
+            run(
+                ["step", file.path, "--at", targets[1], "--backward", "--repeat", "2", "--json", "--md5"],
+                on: file, context))
         if isVideo {
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-hostile-thumbs-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: out) }
@@ -158,14 +170,18 @@ struct HostileFileTests {
         let pictures = Set(truth.values)
         for landing in landings {
             if let expected = truth[landing.time] {
-                #expect(expected == landing.md5,
-                        "\(context): an unflagged landing at \(landing.time) has MD5 \(landing.md5), FFmpeg's decode of the damaged file gives \(expected): \(landing.line)")
+                #expect(
+                    expected == landing.md5,
+                    "\(context): an unflagged landing at \(landing.time) has MD5 \(landing.md5), FFmpeg's decode of the damaged file gives \(expected): \(landing.line)"
+                )
             } else {
                 // A damaged header can change how the ffmpeg command line times frames (a
                 // broken VUI frame rate makes it regenerate timestamps), so where it has no frame
                 // at this time, the picture must still be one FFmpeg's decode produced.
-                #expect(pictures.contains(landing.md5),
-                        "\(context): an unflagged landing at \(landing.time) has MD5 \(landing.md5), a picture FFmpeg's decode of the damaged file never produces: \(landing.line)")
+                #expect(
+                    pictures.contains(landing.md5),
+                    "\(context): an unflagged landing at \(landing.time) has MD5 \(landing.md5), a picture FFmpeg's decode of the damaged file never produces: \(landing.line)"
+                )
             }
         }
     }

@@ -25,9 +25,11 @@ struct SeekCostTests {
         for gop in [25, 250] {
             let folder = directory.appendingPathComponent("gop\(gop)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try runTool(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=40",
-                         "-c:v", "libx264", "-preset", "veryfast", "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
-                         "-bf", "2", "-pix_fmt", "yuv420p", folder.appendingPathComponent("gop\(gop).mp4").path])
+            try runTool([
+                "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=40",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
+                "-bf", "2", "-pix_fmt", "yuv420p", folder.appendingPathComponent("gop\(gop).mp4").path
+            ])
             let server = try HTTPServer(directory: folder.path, byteRanges: true)
             servers.append(server)
             urls.append("http://127.0.0.1:\(server.port)/gop\(gop).mp4")
@@ -35,8 +37,9 @@ struct SeekCostTests {
         return Encodes(servers: servers, urls: urls, directory: directory)
     }
 
-    @Test("one bench A B run: bytes within 5% of each server's, the modeled network by its formula, GOP 250 dearer, both drawn",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "one bench A B run: bytes within 5% of each server's, the modeled network by its formula, GOP 250 dearer, both drawn",
+        .timeLimit(.minutes(5)))
     func sideBySideOverHTTP() throws {
         let encodes = try Self.makeEncodes()
         defer {
@@ -57,7 +60,9 @@ struct SeekCostTests {
             let seekRequests = samples.compactMap { JSON.int64($0["requests"]) }.reduce(0, +)
             let counted = try #require(JSON.int64(row["open_bytes_read"])) + seekBytes
             let sent = try server.sent()
-            #expect(abs(Double(counted - sent.bytes)) <= 0.05 * Double(sent.bytes), "\(file): counted \(counted) bytes, the server sent \(sent.bytes)")
+            #expect(
+                abs(Double(counted - sent.bytes)) <= 0.05 * Double(sent.bytes),
+                "\(file): counted \(counted) bytes, the server sent \(sent.bytes)")
             #expect(try #require(JSON.int64(row["open_requests"])) + seekRequests == Int64(sent.requests), "\(file): requests")
             // The model, seek by seek: requests x 50 ms + bytes x 8 / 20 Mbit/s, and the seek's
             // modeled time its latency plus that.
@@ -74,11 +79,14 @@ struct SeekCostTests {
                 // decoded or skipped, unless the cache or a parked decoder served the seek.
                 let frame = try #require(JSON.int64(sample["frame_index"]))
                 let keyframe = try #require(JSON.int64(sample["key_frame_index"]))
-                let decoded = try #require(JSON.int64(sample["frames_decoded"])), skipped = try #require(JSON.int64(sample["frames_skipped"]))
+                let decoded = try #require(JSON.int64(sample["frames_decoded"])),
+                    skipped = try #require(JSON.int64(sample["frames_skipped"]))
                 let demuxed = try #require(JSON.int64(sample["frames_demuxed"]))
                 #expect(decoded + skipped <= demuxed, "\(file): \(sample)")
                 if sample["served_from_cache"] as? Bool == false {
-                    #expect(decoded + skipped >= frame - keyframe + 1, "\(file): every frame from the keyframe is decoded or skipped: \(sample)")
+                    #expect(
+                        decoded + skipped >= frame - keyframe + 1, "\(file): every frame from the keyframe is decoded or skipped: \(sample)"
+                    )
                 }
                 #expect(try #require(JSON.double(sample["decode_ms"])) <= latency)
             }
@@ -98,16 +106,20 @@ struct SeekCostTests {
     @Test("bench takes several files: a second file that is missing fails with one line naming it, exit 2")
     func missingSecondFile() throws {
         let good = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0")).path
-        CLIErrorTests.checkFails(FailingInvocation(label: "bench A missing", arguments: ["bench", good, "/nonexistent/b.mp4", "-n", "2"],
-                                                   mustContain: ["/nonexistent/b.mp4", "no such file"]))
+        CLIErrorTests.checkFails(
+            FailingInvocation(
+                label: "bench A missing", arguments: ["bench", good, "/nonexistent/b.mp4", "-n", "2"],
+                mustContain: ["/nonexistent/b.mp4", "no such file"]))
     }
 
     /// Headless Chromium's DOM and picture of the report: both encodes' points, in their colours.
     static func render(_ report: String, encodes: Int) throws {
         guard let chromium = chromiumPath else { return }
         let profile = URL(fileURLWithPath: report).deletingLastPathComponent().appendingPathComponent("profile").path
-        let browser = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile)",
-                       "--window-size=1200,1600"]
+        let browser = [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile)",
+            "--window-size=1200,1600"
+        ]
         let dom = try runTool(browser + ["--dump-dom", "file://\(report)"])
         for color in BenchReport.encodeColors.prefix(encodes) {
             #expect(dom.contains("class=\"encode-point\"") && dom.contains("fill=\"\(color)\""), "points in \(color)")
@@ -130,9 +142,12 @@ struct SeekCostTests {
 
 @Suite("Network model")
 struct NetworkModelTests {
-    @Test("RTT,BANDWIDTH and the named links parse; requests x RTT + bytes x 8 / bandwidth",
-          arguments: [("50ms,20mbit", 50.0, 20e6), ("0.05s,20Mbit/s", 50, 20e6), ("10ms, 512kbit", 10, 512e3),
-                      ("4g", 50, 20e6), ("3G", 300, 1.6e6), ("1ms,1gbps", 1, 1e9)])
+    @Test(
+        "RTT,BANDWIDTH and the named links parse; requests x RTT + bytes x 8 / bandwidth",
+        arguments: [
+            ("50ms,20mbit", 50.0, 20e6), ("0.05s,20Mbit/s", 50, 20e6), ("10ms, 512kbit", 10, 512e3),
+            ("4g", 50, 20e6), ("3G", 300, 1.6e6), ("1ms,1gbps", 1, 1e9)
+        ])
     func parses(text: String, roundTrip: Double, bits: Double) throws {
         let model = try NetworkModel(parsing: text)
         #expect(model.roundTripMilliseconds == roundTrip && model.bitsPerSecond == bits)

@@ -35,7 +35,7 @@ struct FrameTableStatisticsTests {
         Case(name: "orders starting past 0", decodeOrders: pyramid(gops: 40).map { $0 + 7 }),
         Case(name: "orders across word edges", decodeOrders: [0, 2, 1, 63, 64, 62, 65, 128, 127, 66]),
         Case(name: "sparse orders (the sort answers)", decodeOrders: [0, 500, 200, 900, 700]),
-        Case(name: "a repeated order (the sort answers)", decodeOrders: [0, 2, 2, 1, 3]),
+        Case(name: "a repeated order (the sort answers)", decodeOrders: [0, 2, 2, 1, 3])
     ]
 
     /// The depth by the sort the marks replaced: the largest rank in decode order less the
@@ -48,9 +48,10 @@ struct FrameTableStatisticsTests {
     static func table(_ orders: [Int], whole: Bool = false, everyFrameAKeyframe: Bool = false) -> FrameTable {
         let base = TimeBase(numerator: 1, denominator: 30)
         let frames = orders.enumerated().map { index, order in
-            FrameEntry(index: index, pts: Int64(index), time: base.time(ofTicks: Int64(index)), durationTicks: 1,
-                       duration: whole ? .zero : base.time(ofTicks: 1), isKeyframe: everyFrameAKeyframe || index % 50 == 0,
-                       decodeOrder: order, packetPosition: nil)
+            FrameEntry(
+                index: index, pts: Int64(index), time: base.time(ofTicks: Int64(index)), durationTicks: 1,
+                duration: whole ? .zero : base.time(ofTicks: 1), isKeyframe: everyFrameAKeyframe || index % 50 == 0,
+                decodeOrder: order, packetPosition: nil)
         }
         return FrameTable(streamIndex: 0, timeBase: base, originPTS: 0, frames: frames, randomAccessPoints: [], source: .packetScan)
     }
@@ -70,8 +71,9 @@ struct FrameTableStatisticsTests {
             (Int64(i), 1, true, i, nil)
         }
         #expect(runs.isEveryFrameAKeyframe)
-        let fromRuns = FrameTable(streamIndex: 0, timeBase: base, originPTS: 0, frames: runs,
-                                  randomAccessPoints: .everyFrame(of: runs), source: .audioPackets)
+        let fromRuns = FrameTable(
+            streamIndex: 0, timeBase: base, originPTS: 0, frames: runs,
+            randomAccessPoints: .everyFrame(of: runs), source: .audioPackets)
         for stats in [Self.table(Array(0..<400), everyFrameAKeyframe: true).statistics, fromRuns.statistics] {
             #expect(stats.reorderDepth == 0)
             #expect(stats.frameCount == 400)

@@ -32,7 +32,7 @@ struct HLSProgramDateTests {
         ("2024-03-04T23:02:17.684123Z", 1_709_593_337_684_123, 1_000_000),
         ("2024-03-04T23:02:17.6841234Z", 17_095_933_376_841_234, 10_000_000),
         ("2024-03-04T23:02:17.68412345Z", 170_959_333_768_412_345, 100_000_000),
-        ("2024-03-04T23:02:17.684123456Z", 1_709_593_337_684_123_456, 1_000_000_000),
+        ("2024-03-04T23:02:17.684123456Z", 1_709_593_337_684_123_456, 1_000_000_000)
     ]
 
     @Test(arguments: accepted)
@@ -66,7 +66,7 @@ struct HLSProgramDateTests {
         ("2024/03/04T23:02:17Z", "after the year"),
         ("2024-03-04X23:02:17Z", "after the date"),
         ("2024-03-04T23:02:17ZZ", "after the Z"),
-        ("", "year"),
+        ("", "year")
     ]
 
     @Test(arguments: rejected)
@@ -87,7 +87,7 @@ struct HLSProgramDateTests {
         (MediaTime(value: 951_782_400, timescale: 1), "2000-02-29T00:00:00.000Z"),
         (MediaTime(value: -1, timescale: 2), "1969-12-31T23:59:59.500Z"),
         (MediaTime(value: -1, timescale: 1000), "1969-12-31T23:59:59.999Z"),
-        (MediaTime(value: 253_402_300_799, timescale: 1), "9999-12-31T23:59:59.000Z"),
+        (MediaTime(value: 253_402_300_799, timescale: 1), "9999-12-31T23:59:59.000Z")
     ]
 
     @Test(arguments: printed)
@@ -96,11 +96,13 @@ struct HLSProgramDateTests {
     }
 
     @Test func descriptionShowsEveryDigitNeeded() throws {
-        #expect(try ProgramDate(parsing: "2024-03-04T23:02:17.684123456Z").description
-            == "2024-03-04T23:02:17.684123456Z")
+        #expect(
+            try ProgramDate(parsing: "2024-03-04T23:02:17.684123456Z").description
+                == "2024-03-04T23:02:17.684123456Z")
         #expect(try ProgramDate(parsing: "2024-03-04T23:02:17.5Z").description == "2024-03-04T23:02:17.500Z")
-        #expect(try ProgramDate(parsing: "2024-03-04T23:02:17.684Z").iso8601(fractionDigits: 0)
-            == "2024-03-04T23:02:17Z")
+        #expect(
+            try ProgramDate(parsing: "2024-03-04T23:02:17.684Z").iso8601(fractionDigits: 0)
+                == "2024-03-04T23:02:17Z")
     }
 
     @Test func roundTripsPrintedDates() throws {

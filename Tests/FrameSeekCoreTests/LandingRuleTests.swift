@@ -8,8 +8,8 @@ struct LandingRuleTests {
     /// A synthetic stream: frame i at `starts[i]` ticks of 1001/30000-style time base.
     struct Stream: CustomTestStringConvertible, Sendable {
         let name: String
-        let starts: [Int64]       // presentation start of each frame, in ticks, increasing
-        let keys: Set<Int>        // keyframe indices
+        let starts: [Int64]  // presentation start of each frame, in ticks, increasing
+        let keys: Set<Int>  // keyframe indices
         let lastDuration: Int64
         let timeBase = TimeBase(numerator: 1001, denominator: 30000)
         var testDescription: String { name }
@@ -17,17 +17,19 @@ struct LandingRuleTests {
         var table: FrameTable {
             let frames = starts.indices.map { i in
                 let duration = i + 1 < starts.count ? starts[i + 1] - starts[i] : lastDuration
-                return FrameEntry(index: i, pts: starts[i], time: timeBase.time(ofTicks: starts[i]),
-                                  durationTicks: duration, duration: timeBase.time(ofTicks: duration),
-                                  isKeyframe: keys.contains(i), decodeOrder: i, packetPosition: nil)
+                return FrameEntry(
+                    index: i, pts: starts[i], time: timeBase.time(ofTicks: starts[i]),
+                    durationTicks: duration, duration: timeBase.time(ofTicks: duration),
+                    isKeyframe: keys.contains(i), decodeOrder: i, packetPosition: nil)
             }
             var points = keys.sorted().map { RandomAccessPoint(pts: starts[$0], dts: nil, decodeOrder: $0, frameIndex: $0) }
             if !keys.contains(0) {
                 // An edit list dropped the keyframe the first frames need.
                 points.insert(RandomAccessPoint(pts: starts[0] - 5, dts: nil, decodeOrder: -1, frameIndex: nil), at: 0)
             }
-            return FrameTable(streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
-                              randomAccessPoints: points, source: .packetScan)
+            return FrameTable(
+                streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
+                randomAccessPoints: points, source: .packetScan)
         }
 
         func end(_ i: Int) -> Int64 { i + 1 < starts.count ? starts[i + 1] : starts[i] + lastDuration }
@@ -41,7 +43,7 @@ struct LandingRuleTests {
             Stream(name: "cfr gop 10", starts: (0..<60).map { Int64($0) }, keys: [0, 10, 20, 30, 40, 50], lastDuration: 1),
             Stream(name: "vfr sparse keys", starts: vfrStarts, keys: [0, 37, 61], lastDuration: 2),
             Stream(name: "edit list, first frame not key", starts: (0..<40).map { Int64($0) * 2 + 3 }, keys: [12, 30], lastDuration: 2),
-            Stream(name: "single keyframe", starts: (0..<18).map { Int64($0) }, keys: [0], lastDuration: 1),
+            Stream(name: "single keyframe", starts: (0..<18).map { Int64($0) }, keys: [0], lastDuration: 1)
         ]
     }()
 
@@ -54,14 +56,16 @@ struct LandingRuleTests {
         case (0, nil): return .nextKeyframe
         case (0, 0): return .exact
         case let (b?, a?) where a == b: return .nearestKeyframe(tolerance: tb.time(ofTicks: b))
-        case let (b, a): return .tolerance(before: b.map { tb.time(ofTicks: $0) } ?? .positiveInfinity,
-                                           after: a.map { tb.time(ofTicks: $0) } ?? .positiveInfinity)
+        case let (b, a):
+            return .tolerance(
+                before: b.map { tb.time(ofTicks: $0) } ?? .positiveInfinity,
+                after: a.map { tb.time(ofTicks: $0) } ?? .positiveInfinity)
         }
     }
 
     static let windows: [Window] = [
         Window(before: 0, after: 0), Window(before: nil, after: 0), Window(before: 0, after: nil),
-        Window(before: 3, after: 3), Window(before: 7, after: 7), Window(before: 2, after: 9), Window(before: 0, after: 4),
+        Window(before: 3, after: 3), Window(before: 7, after: 7), Window(before: 2, after: 9), Window(before: 0, after: 4)
     ]
 
     /// DESIGN.md's rules, read literally, in integer ticks. Targets are in half ticks so that
@@ -95,14 +99,16 @@ struct LandingRuleTests {
                 let time = MediaTime(value: target * 1001, timescale: 60000)
                 let plan = try table.planLanding(at: time, precision: precision)
                 let want = Self.expected(stream, halfTicks: target, w)
-                #expect(plan.frameIndex == want.frame && plan.clamp.name == want.clamp,
-                        "\(stream.name) \(precision) target \(target) half-ticks: got \(plan.frameIndex)/\(plan.clamp.name), want \(want.frame)/\(want.clamp)")
+                #expect(
+                    plan.frameIndex == want.frame && plan.clamp.name == want.clamp,
+                    "\(stream.name) \(precision) target \(target) half-ticks: got \(plan.frameIndex)/\(plan.clamp.name), want \(want.frame)/\(want.clamp)"
+                )
                 #expect(plan.requested == time)
                 // Decoding starts at the last random access point at or before the landing.
                 let point = plan.randomAccessPoint
                 #expect(point.pts <= stream.starts[plan.frameIndex])
                 #expect(!table.randomAccessPoints.contains { $0.pts > point.pts && $0.pts <= stream.starts[plan.frameIndex] })
-                
+
             }
         }
     }
@@ -126,8 +132,9 @@ struct LandingRuleTests {
         #expect(plan.clamp == .clampedToStart(.zero))
         #expect(plan.clamp.didClamp)
         #expect(plan.requested == MediaTime(value: -5, timescale: 1))
-        let landing = SeekLanding(plan: plan, frame: table.frames[0], keyframeIndex: 0, framesDecoded: 1,
-                                  demuxerSeeks: 1, latency: .zero)
+        let landing = SeekLanding(
+            plan: plan, frame: table.frames[0], keyframeIndex: 0, framesDecoded: 1,
+            demuxerSeeks: 1, latency: .zero)
         #expect(landing.accuracy.deltaMediaTime == MediaTime(value: 5, timescale: 1))
         #expect(!landing.accuracy.withinRequestedTolerance)
         let late = try table.planLanding(at: .positiveInfinity, precision: .exact)
@@ -144,11 +151,12 @@ struct LandingRuleTests {
         let frameTime = MediaTime(value: 1001, timescale: 30000)
         let duration = MediaTime(value: 1001, timescale: 30000)
         func accuracy(_ requested: MediaTime) -> SeekAccuracy {
-            SeekAccuracy(requested: requested, landed: frameTime, landedDuration: duration,
-                         toleranceBefore: .zero, toleranceAfter: .zero)
+            SeekAccuracy(
+                requested: requested, landed: frameTime, landedDuration: duration,
+                toleranceBefore: .zero, toleranceAfter: .zero)
         }
         #expect(accuracy(frameTime).withinRequestedTolerance)
-        #expect(accuracy(MediaTime(value: 3003, timescale: 60000)).withinRequestedTolerance)   // inside
+        #expect(accuracy(MediaTime(value: 3003, timescale: 60000)).withinRequestedTolerance)  // inside
         #expect(!accuracy(MediaTime(value: 2002, timescale: 30000)).withinRequestedTolerance)  // next frame's start
         #expect(accuracy(MediaTime(value: 2002 * 1000 - 1, timescale: 30_000_000)).withinRequestedTolerance)
         #expect(!accuracy(MediaTime(value: 1001 * 1000 - 1, timescale: 30_000_000)).withinRequestedTolerance)
@@ -160,11 +168,11 @@ struct LandingRuleTests {
         #expect(try SeekPrecision(parsing: "previous-keyframe") == .previousKeyframe)
         #expect(try SeekPrecision(parsing: "next-keyframe") == .nextKeyframe)
         #expect(try SeekPrecision(parsing: "nearest-keyframe:0.5") == .nearestKeyframe(tolerance: MediaTime(value: 1, timescale: 2)))
-        #expect(try SeekPrecision(parsing: "tolerance:1001/30000,2") ==
-                .tolerance(before: MediaTime(value: 1001, timescale: 30000), after: MediaTime(value: 2, timescale: 1)))
+        #expect(
+            try SeekPrecision(parsing: "tolerance:1001/30000,2")
+                == .tolerance(before: MediaTime(value: 1001, timescale: 30000), after: MediaTime(value: 2, timescale: 1)))
         for bad in ["", "fast", "nearest-keyframe:", "nearest-keyframe:-1", "tolerance:1", "tolerance:nan,1"] {
             #expect(throws: SeekPrecisionParseError.self) { try SeekPrecision(parsing: bad) }
         }
     }
 }
-

@@ -41,7 +41,7 @@ enum LiveTable {
     static func expectedFrame(forMs ms: Int, published: Range<Int>) -> Int? {
         for seq in published {
             if ms < dateMs[seq] { return seq == published.lowerBound ? nil : firstFrame(ofSegment: seq) }
-            let spanMs = frames[seq] * 1000 / 30   // 2000 or 1500, exact
+            let spanMs = frames[seq] * 1000 / 30  // 2000 or 1500, exact
             if ms < dateMs[seq] + spanMs { return firstFrame(ofSegment: seq) + (ms - dateMs[seq]) * 30 / 1000 }
         }
         return nil
@@ -75,11 +75,12 @@ struct LiveHarness {
     init(published: Range<Int> = 0..<6, dated: Bool = true, _ label: String = #function) {
         streams = [
             "live.m3u8": FakeLiveStream(segments: LiveTable.segments(dated: dated), published: published, targetDuration: 2),
-            "other.m3u8": FakeLiveStream(segments: LiveTable.segments(dated: true), published: 0..<4, targetDuration: 2),
+            "other.m3u8": FakeLiveStream(segments: LiveTable.segments(dated: true), published: 0..<4, targetDuration: 2)
         ]
         events = TestQueue("test.live.\(label)")
-        player = Player(engineFactory: FakeLiveEngine.factory(streams: streams, files: FakePlaybackEngine.factory(gate: files)),
-                        callbackQueue: events.queue, clock: ManualPlayerClock(), reloadScheduler: scheduler)
+        player = Player(
+            engineFactory: FakeLiveEngine.factory(streams: streams, files: FakePlaybackEngine.factory(gate: files)),
+            callbackQueue: events.queue, clock: ManualPlayerClock(), reloadScheduler: scheduler)
         log = EventLog(expectedQueue: events)
         recorder = Recorder(log)
         live = LiveWindowRecorder(log)
@@ -94,8 +95,11 @@ struct LiveHarness {
     static let file = URL(fileURLWithPath: "/fake/300.fake")
 
     /// A harness with "live.m3u8" loaded.
-    static func loaded(published: Range<Int> = 0..<6, dated: Bool = true, _ label: String = #function) async throws
-        -> LiveHarness {
+    static func loaded(
+        published: Range<Int> = 0..<6, dated: Bool = true, _ label: String = #function
+    ) async throws
+        -> LiveHarness
+    {
         let h = LiveHarness(published: published, dated: dated, label)
         try await h.player.load(url("live.m3u8"))
         return h
@@ -131,11 +135,12 @@ struct LiveDateSeekTests {
     static let dates: [(String, Int)] = [
         ("00.000", 0), ("01.999", 1999), ("02.000", 2000), ("03.499", 3499), ("03.500", 3500),
         ("08.999", 8999), ("09.000", 9000), ("09.250", 9250), ("09.500", 9500),
-        ("09.533", 9533), ("09.534", 9534), ("10.999", 10999),
+        ("09.533", 9533), ("09.534", 9534), ("10.999", 10999)
     ]
 
-    @Test("A date lands exactly on the frame whose date covers it, beside the date of that frame",
-          arguments: dates)
+    @Test(
+        "A date lands exactly on the frame whose date covers it, beside the date of that frame",
+        arguments: dates)
     func landsOnTheCoveringFrame(date: (text: String, ms: Int)) async throws {
         let h = try await LiveHarness.loaded()
         let requested = try ProgramDate(parsing: "2024-03-04T23:00:\(date.text)Z")
@@ -184,7 +189,8 @@ struct LiveDateSeekTests {
         #expect(late == .unavailable(.dateAfterWindow(requested: after, windowStart: start, windowEnd: end)))
         for (result, asked) in [(early, "2024-03-04T22:59:59.999Z"), (late, "2024-03-04T23:00:11.000Z")] {
             let explanation = try #require(result.unavailableReason?.explanation)
-            #expect(explanation.contains(asked) && explanation.contains("2024-03-04T23:00:00.000Z")
+            #expect(
+                explanation.contains(asked) && explanation.contains("2024-03-04T23:00:00.000Z")
                     && explanation.contains("2024-03-04T23:00:11.000Z"), "\(explanation)")
         }
         await h.settle()
@@ -254,9 +260,12 @@ struct LiveDateSeekTests {
         let results = try await box.wait(forCount: 2)
         await h.settle()
         #expect(results[0]?.outcome?.landedMediaTime == LiveTable.time(60))
-        #expect(results[1]?.unavailableReason == .dateAfterWindow(requested: LiveTable.date(ms: 60_000),
-                                                                  windowStart: LiveTable.date(ms: 0),
-                                                                  windowEnd: LiveTable.date(ms: 11000)))
+        #expect(
+            results[1]?.unavailableReason
+                == .dateAfterWindow(
+                    requested: LiveTable.date(ms: 60_000),
+                    windowStart: LiveTable.date(ms: 0),
+                    windowEnd: LiveTable.date(ms: 11000)))
         #expect(onQueue.withLock { $0 } == [true, true])
         #expect(h.kinds() == ["start", "accuracy", "end", "time"], "the completion comes after its seek's events")
         #expect(h.log.allOnExpectedQueue)

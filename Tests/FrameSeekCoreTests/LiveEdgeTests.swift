@@ -34,8 +34,9 @@ struct LiveEdgeTests {
             #expect(outcome.finished && outcome.precision == .exact)
             #expect(outcome.requestedMediaTime == LiveTable.time(frame))
             #expect(outcome.landedMediaTime == LiveTable.time(frame), "\(published): \(outcome.landedMediaTime)")
-            #expect(outcome.frameIndex == frame - LiveTable.firstFrame(ofSegment: published.lowerBound),
-                    "indices count from the window's first frame")
+            #expect(
+                outcome.frameIndex == frame - LiveTable.firstFrame(ofSegment: published.lowerBound),
+                "indices count from the window's first frame")
             #expect(outcome.landedDate == LiveTable.dateOfFrame(frame))
             #expect(h.player.currentTime == LiveTable.time(frame))
         }

@@ -49,10 +49,13 @@ struct LiveReloadTests {
         #expect(clamped.landedMediaTime == LiveTable.time(105) && clamped.frameIndex == 0)
         #expect(clamped.landedDate == LiveTable.date(ms: 3500))
         let gone = await h.player.seek(toDate: LiveTable.date(ms: 1000))
-        #expect(gone.unavailableReason == .dateBeforeWindow(requested: LiveTable.date(ms: 1000),
-                                                             windowStart: LiveTable.date(ms: 3500),
-                                                             windowEnd: LiveTable.date(ms: 14500)),
-                "the same date that landed before the reload has left the window")
+        #expect(
+            gone.unavailableReason
+                == .dateBeforeWindow(
+                    requested: LiveTable.date(ms: 1000),
+                    windowStart: LiveTable.date(ms: 3500),
+                    windowEnd: LiveTable.date(ms: 14500)),
+            "the same date that landed before the reload has left the window")
         await h.settle()
         #expect(h.kinds(since: mark) == ["completion.window", "start", "clamped", "accuracy", "end", "time"])
         #expect(h.log.allOnExpectedQueue)
@@ -64,9 +67,9 @@ struct LiveReloadTests {
         let suspension = Suspension(h.player.host.queue)
         suspension.suspend()
         let box = OutcomeBox<SeekOutcome>()
-        h.player.seek(to: LiveTable.time(200)) { box.put(0, $0) }     // queued first
+        h.player.seek(to: LiveTable.time(200)) { box.put(0, $0) }  // queued first
         h.stream.publish(0..<8)
-        h.scheduler.fireNext()                                        // queued behind the seek
+        h.scheduler.fireNext()  // queued behind the seek
         suspension.resume()
         _ = try await box.wait(forCount: 1)
         await h.settle()
@@ -139,7 +142,7 @@ struct LiveReloadTests {
         try await h.player.load(LiveHarness.url("other.m3u8"))
         #expect(h.scheduler.pendingDelays == [ms(2000), ms(2000)], "A's tick, then B's")
         h.stream.publish(3..<9)
-        await h.fireReload()                                       // A's
+        await h.fireReload()  // A's
         #expect(h.stream.reloadsEntered == 0, "A's engine is gone; B's was not reloaded for A")
         #expect(h.scheduler.pendingDelays == [.zero], "only B's loop remains, due now as A's was")
         #expect(h.player.liveSeekWindow.seekableRange == LiveTable.time(0)..<LiveTable.time(210))

@@ -15,8 +15,11 @@ struct LiveSeekWindowTests {
     static let url = URL(string: "https://example.com/live.m3u8")!
     static let dates = ["00.000", "06.000", "11.500", "17.500", "23.000", "29.000", "34.500", "40.500"]
 
-    static func playlist(_ sequences: ClosedRange<Int>, ended: Bool = false, holdBack: String? = nil) throws
-        -> HLSMediaPlaylist {
+    static func playlist(
+        _ sequences: ClosedRange<Int>, ended: Bool = false, holdBack: String? = nil
+    ) throws
+        -> HLSMediaPlaylist
+    {
         var text = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(sequences.lowerBound)\n"
         if let holdBack { text += "#EXT-X-SERVER-CONTROL:HOLD-BACK=\(holdBack)\n" }
         text += "#EXT-X-PROGRAM-DATE-TIME:2024-03-04T23:00:\(dates[sequences.lowerBound])Z\n"
@@ -75,7 +78,7 @@ struct LiveSeekWindowTests {
         (3...6, "17.500", "17.5"),
         (3...6, "20.250", "20.25"),
         (3...6, "40.499", "40.499"),
-        (3...6, "45.000", "after"),
+        (3...6, "45.000", "after")
     ]
 
     @Test(arguments: dateSeeks)
@@ -91,11 +94,13 @@ struct LiveSeekWindowTests {
         let end = try #require(window.endProgramDate)
         switch row.2 {
         case "before":
-            #expect(window.time(forDate: requested)
-                == .failure(.dateBeforeWindow(requested: requested, windowStart: start, windowEnd: end)))
+            #expect(
+                window.time(forDate: requested)
+                    == .failure(.dateBeforeWindow(requested: requested, windowStart: start, windowEnd: end)))
         case "after":
-            #expect(window.time(forDate: requested)
-                == .failure(.dateAfterWindow(requested: requested, windowStart: start, windowEnd: end)))
+            #expect(
+                window.time(forDate: requested)
+                    == .failure(.dateAfterWindow(requested: requested, windowStart: start, windowEnd: end)))
         default:
             let time = Self.time(row.2)
             #expect(window.time(forDate: requested) == .success(time))
@@ -110,18 +115,25 @@ struct LiveSeekWindowTests {
             Issue.record("a date before the window was accepted")
             return
         }
-        #expect(reason.explanation == "cannot seek to 2024-03-04T23:00:10.000Z: it is before the seekable window, "
-            + "which runs from 2024-03-04T23:00:17.500Z to 2024-03-04T23:00:40.500Z; its media has left the "
-            + "playlist or never existed")
-        let undated = HLSTimeline(playlist: try HLSMediaPlaylist(
-            parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n", url: Self.url)).window
+        #expect(
+            reason.explanation == "cannot seek to 2024-03-04T23:00:10.000Z: it is before the seekable window, "
+                + "which runs from 2024-03-04T23:00:17.500Z to 2024-03-04T23:00:40.500Z; its media has left the "
+                + "playlist or never existed")
+        let undated = HLSTimeline(
+            playlist: try HLSMediaPlaylist(
+                parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n", url: Self.url)
+        ).window
         #expect(!undated.isDateAddressable && undated.startProgramDate == nil)
         #expect(undated.time(forDate: Self.date("10.000")) == .failure(.notDateAddressable(requested: Self.date("10.000"))))
         #expect(undated.date(forTime: .zero) == nil)
-        #expect(DateSeekUnavailableReason.noCurrentItem(requested: Self.date("10.000")).explanation
-            == "cannot seek to 2024-03-04T23:00:10.000Z: there is no current item to seek in")
-        #expect(undated.time(forDate: Date(timeIntervalSince1970: 0)) == .failure(.notDateAddressable(
-            requested: ProgramDate(sinceEpoch: .zero))))
+        #expect(
+            DateSeekUnavailableReason.noCurrentItem(requested: Self.date("10.000")).explanation
+                == "cannot seek to 2024-03-04T23:00:10.000Z: there is no current item to seek in")
+        #expect(
+            undated.time(forDate: Date(timeIntervalSince1970: 0))
+                == .failure(
+                    .notDateAddressable(
+                        requested: ProgramDate(sinceEpoch: .zero))))
     }
 
     @Test func serverHoldBackMovesTheLiveEdge() throws {
@@ -150,7 +162,7 @@ struct LiveSeekWindowTests {
         (false, true, "6"),
         (false, false, "3"),
         (true, true, nil),
-        (true, false, nil),
+        (true, false, nil)
     ]
 
     @Test(arguments: delayRows)

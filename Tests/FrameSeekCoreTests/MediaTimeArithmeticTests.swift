@@ -50,7 +50,8 @@ struct MediaTimeArithmeticTests {
         let difference = p - q
         #expect(difference.value == 0 && difference.timescale == 2_147_483_647 && difference.hasBeenRounded)
         // When the larger scale happens to hold the exact result, nothing is flagged.
-        let exact = MediaTime(value: 2_147_483_646, timescale: 2_147_483_646)
+        let exact =
+            MediaTime(value: 2_147_483_646, timescale: 2_147_483_646)
             + MediaTime(value: 2_147_483_647, timescale: 2_147_483_647)
         #expect(exact.value == 4_294_967_294 && exact.timescale == 2_147_483_647 && !exact.hasBeenRounded)
         let zero = MediaTime(value: 0, timescale: 2_147_483_647) + MediaTime(value: 0, timescale: 2_147_483_646)
@@ -77,8 +78,9 @@ struct MediaTimeArithmeticTests {
         let flipped = MediaTime.zero - MediaTime(value: .min, timescale: 1)  // 2^63 s does not fit
         #expect(flipped.kind == .positiveInfinity && flipped.hasBeenRounded)
         // Int64.min is fine as long as the result fits.
-        #expect(MediaTime(value: .min, timescale: 1) - MediaTime(value: -1, timescale: 1)
-            == MediaTime(value: .min + 1, timescale: 1))
+        #expect(
+            MediaTime(value: .min, timescale: 1) - MediaTime(value: -1, timescale: 1)
+                == MediaTime(value: .min + 1, timescale: 1))
         #expect(MediaTime(value: .min, timescale: 1) + one == MediaTime(value: .min + 1, timescale: 1))
     }
 
@@ -102,7 +104,7 @@ struct MediaTimeArithmeticTests {
         (.indefinite, .positiveInfinity, .positiveInfinity, .negativeInfinity),
         (.positiveInfinity, .indefinite, .positiveInfinity, .positiveInfinity),
         (.negativeInfinity, .indefinite, .negativeInfinity, .negativeInfinity),
-        (number, number, .numeric, .numeric),
+        (number, number, .numeric, .numeric)
     ]
 
     @Test(arguments: kindRules)
@@ -139,7 +141,7 @@ struct MediaTimeArithmeticTests {
         (.positiveInfinity, .negativeInfinity, false),
         (.negativeInfinity, .positiveInfinity, false),
         (.invalid, .invalid, false),
-        (.indefinite, .indefinite, false),
+        (.indefinite, .indefinite, false)
     ]
 
     @Test(arguments: negations)
@@ -178,7 +180,7 @@ struct MediaTimeArithmeticTests {
         (-1, 4, 2, .roundHalfAwayFromZero, -1, true),
         (2, 3, 1, .roundHalfAwayFromZero, 1, true),
         (1001, 30000, 1000, .roundHalfAwayFromZero, 33, true),  // 33.3667 ms
-        (.max, 1, 1, .towardZero, .max, false),
+        (.max, 1, 1, .towardZero, .max, false)
     ]
 
     @Test(arguments: conversions)
@@ -206,8 +208,9 @@ struct MediaTimeArithmeticTests {
     func floorAndCeilingBracketTheTime(seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
         for _ in 0..<1000 {
-            let time = MediaTime(value: Int64.random(in: -(1 << 50)...(1 << 50), using: &rng),
-                                 timescale: Int32.random(in: 1...1_000_000, using: &rng))
+            let time = MediaTime(
+                value: Int64.random(in: -(1 << 50)...(1 << 50), using: &rng),
+                timescale: Int32.random(in: 1...1_000_000, using: &rng))
             let scale = Int32.random(in: 1...1_000_000, using: &rng)
             let floor = time.convertScale(scale, rounding: .towardNegativeInfinity)
             let ceiling = time.convertScale(scale, rounding: .towardPositiveInfinity)

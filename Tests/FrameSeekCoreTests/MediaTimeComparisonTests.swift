@@ -4,7 +4,6 @@ import Testing
 // Shared helpers for the MediaTime tests. Names are prefixed because other test files share this
 // module.
 
-
 /// An oracle for `v1/t1` vs `v2/t2` that shares nothing with the implementation: schoolbook
 /// multiplication in 32-bit limbs and a limb-by-limb comparison, no Int128 and no Double.
 enum MediaTimeTestOracle {
@@ -50,7 +49,8 @@ struct MediaTimeComparisonTests {
         for _ in 0..<1000 {
             let n = Int64.random(in: -limit...limit, using: &rng)
             // Half of the pairs are neighbours (or identical) to exercise the one-tick boundary.
-            let m = Bool.random(using: &rng)
+            let m =
+                Bool.random(using: &rng)
                 ? Int64.random(in: -limit...limit, using: &rng)
                 : min(max(n + Int64.random(in: -2...2, using: &rng), -limit), limit)
             let a = MediaTime(value: n * grid.0, timescale: grid.1)
@@ -166,7 +166,7 @@ struct MediaTimeComparisonTests {
         MediaTime(value: .max, timescale: 1),
         .indefinite,
         .positiveInfinity,
-        .invalid,
+        .invalid
     ]
 
     /// -infinity < numbers < indefinite < +infinity < invalid, as CMTimeCompare orders them.

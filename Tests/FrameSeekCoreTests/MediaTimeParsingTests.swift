@@ -32,7 +32,7 @@ struct MediaTimeParsingTests {
         ("9223372036854775807", .max, 1),
         ("-9223372036854775808", .min, 1),
         ("-9223372036854775808/1", .min, 1),
-        ("9223372036.854775807", .max, 1_000_000_000),
+        ("9223372036.854775807", .max, 1_000_000_000)
     ]
 
     @Test(arguments: accepted)
@@ -43,7 +43,8 @@ struct MediaTimeParsingTests {
         #expect(!time.hasBeenRounded)
     }
 
-    static let expected = "expected seconds such as 92.5, a rational such as 1001/30000, "
+    static let expected =
+        "expected seconds such as 92.5, a rational such as 1001/30000, "
         + "or a clock time such as 00:01:32.500"
 
     /// (input, a fragment the reason must contain, so each rejection is specific).
@@ -92,7 +93,7 @@ struct MediaTimeParsingTests {
         ("60:00", "minutes field 60 must be below 60"),
         ("00:00:60", "seconds field 60 must be below 60"),
         ("00:59:60.0", "seconds field 60.0 must be below 60"),
-        ("00:00:99.5", "seconds field 99.5 must be below 60"),
+        ("00:00:99.5", "seconds field 99.5 must be below 60")
     ]
 
     @Test(arguments: rejected)
@@ -113,8 +114,9 @@ struct MediaTimeParsingTests {
             try MediaTime(parsing: "abc")
         }
         let error = MediaTimeParseError(input: "abc", reason: Self.expected)
-        #expect(error.description == "not a time: \"abc\" (expected seconds such as 92.5, "
-            + "a rational such as 1001/30000, or a clock time such as 00:01:32.500)")
+        #expect(
+            error.description == "not a time: \"abc\" (expected seconds such as 92.5, "
+                + "a rational such as 1001/30000, or a clock time such as 00:01:32.500)")
     }
 
     /// Random decimals and rationals built as text from known integers parse to those integers.

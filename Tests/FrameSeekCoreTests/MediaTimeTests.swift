@@ -36,7 +36,7 @@ struct MediaTimeTests {
         (0.03336, 30000, 1001, true),  // 1000.8 ticks
         (Double.leastNonzeroMagnitude, 1000, 0, true),
         (4_611_686_018_427_387_904.0, 1, 1 << 62, false),  // 2^62 s: exact and beyond 2^53
-        (1e15, 1000, 1_000_000_000_000_000_000, false),
+        (1e15, 1000, 1_000_000_000_000_000_000, false)
     ]
 
     @Test(arguments: fromSeconds)
@@ -98,7 +98,7 @@ struct MediaTimeTests {
         (.invalid, "invalid"),
         (.positiveInfinity, "+infinity"),
         (.negativeInfinity, "-infinity"),
-        (.indefinite, "indefinite"),
+        (.indefinite, "indefinite")
     ]
 
     @Test(arguments: descriptions)

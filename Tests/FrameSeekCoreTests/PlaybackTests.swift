@@ -18,8 +18,9 @@ struct PlaybackHarness {
     let player: Player
 
     init(gop: Int = 10) {
-        player = Player(engineFactory: FakePlaybackEngine.factory(gate: gate, gop: gop), callbackQueue: queue.queue,
-                        clock: clock, reloadScheduler: ManualReloadScheduler(), ticker: ticker)
+        player = Player(
+            engineFactory: FakePlaybackEngine.factory(gate: gate, gop: gop), callbackQueue: queue.queue,
+            clock: clock, reloadScheduler: ManualReloadScheduler(), ticker: ticker)
         player.addPlaybackListener(recorder)
         player.seekDelegate = recorder
     }
@@ -79,15 +80,16 @@ struct PlaybackTests {
         let h = PlaybackHarness(gop: 10)
         try await h.player.load(PlaybackHarness.media(300))
         try await h.play()
-        await h.advance(ms: 100)                                   // frame 3: a step from 0
+        await h.advance(ms: 100)  // frame 3: a step from 0
         #expect(h.gate.entered.last == .step(.forward))
         let before = h.gate.entered.count
-        await h.advance(ms: 1900)                                  // 2.0 s: frame 60, 57 frames late
+        await h.advance(ms: 1900)  // 2.0 s: frame 60, 57 frames late
         #expect(h.player.currentTime == PlaybackHarness.frameTime(60))
-        #expect(Array(h.gate.entered.dropFirst(before)) == [.seek(PlaybackHarness.frameTime(60))],
-                "one exact seek to the due frame")
+        #expect(
+            Array(h.gate.entered.dropFirst(before)) == [.seek(PlaybackHarness.frameTime(60))],
+            "one exact seek to the due frame")
         let still = h.gate.entered.count
-        await h.advance(ms: 10)                                    // 2.01 s: still frame 60
+        await h.advance(ms: 10)  // 2.01 s: still frame 60
         #expect(h.gate.entered.count == still, "a frame already shown is not decoded again")
     }
 
@@ -145,7 +147,7 @@ struct PlaybackTests {
         await h.advance(ms: 200)
         let outcome = await h.player.seek(to: MediaTime(value: 5, timescale: 1))
         #expect(outcome.landedMediaTime == PlaybackHarness.frameTime(150))
-        await h.advance(ms: 100)                   // the next tick anchors playback at the landing
+        await h.advance(ms: 100)  // the next tick anchors playback at the landing
         #expect(h.player.currentTime == PlaybackHarness.frameTime(150) && h.player.isPlaying)
         await h.advance(ms: 100)
         #expect(h.player.currentTime == PlaybackHarness.expectedFrame(atMilliseconds: 5100, count: 300))

@@ -19,8 +19,9 @@ struct FakeHarness {
 
     init(_ label: String = #function) {
         events = TestQueue("test.fake.\(label)")
-        player = Player(engineFactory: FakePlaybackEngine.factory(gate: gate), callbackQueue: events.queue,
-                        clock: ManualPlayerClock())
+        player = Player(
+            engineFactory: FakePlaybackEngine.factory(gate: gate), callbackQueue: events.queue,
+            clock: ManualPlayerClock())
         log = EventLog(expectedQueue: events)
         recorder = Recorder(log)
         player.addSeekPrecisionListener(recorder)
@@ -62,8 +63,9 @@ enum RacePhase: String, CaseIterable, Sendable {
 
 @Suite("Player transitions: races forced on the fake engine")
 struct PlayerTransitionRaceTests {
-    @Test("close() during a seek: the seek ends cancelled at close, and nothing of the old item is heard after",
-          arguments: RacePhase.allCases)
+    @Test(
+        "close() during a seek: the seek ends cancelled at close, and nothing of the old item is heard after",
+        arguments: RacePhase.allCases)
     func closeDuringSeek(phase: RacePhase) async throws {
         let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
@@ -113,13 +115,14 @@ struct PlayerTransitionRaceTests {
         #expect(h.log.allOnExpectedQueue)
     }
 
-    @Test("load(B) during a seek on A: the seek ends cancelled with A's clamp; B loads; nothing of A is heard after",
-          arguments: [RacePhase.queued, .insideEngine])
+    @Test(
+        "load(B) during a seek on A: the seek ends cancelled with A's clamp; B loads; nothing of A is heard after",
+        arguments: [RacePhase.queued, .insideEngine])
     func loadDuringSeek(phase: RacePhase) async throws {
-        let h = try await FakeHarness.loaded(30)   // A: 1 s
+        let h = try await FakeHarness.loaded(30)  // A: 1 s
         defer { h.gate.open() }
         let box = OutcomeBox<SeekOutcome>()
-        let pastEndOfA = frame(150)                       // inside B, past A's end
+        let pastEndOfA = frame(150)  // inside B, past A's end
         h.gate.hold()
         if phase == .queued {
             let stepping = Task { await h.player.stepFrame(.forward) }
@@ -129,7 +132,7 @@ struct PlayerTransitionRaceTests {
         h.player.seek(to: pastEndOfA, precision: .exact) { box.put(0, $0) }
         if phase == .insideEngine { try await h.gate.waitForEntries(1) }
 
-        let loading = Task { try await h.player.load(FakeHarness.media(300)) }   // B: 10 s
+        let loading = Task { try await h.player.load(FakeHarness.media(300)) }  // B: 10 s
         let outcome = try #require(try await box.wait(forCount: 1)[0])
         await h.events.drain()
         let mark = h.log.events.count
@@ -172,10 +175,13 @@ struct PlayerTransitionRaceTests {
             let events = h.events(since: mark)
             // The seek registered first is the one superseded: its start, its end, then the
             // other's start and landing.
-            #expect(events == [.seekStart(loser.requestedMediaTime), .seekEnd(.zero),
-                               .seekStart(landed.requestedMediaTime), .accuracy(landed),
-                               .seekEnd(landed.landedMediaTime), .timeUpdate(landed.landedMediaTime)],
-                    "round \(round): \(events.map(\.kind))")
+            #expect(
+                events == [
+                    .seekStart(loser.requestedMediaTime), .seekEnd(.zero),
+                    .seekStart(landed.requestedMediaTime), .accuracy(landed),
+                    .seekEnd(landed.landedMediaTime), .timeUpdate(landed.landedMediaTime)
+                ],
+                "round \(round): \(events.map(\.kind))")
             #expect(h.player.currentTime == landed.landedMediaTime)
             // Back to the start for the next round.
             _ = await h.player.seek(to: .zero)
@@ -233,12 +239,14 @@ struct PlayerTransitionRaceTests {
         #expect(scrub.scrubState == .idle)
         #expect(h.player.currentTime == frame(100), "the engine's late landing of the superseded seek moved nothing")
         let kinds = h.log.events.map(\.kind)
-        #expect(kinds == ["start", "scrub.scrubbing", "end", "start", "scrub.seeking", "accuracy", "end", "time", "scrub.idle"],
-                "\(kinds)")
+        #expect(
+            kinds == ["start", "scrub.scrubbing", "end", "start", "scrub.seeking", "accuracy", "end", "time", "scrub.idle"],
+            "\(kinds)")
     }
 
-    @Test("close() during a step: the step ends noCurrentItem at close, and the playhead never moves after",
-          arguments: [RacePhase.queued, .insideEngine])
+    @Test(
+        "close() during a step: the step ends noCurrentItem at close, and the playhead never moves after",
+        arguments: [RacePhase.queued, .insideEngine])
     func closeDuringStep(phase: RacePhase) async throws {
         let h = try await FakeHarness.loaded()
         defer { h.gate.open() }
@@ -246,7 +254,7 @@ struct PlayerTransitionRaceTests {
         await h.settle()
         h.gate.hold()
         let first = Task { await h.player.stepFrame(.forward) }
-        try await h.gate.waitForEntries(2)   // the seek above, and this step
+        try await h.gate.waitForEntries(2)  // the seek above, and this step
         let second: Task<FrameStepResult, Never>? = phase == .queued ? Task { await h.player.stepFrame(.forward) } : nil
         if phase == .queued {
             try await waitUntil("the second step to register") { h.player.machine.read { $0.pendingSteps.count == 2 } }

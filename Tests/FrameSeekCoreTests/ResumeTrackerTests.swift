@@ -24,7 +24,7 @@ struct ResumeTrackerTests {
         let url = PlaybackHarness.media(300)
         store.inner.save(SavedProgress(key: tracker.key(for: url), position: MediaTime(value: 41, timescale: 10), duration: secs(10)))
         try await h.player.load(url)
-        let landed = PlaybackHarness.frameTime(123)                 // 4.1 s × 30
+        let landed = PlaybackHarness.frameTime(123)  // 4.1 s × 30
         #expect(h.player.currentTime == landed)
         #expect(h.gate.entered == [.seek(MediaTime(value: 41, timescale: 10))], "the first engine call lands on the saved position")
         try await h.play()
@@ -58,7 +58,7 @@ struct ResumeTrackerTests {
         let url = PlaybackHarness.media(600)
         try await h.player.load(url)
         try await h.play()
-        for _ in 0..<100 {                                          // 5 s in 50 ms ticks
+        for _ in 0..<100 {  // 5 s in 50 ms ticks
             await h.advance(ms: 50)
             let saved = store.load(key: tracker.key(for: url))?.position ?? .zero
             #expect(h.player.currentTime - saved < secs(1), "a kill -9 now loses less than a second")
@@ -86,12 +86,12 @@ struct ResumeTrackerTests {
     @Test("Completion clears: at the end, or stopping within the margin; a finished item starts at the beginning")
     func completion() async throws {
         let (h, tracker, store) = Self.tracked()
-        let url = PlaybackHarness.media(300)                        // 10 s
+        let url = PlaybackHarness.media(300)  // 10 s
         try await h.player.load(url)
         _ = await h.player.seek(to: secs(6))
         try await h.play()
         await h.advance(ms: 1500)
-        await h.advance(ms: 3000)                                   // past the end
+        await h.advance(ms: 3000)  // past the end
         #expect(store.calls.last == "remove \(tracker.key(for: url))")
         await h.player.close()
         await h.settle()
@@ -99,7 +99,7 @@ struct ResumeTrackerTests {
         try await h.player.load(url)
         #expect(h.player.currentTime == .zero)
 
-        _ = await h.player.seek(to: secs(8))                        // within 3 s of the end
+        _ = await h.player.seek(to: secs(8))  // within 3 s of the end
         await h.settle()
         #expect(store.load(key: tracker.key(for: url)) == nil)
     }
@@ -107,8 +107,10 @@ struct ResumeTrackerTests {
     @Test("Positions under the minimum are not resumed; the minimum and margin are settable")
     func minimum() async throws {
         let url = PlaybackHarness.media(300)
-        for (settings, expected) in [(ResumeTracker.Settings(), MediaTime.zero),
-                                     (ResumeTracker.Settings(minimumResume: secs(1)), secs(2))] {
+        for (settings, expected) in [
+            (ResumeTracker.Settings(), MediaTime.zero),
+            (ResumeTracker.Settings(minimumResume: secs(1)), secs(2))
+        ] {
             let (h, tracker, store) = Self.tracked(settings)
             store.inner.save(SavedProgress(key: tracker.key(for: url), position: secs(2), duration: secs(10)))
             try await h.player.load(url)

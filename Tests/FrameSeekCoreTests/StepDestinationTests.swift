@@ -10,13 +10,16 @@ struct StepDestinationTests {
         var frames: [FrameEntry] = []
         for i in 0..<20 {
             let gap = Int64(1 + i % 3)
-            frames.append(FrameEntry(index: i, pts: start, time: base.time(ofTicks: start), durationTicks: gap,
-                                     duration: base.time(ofTicks: gap), isKeyframe: i % 10 == 0,
-                                     decodeOrder: i, packetPosition: nil))
+            frames.append(
+                FrameEntry(
+                    index: i, pts: start, time: base.time(ofTicks: start), durationTicks: gap,
+                    duration: base.time(ofTicks: gap), isKeyframe: i % 10 == 0,
+                    decodeOrder: i, packetPosition: nil))
             start += gap
         }
-        return FrameTable(streamIndex: 0, timeBase: base, originPTS: 0, frames: frames,
-                          randomAccessPoints: [], source: .packetScan)
+        return FrameTable(
+            streamIndex: 0, timeBase: base, originPTS: 0, frames: frames,
+            randomAccessPoints: [], source: .packetScan)
     }()
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -28,12 +31,12 @@ struct StepDestinationTests {
     static let cases: [Case] = [
         Case(from: 0, direction: .forward, count: 1, expected: .success(1)),
         Case(from: 5, direction: .forward, count: 5, expected: .success(10)),
-        Case(from: 17, direction: .forward, count: 5, expected: .success(19)),   // as far as it can
+        Case(from: 17, direction: .forward, count: 5, expected: .success(19)),  // as far as it can
         Case(from: 19, direction: .forward, count: 1, expected: .failure(.endOfStream)),
         Case(from: 19, direction: .backward, count: 1, expected: .success(18)),
-        Case(from: 3, direction: .backward, count: 5, expected: .success(0)),    // as far as it can
+        Case(from: 3, direction: .backward, count: 5, expected: .success(0)),  // as far as it can
         Case(from: 0, direction: .backward, count: 1, expected: .failure(.startOfStream)),
-        Case(from: 0, direction: .backward, count: 5, expected: .failure(.startOfStream)),
+        Case(from: 0, direction: .backward, count: 5, expected: .failure(.startOfStream))
     ]
 
     @Test("steps move by index and stop at the edges", arguments: cases)
@@ -55,8 +58,10 @@ struct StepDestinationTests {
         #expect(stepped.didStep && stepped.unavailableReason == nil)
         let edge = FrameStepResult.unavailable(.endOfStream)
         #expect(!edge.didStep && edge.unavailableReason == .endOfStream)
-        for reason in [FrameStepUnavailableReason.audioOnly, .endOfStream, .startOfStream, .noCurrentItem,
-                       .seekInProgress, .decodeFailed] {
+        for reason in [
+            FrameStepUnavailableReason.audioOnly, .endOfStream, .startOfStream, .noCurrentItem,
+            .seekInProgress, .decodeFailed
+        ] {
             #expect(!reason.explanation.isEmpty)
         }
     }

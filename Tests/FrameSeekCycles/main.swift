@@ -60,5 +60,6 @@ do {
     exit(1)
 }
 let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
-print("{\"cycles\":\(cycles),\"warmup\":\(warmup),\"fds_after_warmup\":\(warm.fds),\"fds_end\":\(openDescriptors()),"
-      + "\"rss_kib_after_warmup\":\(warm.rss),\"rss_kib_end\":\(residentKiB()),\"rss_kib_peak\":\(peakRSS),\"seconds\":\(seconds)}")
+print(
+    "{\"cycles\":\(cycles),\"warmup\":\(warmup),\"fds_after_warmup\":\(warm.fds),\"fds_end\":\(openDescriptors()),"
+        + "\"rss_kib_after_warmup\":\(warm.rss),\"rss_kib_end\":\(residentKiB()),\"rss_kib_peak\":\(peakRSS),\"seconds\":\(seconds)}")

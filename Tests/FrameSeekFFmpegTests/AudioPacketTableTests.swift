@@ -11,8 +11,9 @@ import Testing
 
 @Suite("Audio tables from packets")
 struct AudioPacketTableTests {
-    @Test("MP3 and AAC tables come from packets, Opus in Matroska from a decode, and either is ffprobe's decoded frames",
-          arguments: FixtureCatalog.audio)
+    @Test(
+        "MP3 and AAC tables come from packets, Opus in Matroska from a decode, and either is ffprobe's decoded frames",
+        arguments: FixtureCatalog.audio)
     func tableIsTheDecodersFrames(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try FFmpegEngine(path: fixture.path, options: .init(streamIndex: fixture.stream))
@@ -30,8 +31,10 @@ struct AudioPacketTableTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let long = try ContainerIndexTests.streamCopy(fixture, times: 40, into: directory, named: "long.mp3")
 
-        let probed = try runTool(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts",
-                                  "-of", "csv=p=0", long]).split(whereSeparator: \.isNewline).compactMap { Int64($0) }
+        let probed = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts",
+            "-of", "csv=p=0", long
+        ]).split(whereSeparator: \.isNewline).compactMap { Int64($0) }
         let md5s = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", long, "-map", "0:a:0", "-f", "framemd5", "-"])
             .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
             .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }

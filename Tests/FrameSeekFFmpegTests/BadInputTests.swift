@@ -18,7 +18,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         BadInput(relativePath: "bad/does_not_exist.mp4", reasons: [.fileNotFound]),
         BadInput(relativePath: "bad/not_media.mp4", reasons: [.notMedia]),
         BadInput(relativePath: "bad/truncated_moov_at_end.mp4", reasons: [.notMedia, .truncated]),
-        BadInput(relativePath: "bad/truncated_faststart.mp4", reasons: [.notMedia, .truncated]),
+        BadInput(relativePath: "bad/truncated_faststart.mp4", reasons: [.notMedia, .truncated])
     ]
 }
 

@@ -32,8 +32,9 @@ struct BatchSeekTests {
         Order.allCases.map { (fixture, $0, 1) } + [(fixture, .shuffled, 2)]
     }
 
-    @Test("A batch lands each target on ffprobe's frame with framemd5's pixels, in the caller's order, as single seeks do",
-          arguments: cases)
+    @Test(
+        "A batch lands each target on ffprobe's frame with framemd5's pixels, in the caller's order, as single seeks do",
+        arguments: cases)
     func batchEqualsSingleSeeks(_ fixture: Fixture, _ order: Order, _ threads: Int) throws {
         let oracle = try Oracle(fixture)
         var generator = SeededGenerator("batch-\(order.rawValue)-" + fixture.id)
@@ -46,8 +47,9 @@ struct BatchSeekTests {
             reported.append(position)
             landedFrames.append(landing.frame.index)
             // The callback runs while this target's frame is the landed frame.
-            verifyExactLanding(landing, engine: engine, oracle: oracle, target: targets[position],
-                               expected: indices[position], context: "\(fixture.id) \(order) \(threads)-thread batch target #\(position)")
+            verifyExactLanding(
+                landing, engine: engine, oracle: oracle, target: targets[position],
+                expected: indices[position], context: "\(fixture.id) \(order) \(threads)-thread batch target #\(position)")
         }
         #expect(reported.sorted() == Array(targets.indices), "every target reported once")
         #expect(landedFrames == landedFrames.sorted(), "landed in presentation order")
@@ -82,8 +84,9 @@ struct BatchSeekTests {
         }
         let index = oracle.count / 3
         let landing = try engine.seek(to: oracle.middle(index), precision: .exact)
-        verifyExactLanding(landing, engine: engine, oracle: oracle, target: oracle.middle(index), expected: index,
-                           context: "\(fixture.id) seek after an interrupted batch")
+        verifyExactLanding(
+            landing, engine: engine, oracle: oracle, target: oracle.middle(index), expected: index,
+            context: "\(fixture.id) seek after an interrupted batch")
     }
 }
 
@@ -100,8 +103,9 @@ struct BatchDecodersTests {
         [(fixture, .shuffled, 2), (fixture, .duplicated, 2), (fixture, .reversed, 3)]
     }
 
-    @Test("Split between decoders, a batch lands each target on ffprobe's frame with framemd5's pixels, in the caller's order",
-          arguments: cases)
+    @Test(
+        "Split between decoders, a batch lands each target on ffprobe's frame with framemd5's pixels, in the caller's order",
+        arguments: cases)
     func decodersLandAsOneDoes(_ fixture: Fixture, _ order: BatchSeekTests.Order, _ decoders: Int) throws {
         let oracle = try Oracle(fixture)
         var generator = SeededGenerator("batch-decoders-\(order.rawValue)-" + fixture.id)
@@ -116,19 +120,23 @@ struct BatchDecodersTests {
         #expect(zip(landed, targets).allSatisfy { $0.landing.accuracy.requestedMediaTime == $1 })
         if let md5s = oracle.md5s {
             for (position, result) in landed.enumerated() {
-                #expect(result.output.md5 == md5s[indices[position]],
-                        "\(fixture.id) target #\(position) (frame \(indices[position])): framemd5's pixels")
+                #expect(
+                    result.output.md5 == md5s[indices[position]],
+                    "\(fixture.id) target #\(position) (frame \(indices[position])): framemd5's pixels")
             }
         }
         var seen = Set<Int>()
         for (position, result) in landed.enumerated() where !seen.insert(indices[position]).inserted {
-            #expect(result.landing.framesDecoded == 0 || result.output.engine != landed.first { $0.landing.frame.index == indices[position] }?.output.engine,
-                    "\(fixture.id): repeated frame \(indices[position]) decoded again by the same decoder")
+            #expect(
+                result.landing.framesDecoded == 0
+                    || result.output.engine != landed.first { $0.landing.frame.index == indices[position] }?.output.engine,
+                "\(fixture.id): repeated frame \(indices[position]) decoded again by the same decoder")
         }
     }
 
-    @Test("With the calling engine standing aside, the other decoders land every run between its first and last, as it would",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "With the calling engine standing aside, the other decoders land every run between its first and last, as it would",
+        arguments: FixtureCatalog.video)
     func helpersLandEveryRun(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         // The last frame of every GOP: one run per GOP, each decoded from its keyframe.
@@ -140,11 +148,14 @@ struct BatchDecodersTests {
             Landed(md5: try decoder.landedPicture()?.md5, engine: ObjectIdentifier(decoder))
         }
         // The first run and the last are the calling engine's; every run between, the other's.
-        let runs = Dictionary(grouping: landed, by: \.landing.keyframeIndex).values.sorted { $0[0].landing.frame.index < $1[0].landing.frame.index }
+        let runs = Dictionary(grouping: landed, by: \.landing.keyframeIndex).values.sorted {
+            $0[0].landing.frame.index < $1[0].landing.frame.index
+        }
         for (number, run) in runs.enumerated() {
             let byCaller = number == 0 || number == runs.count - 1
-            #expect(run.allSatisfy { ($0.output.engine == caller) == byCaller },
-                    "\(fixture.id): run \(number) of \(runs.count) landed \(byCaller ? "away from" : "on") the calling engine")
+            #expect(
+                run.allSatisfy { ($0.output.engine == caller) == byCaller },
+                "\(fixture.id): run \(number) of \(runs.count) landed \(byCaller ? "away from" : "on") the calling engine")
         }
         #expect(landed.map(\.landing.frame.index) == indices)
         if let md5s = oracle.md5s {
@@ -172,7 +183,8 @@ struct BatchDecodersTests {
         }
         let index = oracle.count / 3
         let landing = try engine.seek(to: oracle.middle(index), precision: .exact)
-        verifyExactLanding(landing, engine: engine, oracle: oracle, target: oracle.middle(index), expected: index,
-                           context: "\(fixture.id) seek after a refused batch")
+        verifyExactLanding(
+            landing, engine: engine, oracle: oracle, target: oracle.middle(index), expected: index,
+            context: "\(fixture.id) seek after a refused batch")
     }
 }

@@ -24,8 +24,10 @@ struct CBoundaryTests {
         let matroska = try Self.writeBrokenMatroska()
         defer { try? FileManager.default.removeItem(at: matroska) }
         // The two causes as ffprobe prints them for these files.
-        let cases = [(path: Repository.fixture("bad/truncated_moov_at_end.mp4"), own: "moov atom not found", other: "EBML"),
-                     (path: matroska.path, own: "EBML header parsing failed", other: "moov atom")]
+        let cases = [
+            (path: Repository.fixture("bad/truncated_moov_at_end.mp4"), own: "moov atom not found", other: "EBML"),
+            (path: matroska.path, own: "EBML header parsing failed", other: "moov atom")
+        ]
         let problems = Locked<[String]>([])
         // With one process-wide "last error", one engine takes the other's message (or clears
         // it) whenever their opens overlap; 2 x 30 opens on two threads make that near certain.
@@ -102,8 +104,9 @@ struct CBoundaryTests {
         var plane = [UInt8](repeating: 0, count: 64 * 64)
         plane.withUnsafeMutableBufferPointer { buffer in
             do throws(FFmpegError) {
-                let image = try converter.rgb(planes: [UnsafePointer(buffer.baseAddress), nil, nil, nil], strides: [64, 0, 0, 0],
-                                              format: AV_PIX_FMT_VAAPI, width: 64, height: 64)
+                let image = try converter.rgb(
+                    planes: [UnsafePointer(buffer.baseAddress), nil, nil, nil], strides: [64, 0, 0, 0],
+                    format: AV_PIX_FMT_VAAPI, width: 64, height: 64)
                 Issue.record("a hardware surface format converted to \(image.width)x\(image.height)")
             } catch {
                 #expect(error.function == "sws_getCachedContext", "\(error)")

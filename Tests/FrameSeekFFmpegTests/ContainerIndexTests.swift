@@ -17,8 +17,9 @@ import Testing
 struct ContainerIndexTests {
     static var mp4Fixtures: [Fixture] { FixtureCatalog.video.filter { $0.file.hasSuffix(".mp4") || $0.file.hasSuffix(".mov") } }
 
-    @Test("An MP4's table from its index is the full scan's, frame for frame and keyframe for keyframe",
-          arguments: mp4Fixtures)
+    @Test(
+        "An MP4's table from its index is the full scan's, frame for frame and keyframe for keyframe",
+        arguments: mp4Fixtures)
     func indexEqualsScan(_ fixture: Fixture) throws {
         let indexed = try openEngine(fixture)
         var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1)
@@ -27,12 +28,17 @@ struct ContainerIndexTests {
         // ffprobe's sample count (stsz) against the packets it lists (the demuxer's index): where
         // they differ, FFmpeg has dropped samples outside the edit list, and samples no longer
         // map one to one to the index, so the table comes from the index's packets instead.
-        let sampleCount = try runTool(["ffprobe", "-v", "error", "-select_streams", "\(fixture.stream)",
-                                       "-show_entries", "stream=nb_frames", "-of", "default=nw=1:nk=1", fixture.path])
-        let packetCount = try runTool(["ffprobe", "-v", "error", "-select_streams", "\(fixture.stream)",
-                                       "-show_entries", "packet=pts", "-of", "csv=p=0", fixture.path])
-            .split(whereSeparator: \.isNewline).count
-        let expected: FrameTable.Source = Int(sampleCount.trimmingCharacters(in: .whitespacesAndNewlines)) == packetCount
+        let sampleCount = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "\(fixture.stream)",
+            "-show_entries", "stream=nb_frames", "-of", "default=nw=1:nk=1", fixture.path
+        ])
+        let packetCount = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "\(fixture.stream)",
+            "-show_entries", "packet=pts", "-of", "csv=p=0", fixture.path
+        ])
+        .split(whereSeparator: \.isNewline).count
+        let expected: FrameTable.Source =
+            Int(sampleCount.trimmingCharacters(in: .whitespacesAndNewlines)) == packetCount
             ? .sampleTable : .containerIndex
         #expect(indexed.frameTable.source == expected, "\(fixture.id): \(sampleCount) samples, \(packetCount) packets")
         #expect(scanned.frameTable.source == .packetScan)
@@ -45,7 +51,9 @@ struct ContainerIndexTests {
         #expect(read > 0 && read <= Self.fileSize(fixture.path))
     }
 
-    @Test("A 40-fold stream copy of a fixture opens from its index reading under 3% of it, its table is ffprobe's, and lands with framemd5's pixels")
+    @Test(
+        "A 40-fold stream copy of a fixture opens from its index reading under 3% of it, its table is ffprobe's, and lands with framemd5's pixels"
+    )
     func longFile() throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let oracle = try Oracle(fixture)
@@ -62,8 +70,10 @@ struct ContainerIndexTests {
         #expect(read * 100 < Self.fileSize(long) * 3, "the index scan read \(read) of \(Self.fileSize(long)) bytes")
 
         // ffprobe's packets, in presentation order: the PTS and keyframes the table must have.
-        let csv = try runTool(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
-                               "-of", "csv=p=0", long])
+        let csv = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
+            "-of", "csv=p=0", long
+        ])
         var probed: [(pts: Int64, key: Bool)] = []
         for line in csv.split(whereSeparator: \.isNewline) {
             let fields = line.split(separator: ",")
@@ -75,11 +85,14 @@ struct ContainerIndexTests {
         #expect(table.frames.map { $0.pts } == probed.map { $0.pts })
         #expect(table.frames.map { $0.isKeyframe } == probed.map { $0.key })
         // A video frame is kept in 16 bytes: no packet position, which only audio landings read.
-        #expect(table.frames.residentBytes == 16 * table.frames.count, "\(table.frames.residentBytes) bytes for \(table.frames.count) frames")
+        #expect(
+            table.frames.residentBytes == 16 * table.frames.count, "\(table.frames.residentBytes) bytes for \(table.frames.count) frames")
 
         // Copy c's frame i is the fixture's frame i: its pixels are framemd5's line i.
-        let targets = [0, 1, oracle.count - 1, oracle.count, 17 * oracle.count + 251, copies * oracle.count / 2 + 3,
-                       copies * oracle.count - 1]
+        let targets = [
+            0, 1, oracle.count - 1, oracle.count, 17 * oracle.count + 251, copies * oracle.count / 2 + 3,
+            copies * oracle.count - 1
+        ]
         for k in targets {
             let landing = try engine.seek(to: table.frames[k].time, precision: .exact)
             #expect(landing.frame.index == k)
@@ -121,8 +134,9 @@ struct ContainerIndexTests {
         let afterOpen = try server.sent()
         let traffic = try #require(engine.openTraffic)
         #expect(traffic.requests == afterOpen.requests, "\(traffic) against the server's \(afterOpen)")
-        #expect(traffic.bytesReceived <= afterOpen.bytes && afterOpen.bytes <= traffic.bytesRequested,
-                "\(traffic) against the server's \(afterOpen)")
+        #expect(
+            traffic.bytesReceived <= afterOpen.bytes && afterOpen.bytes <= traffic.bytesRequested,
+            "\(traffic) against the server's \(afterOpen)")
         #expect(engine.frameTable.source == .sampleTable)
         let k = 20 * oracle.count + 300
         let landing = try engine.seek(to: engine.frameTable.frames[k].time, precision: .exact)
@@ -151,8 +165,9 @@ struct ContainerIndexTests {
         #expect(thumbnailReads.requests == afterThumbnails.requests - afterSeek.requests)
         #expect(thumbnailReads.bytes == afterThumbnails.bytes - afterSeek.bytes)
         #expect(times.count > 40)
-        #expect((afterThumbnails.bytes - afterSeek.bytes) * 10 < size,
-                "\(times.count) keyframe thumbnails made the server send \(afterThumbnails.bytes - afterSeek.bytes) of \(size) bytes")
+        #expect(
+            (afterThumbnails.bytes - afterSeek.bytes) * 10 < size,
+            "\(times.count) keyframe thumbnails made the server send \(afterThumbnails.bytes - afterSeek.bytes) of \(size) bytes")
     }
 
     /// `name` in `directory`: `fixture` stream-copied `times` times over with ffmpeg's

@@ -32,8 +32,9 @@ struct CycleSoakTests {
     /// warm-up, and a leak of even 2 KiB per cycle would exceed it.
     static let allowedGrowthKiB = 4 * 1024
 
-    @Test("2,000 cycles keep file descriptors exactly flat and resident memory within 4 MiB after a warm-up",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "2,000 cycles keep file descriptors exactly flat and resident memory within 4 MiB after a warm-up",
+        .timeLimit(.minutes(5)))
     func cyclesStayFlat() throws {
         let helper = Self.helper
         try #require(FileManager.default.isExecutableFile(atPath: helper), "frameseek-cycles not built at \(helper)")
@@ -55,11 +56,15 @@ struct CycleSoakTests {
         try #require(process.terminationStatus == 0, "frameseek-cycles exited with \(process.terminationStatus)")
         let report = try JSONDecoder().decode(Report.self, from: data)
         #expect(report.cycles == 2000)
-        #expect(report.fds_end == report.fds_after_warmup,
-                "open descriptors went from \(report.fds_after_warmup) to \(report.fds_end)")
+        #expect(
+            report.fds_end == report.fds_after_warmup,
+            "open descriptors went from \(report.fds_after_warmup) to \(report.fds_end)")
         let growth = report.rss_kib_end - report.rss_kib_after_warmup
-        #expect(growth <= Self.allowedGrowthKiB,
-                "resident memory grew by \(growth) KiB over 1,800 cycles (\(report.rss_kib_after_warmup) to \(report.rss_kib_end) KiB)")
-        print("frameseek-cycles: \(report.cycles) cycles in \(report.seconds) s, fds \(report.fds_after_warmup) -> \(report.fds_end), RSS \(report.rss_kib_after_warmup) -> \(report.rss_kib_end) KiB (peak \(report.rss_kib_peak))")
+        #expect(
+            growth <= Self.allowedGrowthKiB,
+            "resident memory grew by \(growth) KiB over 1,800 cycles (\(report.rss_kib_after_warmup) to \(report.rss_kib_end) KiB)")
+        print(
+            "frameseek-cycles: \(report.cycles) cycles in \(report.seconds) s, fds \(report.fds_after_warmup) -> \(report.fds_end), RSS \(report.rss_kib_after_warmup) -> \(report.rss_kib_end) KiB (peak \(report.rss_kib_peak))"
+        )
     }
 }

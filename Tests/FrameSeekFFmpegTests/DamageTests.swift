@@ -29,7 +29,9 @@ struct BitflipOracle {
     func verify(pts: Int64, damagedFlag: Bool, md5: String?, _ context: String) {
         if isDownstream(pts) { #expect(damagedFlag, "\(context): pts \(pts) is downstream of the damage but not flagged") }
         if !damagedFlag {
-            #expect(md5 == damaged[pts], "\(context): pts \(pts) unflagged with MD5 \(md5 ?? "none"), FFmpeg decodes \(damaged[pts] ?? "nothing")")
+            #expect(
+                md5 == damaged[pts],
+                "\(context): pts \(pts) unflagged with MD5 \(md5 ?? "none"), FFmpeg decodes \(damaged[pts] ?? "nothing")")
         }
     }
 }
@@ -44,7 +46,9 @@ struct DamageTests {
         #expect(oracle.clean.keys.filter(oracle.isDownstream).count >= 20)
     }
 
-    @Test("Exact seeks to every frame of the bit-flipped MP4, in order and shuffled: downstream frames flagged, unflagged ones FFmpeg's MD5, the undecodable one a typed error")
+    @Test(
+        "Exact seeks to every frame of the bit-flipped MP4, in order and shuffled: downstream frames flagged, unflagged ones FFmpeg's MD5, the undecodable one a typed error"
+    )
     func exactSeeks() throws {
         let oracle = try BitflipOracle()
         var shuffled = Array(0..<360)
@@ -96,7 +100,9 @@ struct DamageTests {
         #expect(after.frame.index == missing.index + 1)
     }
 
-    @Test("Steps forward and backward over the damage: downstream frames flagged, unflagged ones FFmpeg's MD5, the undecodable frame stepped over and flagged")
+    @Test(
+        "Steps forward and backward over the damage: downstream frames flagged, unflagged ones FFmpeg's MD5, the undecodable frame stepped over and flagged"
+    )
     func steps() throws {
         let oracle = try BitflipOracle()
         for direction in [FrameStepDirection.forward, .backward] {
@@ -154,7 +160,7 @@ struct TruncationTests {
     static let cut: [(String, Double?, Double)] = [
         ("bad/truncated_half.mkv", 5.375, 2.675),
         ("bad/truncated_half.webm", 4.0, 2.0),
-        ("bad/truncated_half.ts", nil, 3.16),
+        ("bad/truncated_half.ts", nil, 3.16)
     ]
 
     @Test("Matroska, WebM and MPEG-TS cut in half open with a truncation fact: where the data ends and what the header states")
@@ -164,7 +170,9 @@ struct TruncationTests {
             let truncation = try #require(engine.media.truncation, "\(relative): no truncation reported")
             #expect(abs(truncation.readableEnd.seconds - readable) < 0.05, "\(relative): readable end \(truncation.readableEnd.seconds)")
             if let stated {
-                #expect(abs((truncation.statedDuration?.seconds ?? 0) - stated) < 0.001, "\(relative): stated \(String(describing: truncation.statedDuration))")
+                #expect(
+                    abs((truncation.statedDuration?.seconds ?? 0) - stated) < 0.001,
+                    "\(relative): stated \(String(describing: truncation.statedDuration))")
             } else {
                 #expect(truncation.statedDuration == nil)
             }
@@ -190,7 +198,7 @@ struct TruncationTests {
             ("bad/damaged_moov.mp4", .damagedHeader, "damaged header"),
             ("bad/truncated_moov_at_end.mp4", .truncated, "truncated"),
             ("bad/truncated_faststart.mp4", .truncated, "truncated"),
-            ("bad/not_media.mp4", .notMedia, "not a media file"),
+            ("bad/not_media.mp4", .notMedia, "not a media file")
         ]
         for (relative, reason, words) in cases {
             let path = Repository.fixture(relative)
@@ -200,8 +208,9 @@ struct TruncationTests {
             } catch {
                 #expect(error.reason == reason, "\(relative): \(error.reason)")
                 #expect(error.detail.contains(words), "\(relative): \(error.detail)")
-                #expect(!error.detail.contains("Cannot allocate memory") || error.detail.hasPrefix("damaged header"),
-                        "\(relative): memory named as the cause: \(error.detail)")
+                #expect(
+                    !error.detail.contains("Cannot allocate memory") || error.detail.hasPrefix("damaged header"),
+                    "\(relative): memory named as the cause: \(error.detail)")
                 #expect(!error.description.contains("\n"))
             }
         }

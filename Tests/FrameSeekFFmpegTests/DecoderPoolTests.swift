@@ -16,22 +16,28 @@ struct DecoderPoolTests {
         return oracle.seekSample(using: &generator).shuffled(using: &generator)
     }
 
-    @Test("Random seeks through a pool land on ffprobe's frame with ffmpeg's pixels, as with one decoder",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "Random seeks through a pool land on ffprobe's frame with ffmpeg's pixels, as with one decoder",
+        arguments: FixtureCatalog.video)
     func pooledSeeksLandExactly(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let order = Self.revisitingOrder(oracle, fixture)
         let pooled = try openEngine(fixture)
-        let single = try FFmpegEngine(path: fixture.path, options: .init(streamIndex: fixture.stream, threads: 1,
-                                                                          decoderPoolBytes: 0))
+        let single = try FFmpegEngine(
+            path: fixture.path,
+            options: .init(
+                streamIndex: fixture.stream, threads: 1,
+                decoderPoolBytes: 0))
         for (step, index) in order.enumerated() {
             let target = oracle.middle(index)
             let landing = try pooled.seek(to: target, precision: .exact)
-            verifyExactLanding(landing, engine: pooled, oracle: oracle, target: target, expected: index,
-                               context: "\(fixture.id) pooled seek #\(step) to frame \(index)")
+            verifyExactLanding(
+                landing, engine: pooled, oracle: oracle, target: target, expected: index,
+                context: "\(fixture.id) pooled seek #\(step) to frame \(index)")
             let alone = try single.seek(to: target, precision: .exact)
-            verifyExactLanding(alone, engine: single, oracle: oracle, target: target, expected: index,
-                               context: "\(fixture.id) one-decoder seek #\(step) to frame \(index)")
+            verifyExactLanding(
+                alone, engine: single, oracle: oracle, target: target, expected: index,
+                context: "\(fixture.id) one-decoder seek #\(step) to frame \(index)")
         }
         #expect(single.decoderPoolPeakDecoders == 1)
         #expect(pooled.decoderPoolPeakDecoders <= DecoderPool.maxSlots)
@@ -48,8 +54,11 @@ struct DecoderPoolTests {
         let fixture = oracle.fixture
         let probe = try openEngine(fixture)
         let twoDecoders = probe.pool.slotBytes * 2
-        let engine = try FFmpegEngine(path: fixture.path, options: .init(streamIndex: fixture.stream, threads: 1,
-                                                                          decoderPoolBytes: twoDecoders))
+        let engine = try FFmpegEngine(
+            path: fixture.path,
+            options: .init(
+                streamIndex: fixture.stream, threads: 1,
+                decoderPoolBytes: twoDecoders))
         for index in Self.revisitingOrder(oracle, fixture) {
             let landing = try engine.seek(to: oracle.middle(index), precision: .exact)
             #expect(landing.frame.index == index)
@@ -60,13 +69,18 @@ struct DecoderPoolTests {
     }
 
     /// Table A-1 of H.264 and A.4.2 of HEVC, worked by hand for the sizes FrameSeek meets.
-    @Test("The per-decoder bound follows the codec level's picture buffer limits",
-          arguments: [(264, 31, 1280, 720, 5), (264, 51, 3840, 2160, 5), (264, 40, 1920, 1080, 4),
-                      (264, 12, 320, 180, 9), (264, 51, 320, 180, 16), (264, -99, 1280, 720, 16),
-                      (265, 120, 1920, 1080, 6), (265, 93, 960, 540, 8), (265, 150, 1280, 720, 16)])
+    @Test(
+        "The per-decoder bound follows the codec level's picture buffer limits",
+        arguments: [
+            (264, 31, 1280, 720, 5), (264, 51, 3840, 2160, 5), (264, 40, 1920, 1080, 4),
+            (264, 12, 320, 180, 9), (264, 51, 320, 180, 16), (264, -99, 1280, 720, 16),
+            (265, 120, 1920, 1080, 6), (265, 93, 960, 540, 8), (265, 150, 1280, 720, 16)
+        ])
     func levelLimits(_ codec: Int, _ level: Int, _ width: Int, _ height: Int, _ frames: Int) {
-        let computed = codec == 264 ? Decoder.h264PictureBufferFrames(level: level, width: width, height: height)
-                                    : Decoder.hevcPictureBufferFrames(level: level, width: width, height: height)
+        let computed =
+            codec == 264
+            ? Decoder.h264PictureBufferFrames(level: level, width: width, height: height)
+            : Decoder.hevcPictureBufferFrames(level: level, width: width, height: height)
         #expect(computed == frames, "codec \(codec) level \(level) \(width)x\(height)")
     }
 }

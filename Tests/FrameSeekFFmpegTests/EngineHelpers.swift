@@ -43,8 +43,9 @@ func verifyLandedPicture(engine: FFmpegEngine, oracle: Oracle, expected: Int, co
     }
     if fixture.hasBarcode {
         let barcode = readBarcode(picture)
-        #expect(barcode == expected + fixture.barcodeOffset,
-                "\(context): barcode reads \(barcode), expected frame \(expected) + offset \(fixture.barcodeOffset)")
+        #expect(
+            barcode == expected + fixture.barcodeOffset,
+            "\(context): barcode reads \(barcode), expected frame \(expected) + offset \(fixture.barcodeOffset)")
     }
 }
 

@@ -9,16 +9,20 @@ import Testing
 /// Checks one `.exact` landing on frame `expected` against the oracles: frame index and PTS,
 /// exact landed time and delta, tolerance, clamp, and for video the framemd5 MD5, the
 /// picture size and (synthetic fixtures) the barcode.
-func verifyExactLanding(_ landing: SeekLanding, engine: FFmpegEngine, oracle: Oracle, target: MediaTime,
-                        expected: Int, context: String) {
+func verifyExactLanding(
+    _ landing: SeekLanding, engine: FFmpegEngine, oracle: Oracle, target: MediaTime,
+    expected: Int, context: String
+) {
     let fixture = oracle.fixture
     #expect(landing.frame.index == expected, "\(context): landed on frame \(landing.frame.index), expected \(expected)")
     #expect(landing.frame.pts == oracle.frames[expected].pts, "\(context): landed pts \(landing.frame.pts)")
     #expect(landing.accuracy.requestedMediaTime == target, "\(context)")
     #expect(landing.accuracy.landedMediaTime == oracle.time(expected), "\(context): landed time \(landing.accuracy.landedMediaTime)")
     #expect(landing.accuracy.deltaMediaTime == oracle.time(expected) - target, "\(context): delta \(landing.accuracy.deltaMediaTime)")
-    #expect(landing.accuracy.withinRequestedTolerance,
-            "\(context): withinRequestedTolerance is false, but frame \(expected) covers [\(oracle.time(expected)), \(oracle.end(expected))) which contains \(target)")
+    #expect(
+        landing.accuracy.withinRequestedTolerance,
+        "\(context): withinRequestedTolerance is false, but frame \(expected) covers [\(oracle.time(expected)), \(oracle.end(expected))) which contains \(target)"
+    )
     #expect(landing.plan.clamp == SeekClamp.none, "\(context): clamp \(landing.plan.clamp.name)")
     guard fixture.isVideo else {
         #expect(landedPicture(engine, context) == nil, "\(context): an audio landing has no picture")
@@ -41,8 +45,9 @@ struct ExactSeekTests {
             if step > 0, index < order[step - 1] { sawBackward = true }
             let target = oracle.middle(index)
             let landing = try engine.seek(to: target, precision: .exact)
-            verifyExactLanding(landing, engine: engine, oracle: oracle, target: target, expected: index,
-                               context: "\(fixture.id) seek #\(step) to middle of frame \(index) (\(target))")
+            verifyExactLanding(
+                landing, engine: engine, oracle: oracle, target: target, expected: index,
+                context: "\(fixture.id) seek #\(step) to middle of frame \(index) (\(target))")
         }
         #expect(sawBackward || order.count < 3)
     }
@@ -56,8 +61,9 @@ struct ExactSeekTests {
         for index in order {
             let target = oracle.middle(index)
             let landing = try engine.seek(to: target, precision: .exact)
-            verifyExactLanding(landing, engine: engine, oracle: oracle, target: target, expected: index,
-                               context: "\(fixture.id) forward seek to middle of frame \(index) (\(target))")
+            verifyExactLanding(
+                landing, engine: engine, oracle: oracle, target: target, expected: index,
+                context: "\(fixture.id) forward seek to middle of frame \(index) (\(target))")
         }
     }
 
@@ -68,8 +74,9 @@ struct ExactSeekTests {
         for index in oracle.frames.indices {
             let target = oracle.time(index)
             let landing = try engine.seek(to: target, precision: .exact)
-            verifyExactLanding(landing, engine: engine, oracle: oracle, target: target, expected: index,
-                               context: "\(fixture.id) seek to the pts of frame \(index)")
+            verifyExactLanding(
+                landing, engine: engine, oracle: oracle, target: target, expected: index,
+                context: "\(fixture.id) seek to the pts of frame \(index)")
         }
     }
 
@@ -89,8 +96,9 @@ struct ExactSeekTests {
         for index in chosen.sorted() {
             let onPTS = oracle.time(index)
             let landing = try engine.seek(to: onPTS, precision: .exact)
-            verifyExactLanding(landing, engine: engine, oracle: oracle, target: onPTS, expected: index,
-                               context: "\(fixture.id) target on the pts of frame \(index)")
+            verifyExactLanding(
+                landing, engine: engine, oracle: oracle, target: onPTS, expected: index,
+                context: "\(fixture.id) target on the pts of frame \(index)")
             #expect(landing.accuracy.deltaMediaTime == .zero)
 
             let earlier = oracle.tickBefore(index)
@@ -99,8 +107,9 @@ struct ExactSeekTests {
                 #expect(before.frame.index == 0, "\(fixture.id): one tick before frame 0")
                 #expect(before.plan.clamp == .clampedToStart(oracle.time(0)))
             } else {
-                verifyExactLanding(before, engine: engine, oracle: oracle, target: earlier, expected: index - 1,
-                                   context: "\(fixture.id) target one tick before frame \(index) (\(earlier))")
+                verifyExactLanding(
+                    before, engine: engine, oracle: oracle, target: earlier, expected: index - 1,
+                    context: "\(fixture.id) target one tick before frame \(index) (\(earlier))")
             }
         }
     }
@@ -118,8 +127,9 @@ struct AudioSeekTests {
         for index in order {
             let target = oracle.middle(index)
             let landing = try engine.seek(to: target, precision: .exact)
-            verifyExactLanding(landing, engine: engine, oracle: oracle, target: target, expected: index,
-                               context: "\(fixture.id) audio seek to middle of frame \(index) (\(target))")
+            verifyExactLanding(
+                landing, engine: engine, oracle: oracle, target: target, expected: index,
+                context: "\(fixture.id) audio seek to middle of frame \(index) (\(target))")
         }
     }
 }

@@ -14,10 +14,13 @@ import Testing
 /// Checks a step that must land on frame `expected` after moving `moved` frames: the result,
 /// the landed time (exact, from ffprobe's PTS), the report's frame and counts, and the landed
 /// picture's framemd5 MD5 and (synthetic fixtures) barcode.
-func verifyStep(_ report: FrameStepReport, engine: FFmpegEngine, oracle: Oracle, direction: FrameStepDirection,
-                count: Int, expected: Int, moved: Int, context: String) {
-    #expect(report.result == .stepped(direction, landedMediaTime: oracle.time(expected)),
-            "\(context): \(report.result), expected stepped \(direction) to frame \(expected) at \(oracle.time(expected))")
+func verifyStep(
+    _ report: FrameStepReport, engine: FFmpegEngine, oracle: Oracle, direction: FrameStepDirection,
+    count: Int, expected: Int, moved: Int, context: String
+) {
+    #expect(
+        report.result == .stepped(direction, landedMediaTime: oracle.time(expected)),
+        "\(context): \(report.result), expected stepped \(direction) to frame \(expected) at \(oracle.time(expected))")
     #expect(report.result.didStep && report.result.unavailableReason == nil, "\(context)")
     #expect(report.direction == direction && report.requestedCount == count, "\(context)")
     #expect(report.framesStepped == moved, "\(context): framesStepped \(report.framesStepped), expected \(moved)")
@@ -29,14 +32,18 @@ func verifyStep(_ report: FrameStepReport, engine: FFmpegEngine, oracle: Oracle,
 }
 
 /// Checks a step that must be unavailable for `reason`, leaving frame `current` current.
-func verifyUnavailable(_ report: FrameStepReport, engine: FFmpegEngine, oracle: Oracle, direction: FrameStepDirection,
-                       count: Int, reason: FrameStepUnavailableReason, current: Int?, context: String) {
+func verifyUnavailable(
+    _ report: FrameStepReport, engine: FFmpegEngine, oracle: Oracle, direction: FrameStepDirection,
+    count: Int, reason: FrameStepUnavailableReason, current: Int?, context: String
+) {
     #expect(report.result == .unavailable(reason), "\(context): \(report.result), expected unavailable(\(reason))")
     #expect(!report.result.didStep && report.result.unavailableReason == reason, "\(context)")
     #expect(!reason.explanation.isEmpty)
     #expect(report.direction == direction && report.requestedCount == count, "\(context)")
     #expect(report.framesStepped == 0, "\(context): framesStepped \(report.framesStepped)")
-    #expect(report.frame?.index == current, "\(context): current frame \(report.frame.map { String($0.index) } ?? "nil"), expected \(current.map(String.init) ?? "nil")")
+    #expect(
+        report.frame?.index == current,
+        "\(context): current frame \(report.frame.map { String($0.index) } ?? "nil"), expected \(current.map(String.init) ?? "nil")")
     if let current, oracle.fixture.isVideo, let md5s = oracle.md5s {
         #expect(landedPicture(engine, context)?.md5 == md5s[current], "\(context): the picture of frame \(current) is still the landed one")
     }
@@ -53,13 +60,16 @@ func land(_ engine: FFmpegEngine, on index: Int, oracle: Oracle, context: String
 /// `afterEach` after it. Returns the reports, stopping at the first step that lands elsewhere
 /// (one derailment would fail every later step).
 @discardableResult
-func walk(_ engine: FFmpegEngine, _ direction: FrameStepDirection, onto indices: some Sequence<Int>, oracle: Oracle,
-          context: String, afterEach: (Int) -> Void = { _ in }) -> [FrameStepReport] {
+func walk(
+    _ engine: FFmpegEngine, _ direction: FrameStepDirection, onto indices: some Sequence<Int>, oracle: Oracle,
+    context: String, afterEach: (Int) -> Void = { _ in }
+) -> [FrameStepReport] {
     var reports: [FrameStepReport] = []
     for index in indices {
         let report = engine.step(direction, count: 1)
-        verifyStep(report, engine: engine, oracle: oracle, direction: direction, count: 1, expected: index, moved: 1,
-                   context: "\(context): \(direction) step to frame \(index)")
+        verifyStep(
+            report, engine: engine, oracle: oracle, direction: direction, count: 1, expected: index, moved: 1,
+            context: "\(context): \(direction) step to frame \(index)")
         reports.append(report)
         afterEach(index)
         if report.frame?.index != index { break }
@@ -87,44 +97,53 @@ struct FrameStepTests {
         return total
     }
 
-    @Test("Forward from frame 0, one at a time: frames 1...last as ffprobe lists them, then endOfStream",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "Forward from frame 0, one at a time: frames 1...last as ffprobe lists them, then endOfStream",
+        arguments: FixtureCatalog.video)
     func forwardWalk(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try openEngine(fixture)
         try land(engine, on: 0, oracle: oracle, context: fixture.id)
         let reports = walk(engine, .forward, onto: 1...oracle.lastIndex, oracle: oracle, context: fixture.id)
         guard reports.count == oracle.lastIndex else { return }
-        verifyUnavailable(engine.step(.forward, count: 1), engine: engine, oracle: oracle, direction: .forward, count: 1,
-                          reason: .endOfStream, current: oracle.lastIndex, context: "\(fixture.id) forward step from the last frame")
+        verifyUnavailable(
+            engine.step(.forward, count: 1), engine: engine, oracle: oracle, direction: .forward, count: 1,
+            reason: .endOfStream, current: oracle.lastIndex, context: "\(fixture.id) forward step from the last frame")
     }
 
-    @Test("Backward from the last frame, one at a time: frames last-1...0, then startOfStream",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "Backward from the last frame, one at a time: frames last-1...0, then startOfStream",
+        arguments: FixtureCatalog.video)
     func backwardWalk(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try openEngine(fixture)
         try land(engine, on: oracle.lastIndex, oracle: oracle, context: fixture.id)
-        let reports = walk(engine, .backward, onto: stride(from: oracle.lastIndex - 1, through: 0, by: -1),
-                           oracle: oracle, context: fixture.id)
+        let reports = walk(
+            engine, .backward, onto: stride(from: oracle.lastIndex - 1, through: 0, by: -1),
+            oracle: oracle, context: fixture.id)
         guard reports.count == oracle.lastIndex else { return }
-        verifyUnavailable(engine.step(.backward, count: 1), engine: engine, oracle: oracle, direction: .backward, count: 1,
-                          reason: .startOfStream, current: 0, context: "\(fixture.id) backward step from frame 0")
+        verifyUnavailable(
+            engine.step(.backward, count: 1), engine: engine, oracle: oracle, direction: .backward, count: 1,
+            reason: .startOfStream, current: 0, context: "\(fixture.id) backward step from frame 0")
 
         // The design's point 4: the frame cache makes a backward step cost O(1) decoded frames
         // amortized, where a seek per step would decode O(GOP) frames each time.
         let perStep = reports.map(\.framesDecoded)
         let decoded = perStep.reduce(0, +), bound = 2 * oracle.count
-        #expect(decoded <= bound,
-                "\(fixture.id): \(oracle.lastIndex) backward steps decoded \(decoded) frames (bound \(bound); a seek per step would decode \(Self.seekPerStepCost(oracle))); most in one step: \(perStep.max() ?? 0)")
+        #expect(
+            decoded <= bound,
+            "\(fixture.id): \(oracle.lastIndex) backward steps decoded \(decoded) frames (bound \(bound); a seek per step would decode \(Self.seekPerStepCost(oracle))); most in one step: \(perStep.max() ?? 0)"
+        )
         // Most steps are served from the cache: decoding happens in a few refills.
         let refills = perStep.filter { $0 > 0 }.count
-        #expect(refills <= max(2, oracle.lastIndex / 4),
-                "\(fixture.id): \(refills) of \(oracle.lastIndex) backward steps decoded something")
+        #expect(
+            refills <= max(2, oracle.lastIndex / 4),
+            "\(fixture.id): \(refills) of \(oracle.lastIndex) backward steps decoded something")
     }
 
-    @Test("Steps of 5 near an edge move as far as they can and say how far; then the edge is unavailable",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "Steps of 5 near an edge move as far as they can and say how far; then the edge is unavailable",
+        arguments: FixtureCatalog.video)
     func countNearEdges(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let last = oracle.lastIndex
@@ -132,29 +151,37 @@ struct FrameStepTests {
         let engine = try openEngine(fixture)
 
         try land(engine, on: 2, oracle: oracle, context: fixture.id)
-        verifyStep(engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
-                   expected: 0, moved: 2, context: "\(fixture.id) backward 5 from frame 2")
-        verifyUnavailable(engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
-                          reason: .startOfStream, current: 0, context: "\(fixture.id) backward 5 from frame 0")
+        verifyStep(
+            engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
+            expected: 0, moved: 2, context: "\(fixture.id) backward 5 from frame 2")
+        verifyUnavailable(
+            engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
+            reason: .startOfStream, current: 0, context: "\(fixture.id) backward 5 from frame 0")
 
         try land(engine, on: last - 2, oracle: oracle, context: fixture.id)
-        verifyStep(engine.step(.forward, count: 5), engine: engine, oracle: oracle, direction: .forward, count: 5,
-                   expected: last, moved: 2, context: "\(fixture.id) forward 5 from frame \(last - 2)")
-        verifyUnavailable(engine.step(.forward, count: 5), engine: engine, oracle: oracle, direction: .forward, count: 5,
-                          reason: .endOfStream, current: last, context: "\(fixture.id) forward 5 from the last frame")
+        verifyStep(
+            engine.step(.forward, count: 5), engine: engine, oracle: oracle, direction: .forward, count: 5,
+            expected: last, moved: 2, context: "\(fixture.id) forward 5 from frame \(last - 2)")
+        verifyUnavailable(
+            engine.step(.forward, count: 5), engine: engine, oracle: oracle, direction: .forward, count: 5,
+            reason: .endOfStream, current: last, context: "\(fixture.id) forward 5 from the last frame")
 
         let middle = oracle.count / 2
         try land(engine, on: middle, oracle: oracle, context: fixture.id)
-        verifyStep(engine.step(.forward, count: 5), engine: engine, oracle: oracle, direction: .forward, count: 5,
-                   expected: middle + 5, moved: 5, context: "\(fixture.id) forward 5 from frame \(middle)")
-        verifyStep(engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
-                   expected: middle, moved: 5, context: "\(fixture.id) backward 5 from frame \(middle + 5)")
-        verifyStep(engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
-                   expected: middle - 5, moved: 5, context: "\(fixture.id) backward 5 from frame \(middle)")
+        verifyStep(
+            engine.step(.forward, count: 5), engine: engine, oracle: oracle, direction: .forward, count: 5,
+            expected: middle + 5, moved: 5, context: "\(fixture.id) forward 5 from frame \(middle)")
+        verifyStep(
+            engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
+            expected: middle, moved: 5, context: "\(fixture.id) backward 5 from frame \(middle + 5)")
+        verifyStep(
+            engine.step(.backward, count: 5), engine: engine, oracle: oracle, direction: .backward, count: 5,
+            expected: middle - 5, moved: 5, context: "\(fixture.id) backward 5 from frame \(middle)")
     }
 
-    @Test("Before any landing the current frame is frame 0: forward lands on 1, backward is startOfStream",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "Before any landing the current frame is frame 0: forward lands on 1, backward is startOfStream",
+        arguments: FixtureCatalog.video)
     func beforeAnyLanding(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let backward = try openEngine(fixture)
@@ -162,8 +189,9 @@ struct FrameStepTests {
         #expect(report.result == .unavailable(.startOfStream), "\(fixture.id): \(report.result)")
         #expect(report.framesStepped == 0)
         let forward = try openEngine(fixture)
-        verifyStep(forward.step(.forward, count: 1), engine: forward, oracle: oracle, direction: .forward, count: 1,
-                   expected: 1, moved: 1, context: "\(fixture.id) first step of a fresh engine")
+        verifyStep(
+            forward.step(.forward, count: 1), engine: forward, oracle: oracle, direction: .forward, count: 1,
+            expected: 1, moved: 1, context: "\(fixture.id) first step of a fresh engine")
     }
 
     @Test("Audio-only media: both directions are unavailable with audioOnly", arguments: FixtureCatalog.audio)
@@ -185,8 +213,9 @@ struct FrameStepTests {
         let landing = try engine.seek(to: oracle.middle(middle), precision: .exact)
         #expect(landing.frame.index == middle)
         for direction in [FrameStepDirection.forward, .backward] {
-            verifyUnavailable(engine.step(direction, count: 1), engine: engine, oracle: oracle, direction: direction,
-                              count: 1, reason: .audioOnly, current: middle, context: "\(fixture.id) \(direction) after a seek")
+            verifyUnavailable(
+                engine.step(direction, count: 1), engine: engine, oracle: oracle, direction: direction,
+                count: 1, reason: .audioOnly, current: middle, context: "\(fixture.id) \(direction) after a seek")
         }
         #expect(FrameStepUnavailableReason.audioOnly.explanation.lowercased().contains("video"))
     }
@@ -199,14 +228,18 @@ struct FrameStepTests {
         try #require(keyframes.count >= 2 && keyframes[1] >= 200, "\(fixture.id): keyframes \(keyframes)")
         let start = keyframes[1] - 1  // the last frame of the first GOP
         let cacheBytes = 20 * (try Self.frameBytes(oracle)) + 1000
-        let engine = try FFmpegEngine(path: fixture.path,
-                                      options: .init(streamIndex: fixture.stream, threads: 1, cacheBytes: cacheBytes))
+        let engine = try FFmpegEngine(
+            path: fixture.path,
+            options: .init(streamIndex: fixture.stream, threads: 1, cacheBytes: cacheBytes))
         try land(engine, on: start, oracle: oracle, context: fixture.id)
         #expect(engine.cacheUsedBytes <= cacheBytes)
-        walk(engine, .backward, onto: stride(from: start - 1, through: 0, by: -1), oracle: oracle,
-             context: "\(fixture.id) cache \(cacheBytes) B") { index in
-            #expect(engine.cacheUsedBytes <= cacheBytes,
-                    "\(fixture.id): after the step to frame \(index) the cache holds \(engine.cacheUsedBytes) B > \(cacheBytes) B")
+        walk(
+            engine, .backward, onto: stride(from: start - 1, through: 0, by: -1), oracle: oracle,
+            context: "\(fixture.id) cache \(cacheBytes) B"
+        ) { index in
+            #expect(
+                engine.cacheUsedBytes <= cacheBytes,
+                "\(fixture.id): after the step to frame \(index) the cache holds \(engine.cacheUsedBytes) B > \(cacheBytes) B")
         }
         #expect(engine.cachePeakBytes <= cacheBytes, "peak \(engine.cachePeakBytes) B > bound \(cacheBytes) B")
         #expect(engine.cachePeakBytes > 0, "the cache held frames (room for about 20)")
@@ -218,16 +251,20 @@ struct FrameStepTests {
         let oracle = try Oracle(fixture)
         let key = try #require(oracle.keyframes.last { $0 > 0 })
         let start = min(key + 8, oracle.lastIndex), end = key - 8
-        let engine = try FFmpegEngine(path: fixture.path,
-                                      options: .init(streamIndex: fixture.stream, threads: 1, cacheBytes: 0))
+        let engine = try FFmpegEngine(
+            path: fixture.path,
+            options: .init(streamIndex: fixture.stream, threads: 1, cacheBytes: 0))
         try land(engine, on: start, oracle: oracle, context: fixture.id)
-        walk(engine, .backward, onto: stride(from: start - 1, through: end, by: -1), oracle: oracle,
-             context: "\(fixture.id) cache off")
-        #expect(engine.cacheUsedBytes == 0 && engine.cachePeakBytes == 0,
-                "cache off, yet used \(engine.cacheUsedBytes) B, peak \(engine.cachePeakBytes) B")
+        walk(
+            engine, .backward, onto: stride(from: start - 1, through: end, by: -1), oracle: oracle,
+            context: "\(fixture.id) cache off")
+        #expect(
+            engine.cacheUsedBytes == 0 && engine.cachePeakBytes == 0,
+            "cache off, yet used \(engine.cacheUsedBytes) B, peak \(engine.cachePeakBytes) B")
         // Forward again from there decodes on and lands right.
-        verifyStep(engine.step(.forward, count: 3), engine: engine, oracle: oracle, direction: .forward, count: 3,
-                   expected: end + 3, moved: 3, context: "\(fixture.id) cache off: forward 3 from frame \(end)")
+        verifyStep(
+            engine.step(.forward, count: 3), engine: engine, oracle: oracle, direction: .forward, count: 3,
+            expected: end + 3, moved: 3, context: "\(fixture.id) cache off: forward 3 from frame \(end)")
     }
 
     @Test("Variable frame rate: steps land on ffprobe's PTS by index, never on duration x n")
@@ -248,13 +285,15 @@ struct FrameStepTests {
             while index < oracle.lastIndex {
                 let expected = min(index + count, oracle.lastIndex)
                 let report = engine.step(.forward, count: count)
-                verifyStep(report, engine: engine, oracle: oracle, direction: .forward, count: count, expected: expected,
-                           moved: expected - index, context: "\(fixture.id) forward \(count) from frame \(index)")
+                verifyStep(
+                    report, engine: engine, oracle: oracle, direction: .forward, count: count, expected: expected,
+                    moved: expected - index, context: "\(fixture.id) forward \(count) from frame \(index)")
                 guard case .stepped(_, let time) = report.result, report.frame?.index == expected else { return }
                 landed.append(time)
                 index = expected
             }
-            let expectedTimes = stride(from: count, through: oracle.lastIndex, by: count).map { oracle.time($0) }
+            let expectedTimes =
+                stride(from: count, through: oracle.lastIndex, by: count).map { oracle.time($0) }
                 + (oracle.lastIndex % count == 0 ? [] : [oracle.time(oracle.lastIndex)])
             #expect(landed == expectedTimes, "\(fixture.id) steps of \(count): landed times are ffprobe's PTS sequence")
             #expect(engine.step(.forward, count: count).result == .unavailable(.endOfStream))

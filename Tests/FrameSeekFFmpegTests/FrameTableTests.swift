@@ -19,17 +19,19 @@ struct FrameTableTests {
         }
     }
 
-    @Test("Same frames, PTS, keyframe flags, durations, packet positions and time base as ffprobe",
-          arguments: FixtureCatalog.all)
+    @Test(
+        "Same frames, PTS, keyframe flags, durations, packet positions and time base as ffprobe",
+        arguments: FixtureCatalog.all)
     func tableMatchesFFprobe(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try openEngine(fixture)
         let table = engine.frameTable
 
         #expect(table.streamIndex == fixture.stream)
-        #expect(Int64(table.timeBase.numerator) == oracle.timeBaseNumerator
+        #expect(
+            Int64(table.timeBase.numerator) == oracle.timeBaseNumerator
                 && Int64(table.timeBase.denominator) == oracle.timeBaseDenominator,
-                "\(fixture.id): time base \(table.timeBase), probe.json says \(oracle.timeBaseNumerator)/\(oracle.timeBaseDenominator)")
+            "\(fixture.id): time base \(table.timeBase), probe.json says \(oracle.timeBaseNumerator)/\(oracle.timeBaseDenominator)")
         #expect(table.originPTS == oracle.originPTS, "\(fixture.id): origin PTS (format start_time in the stream time base)")
         #expect(engine.media.selectedStreamIndex == fixture.stream)
         #expect(engine.media.selectedStream.mediaType == (fixture.isVideo ? .video : .audio))
@@ -53,7 +55,8 @@ struct FrameTableTests {
             if frame.time != oracle.time(i) { problems.append("time \(frame.time) != \(oracle.time(i))") }
             if !problems.isEmpty { mismatches.append("frame \(i): " + problems.joined(separator: ", ")) }
         }
-        #expect(mismatches.isEmpty, "\(fixture.id): \(mismatches.count) frames differ; first: \(mismatches.prefix(5).joined(separator: "; "))")
+        #expect(
+            mismatches.isEmpty, "\(fixture.id): \(mismatches.count) frames differ; first: \(mismatches.prefix(5).joined(separator: "; "))")
         #expect(table.keyframeIndices == oracle.keyframes)
     }
 

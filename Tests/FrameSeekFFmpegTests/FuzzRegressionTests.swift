@@ -40,16 +40,18 @@ struct FuzzInput: Sendable, CustomTestStringConvertible {
 
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
-    @Test("Media fuzz findings and bad fixtures end in typed errors or results, opened from memory",
-          .timeLimit(.minutes(3)), arguments: FuzzInput.regressions(of: "media") + FuzzInput.badFixtures)
+    @Test(
+        "Media fuzz findings and bad fixtures end in typed errors or results, opened from memory",
+        .timeLimit(.minutes(3)), arguments: FuzzInput.regressions(of: "media") + FuzzInput.badFixtures)
     func mediaInput(_ input: FuzzInput) {
         let summary = MediaExercise.run(input.bytes, name: input.testDescription)
         // Either it opened and every step ran, or the typed error says why not.
         #expect(summary.error != nil || summary.frameCount > 0, "\(summary)")
     }
 
-    @Test("Parsing fuzz findings and seeds end in parse errors or values",
-          arguments: FuzzInput.regressions(of: "parsing") + FuzzInput.parsingSeeds)
+    @Test(
+        "Parsing fuzz findings and seeds end in parse errors or values",
+        arguments: FuzzInput.regressions(of: "parsing") + FuzzInput.parsingSeeds)
     func parsingInput(_ input: FuzzInput) {
         let summary = ParsingExercise.run(input.bytes)
         #expect([.success, .usageOrInput].contains(summary.exitCode), "exit \(summary.exitCode)")
@@ -58,9 +60,12 @@ struct FuzzRegressionTests {
     /// The fuzzer reads media through the custom AVIOContext; it is only worth fuzzing if that
     /// reader reads and seeks as a file does. The same frame table, and the same landed
     /// pixels, from memory as from the file, in four containers.
-    @Test("Media opened from memory indexes and lands as the file does",
-          arguments: ["media/h264_bframes_gop250.mp4", "media/h264_vfr.mkv", "media/h264_mpegts_offset.ts",
-                      "media/vp9_altref.webm"])
+    @Test(
+        "Media opened from memory indexes and lands as the file does",
+        arguments: [
+            "media/h264_bframes_gop250.mp4", "media/h264_vfr.mkv", "media/h264_mpegts_offset.ts",
+            "media/vp9_altref.webm"
+        ])
     func memoryMatchesFile(_ relative: String) throws {
         let path = Repository.fixture(relative)
         let bytes = Array(try Repository.stableContents(of: path))

@@ -13,8 +13,9 @@ struct HLSLiveTests {
 
     /// Writes the live playlist of rollover segments `positions`, their first as MEDIA-SEQUENCE.
     func writeWindow(_ path: String, _ positions: Range<Int>, endList: Bool = false) throws {
-        try writePlaylist(path, positions.map(Rollover.entry), mediaSequence: positions.lowerBound,
-                          targetDuration: 2, endList: endList)
+        try writePlaylist(
+            path, positions.map(Rollover.entry), mediaSequence: positions.lowerBound,
+            targetDuration: 2, endList: endList)
     }
 
     /// A directory holding rollover `segments` and `playlist.m3u8` listing `window` live, with
@@ -52,8 +53,9 @@ struct HLSLiveTests {
         #expect(engine.frameTable.frames.count == 3 * perSegment)
         #expect(engine.frameTable.frames[0].time == Self.two, "segment 1 keeps its start")
         #expect(engine.currentFrameIndex == 120 - perSegment, "the landed frame follows its segment")
-        try expectLanding(engine, at: MediaTime(value: 7, timescale: 1), frame: 2 * perSegment + 24,
-                          md5: md5s[3][24], "new segment")
+        try expectLanding(
+            engine, at: MediaTime(value: 7, timescale: 1), frame: 2 * perSegment + 24,
+            md5: md5s[3][24], "new segment")
         let before = try engine.seek(to: MediaTime(value: 1, timescale: 1), precision: .exact)
         #expect(before.plan.clamp == .clampedToStart(Self.two), "segment 0 is no longer seekable")
         #expect(before.frame.index == 0)
@@ -65,8 +67,9 @@ struct HLSLiveTests {
         #expect(engine.reloadDelay == nil)
         #expect(engine.currentFrameIndex == nil, "the landed segment left the window")
         #expect(engine.liveSeekWindow.seekableRange == MediaTime(value: 6, timescale: 1)..<MediaTime(value: 12, timescale: 1))
-        try expectLanding(engine, at: MediaTime(value: 11, timescale: 1), frame: 2 * perSegment + 24,
-                          md5: md5s[5][24], "after the end")
+        try expectLanding(
+            engine, at: MediaTime(value: 11, timescale: 1), frame: 2 * perSegment + 24,
+            md5: md5s[5][24], "after the end")
     }
 
     @Test("over HTTP from python3 -m http.server: seek, grow, and a 404 segment as missing data")
@@ -93,8 +96,8 @@ struct HLSLiveTests {
         #expect(hole.start == MediaTime(value: 6, timescale: 1) && hole.end == MediaTime(value: 8, timescale: 1))
         let into = try engine.seek(to: MediaTime(value: 7, timescale: 1), precision: .exact)
         #expect(into.damaged && into.missingData == hole)
-        try expectLanding(engine, at: MediaTime(value: 9, timescale: 1), frame: 3 * Rollover.framesPerSegment + 24,
-                          md5: md5s[4][24], "after the 404")
+        try expectLanding(
+            engine, at: MediaTime(value: 9, timescale: 1), frame: 3 * Rollover.framesPerSegment + 24,
+            md5: md5s[4][24], "after the 404")
     }
 }
-

@@ -14,8 +14,9 @@ import Testing
 
 /// A player whose engine is the HLS engine, with reloads the test fires by hand.
 private func hlsPlayer(_ scheduler: ManualReloadScheduler = ManualReloadScheduler()) -> Player {
-    Player(engineFactory: { url throws(MediaError) in try HLSEngine(url: url.isFileURL ? url.path : url.absoluteString) },
-           callbackQueue: DispatchQueue(label: "hls-player-tests"), reloadScheduler: scheduler)
+    Player(
+        engineFactory: { url throws(MediaError) in try HLSEngine(url: url.isFileURL ? url.path : url.absoluteString) },
+        callbackQueue: DispatchQueue(label: "hls-player-tests"), reloadScheduler: scheduler)
 }
 
 /// The rollover's first date, 2024-03-04T23:02:17.684Z.
@@ -49,9 +50,11 @@ struct HLSPlayerTests {
             guard case .seeked(let outcome) = await player.seek(toDate: requested, precision: .exact) else {
                 Issue.record("\(offset) s: unavailable"); continue
             }
-            #expect(outcome.frameIndex == expected, "\(offset) s after the first date: frame \(outcome.frameIndex ?? -1), expected \(expected)")
-            #expect(outcome.landedDate == firstDate.advanced(by: MediaTime(value: Int64(expected), timescale: 24)),
-                    "\(offset) s: landed date \(outcome.landedDate?.iso8601 ?? "nil")")
+            #expect(
+                outcome.frameIndex == expected, "\(offset) s after the first date: frame \(outcome.frameIndex ?? -1), expected \(expected)")
+            #expect(
+                outcome.landedDate == firstDate.advanced(by: MediaTime(value: Int64(expected), timescale: 24)),
+                "\(offset) s: landed date \(outcome.landedDate?.iso8601 ?? "nil")")
             #expect(outcome.withinRequestedTolerance && !outcome.damaged)
             // The same frame's pixels, by the engine on its own, against ffmpeg's decode.
             _ = try check.seek(to: outcome.landedMediaTime, precision: .exact)
@@ -123,8 +126,9 @@ struct HLSPlayerTests {
         try writePlaylist(playlist, (2..<6).map(Rollover.entry), mediaSequence: 2, targetDuration: 2, endList: false)
         #expect(try await player.reloadLiveWindow())
         window = player.liveSeekWindow
-        #expect(window.seekableRange == MediaTime(value: 4, timescale: 1)..<MediaTime(value: 12, timescale: 1),
-                "kept segments keep their times")
+        #expect(
+            window.seekableRange == MediaTime(value: 4, timescale: 1)..<MediaTime(value: 12, timescale: 1),
+            "kept segments keep their times")
         #expect(window.liveEdge == MediaTime(value: 6, timescale: 1))
         #expect(window.startProgramDate == (try date("4")))
         guard case .unavailable(.dateBeforeWindow) = await player.seek(toDate: try date("3.9")) else {

@@ -82,8 +82,9 @@ struct HLSPlaylistEngineTests {
         let into = try engine.seek(to: MediaTime(value: 5, timescale: 1), precision: .exact)
         #expect(into.damaged && into.missingData == hole && !into.accuracy.withinRequestedTolerance)
         // The frame after the hole is clean, with ffmpeg's MD5.
-        try expectLanding(engine, at: MediaTime(value: 6, timescale: 1), frame: 2 * Rollover.framesPerSegment,
-                          md5: md5s[3][0], "after the hole")
+        try expectLanding(
+            engine, at: MediaTime(value: 6, timescale: 1), frame: 2 * Rollover.framesPerSegment,
+            md5: md5s[3][0], "after the hole")
 
         try Rollover.copySegments(2..<3, into: directory)
         #expect(try engine.reloadPlaylist())

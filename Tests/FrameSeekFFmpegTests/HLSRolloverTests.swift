@@ -44,16 +44,18 @@ struct HLSRolloverTests {
     func segmentStarts() throws {
         for segment in 0..<Rollover.segmentCount {
             let index = segment * Rollover.framesPerSegment
-            try expectLanding(engine, at: MediaTime(value: Int64(2 * segment), timescale: 1), frame: index,
-                              md5: md5s[index], "segment \(segment) start")
+            try expectLanding(
+                engine, at: MediaTime(value: Int64(2 * segment), timescale: 1), frame: index,
+                md5: md5s[index], "segment \(segment) start")
         }
     }
 
     @Test("exact seeks to the middle of every frame of segments 27-29 (both sides of the wrap)")
     func acrossTheWrap() throws {
         for index in (3 * Rollover.framesPerSegment)..<(6 * Rollover.framesPerSegment) {
-            try expectLanding(engine, at: middle(of: index, in: engine.frameTable), frame: index, md5: md5s[index],
-                              "frame \(index)")
+            try expectLanding(
+                engine, at: middle(of: index, in: engine.frameTable), frame: index, md5: md5s[index],
+                "frame \(index)")
         }
     }
 
@@ -63,8 +65,9 @@ struct HLSRolloverTests {
         let elsewhere = Array(0..<144) + Array(288..<480)
         let sample = (0..<40).map { _ in elsewhere.randomElement(using: &generator)! }
         for index in sample {
-            try expectLanding(engine, at: middle(of: index, in: engine.frameTable), frame: index, md5: md5s[index],
-                              "frame \(index)")
+            try expectLanding(
+                engine, at: middle(of: index, in: engine.frameTable), frame: index, md5: md5s[index],
+                "frame \(index)")
         }
     }
 

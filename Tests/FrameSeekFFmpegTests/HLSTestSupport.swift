@@ -16,8 +16,10 @@ struct PlaylistEntry {
 }
 
 /// Writes a media playlist (atomically, as a server replaces it).
-func writePlaylist(_ path: String, _ entries: [PlaylistEntry], mediaSequence: Int = 0, targetDuration: Int,
-                   endList: Bool) throws {
+func writePlaylist(
+    _ path: String, _ entries: [PlaylistEntry], mediaSequence: Int = 0, targetDuration: Int,
+    endList: Bool
+) throws {
     var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(targetDuration)\n#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)\n"
     for entry in entries {
         if entry.discontinuity { text += "#EXT-X-DISCONTINUITY\n" }
@@ -30,12 +32,16 @@ func writePlaylist(_ path: String, _ entries: [PlaylistEntry], mediaSequence: In
 
 /// Cuts `source`'s video into MPEG-TS segments with ffmpeg's HLS muxer (`-c copy`, so cuts fall
 /// on the source's keyframes) and returns the segments as ffmpeg's playlist lists them.
-func hlsCut(_ source: String, into directory: TemporaryDirectory, prefix: String,
-            seconds: Int = 2) throws -> [PlaylistEntry] {
+func hlsCut(
+    _ source: String, into directory: TemporaryDirectory, prefix: String,
+    seconds: Int = 2
+) throws -> [PlaylistEntry] {
     let playlist = directory.file("\(prefix).m3u8")
-    _ = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", source, "-map", "0:v:0", "-c", "copy", "-f", "hls",
-                               "-hls_time", String(seconds), "-hls_list_size", "0",
-                               "-hls_segment_filename", directory.file("\(prefix)%d.ts"), playlist])
+    _ = try runTool([
+        "ffmpeg", "-nostdin", "-v", "error", "-i", source, "-map", "0:v:0", "-c", "copy", "-f", "hls",
+        "-hls_time", String(seconds), "-hls_list_size", "0",
+        "-hls_segment_filename", directory.file("\(prefix)%d.ts"), playlist
+    ])
     let lines = try String(contentsOfFile: playlist, encoding: .utf8).split(whereSeparator: \.isNewline)
     var entries: [PlaylistEntry] = []
     for (position, line) in lines.enumerated() where line.hasPrefix("#EXTINF:") {
@@ -61,15 +67,17 @@ enum Rollover {
 
     static func entry(_ position: Int) -> PlaylistEntry {
         let seconds = 17.684 + 2 * Double(position)
-        return PlaylistEntry(uri: segmentFile(position), duration: "2.000000",
-                             date: String(format: "2024-03-04T23:02:%06.3fZ", seconds))
+        return PlaylistEntry(
+            uri: segmentFile(position), duration: "2.000000",
+            date: String(format: "2024-03-04T23:02:%06.3fZ", seconds))
     }
 
     /// Copies segments `positions` into `directory`.
     static func copySegments(_ positions: Range<Int>, into directory: TemporaryDirectory) throws {
         for position in positions {
-            try FileManager.default.copyItem(atPath: (Self.directory as NSString).appendingPathComponent(segmentFile(position)),
-                                             toPath: directory.file(segmentFile(position)))
+            try FileManager.default.copyItem(
+                atPath: (Self.directory as NSString).appendingPathComponent(segmentFile(position)),
+                toPath: directory.file(segmentFile(position)))
         }
     }
 
@@ -80,8 +88,10 @@ enum Rollover {
 }
 
 /// Seeks exactly to `time` and checks the landed frame's index and its MD5.
-func expectLanding(_ engine: HLSEngine, at time: MediaTime, frame expected: Int, md5: String,
-                   _ context: String) throws {
+func expectLanding(
+    _ engine: HLSEngine, at time: MediaTime, frame expected: Int, md5: String,
+    _ context: String
+) throws {
     let landing = try engine.seek(to: time, precision: .exact)
     #expect(landing.frame.index == expected, "\(context): landed on \(landing.frame.index), expected \(expected)")
     #expect(!landing.damaged, "\(context): damaged")

@@ -91,8 +91,9 @@ struct IndexCacheTests {
         for length in [0, 5, 9, good.count / 2, good.count - 1] {
             try good.prefix(length).write(to: URL(fileURLWithPath: path))
             let engine = try FFmpegEngine(path: fixture.path, options: Self.options(fixture, cache: cache))
-            #expect(engine.indexCacheOutcome.map { if case .rejected = $0 { true } else { false } } == true,
-                    "an entry cut to \(length) bytes: \(String(describing: engine.indexCacheOutcome))")
+            #expect(
+                engine.indexCacheOutcome.map { if case .rejected = $0 { true } else { false } } == true,
+                "an entry cut to \(length) bytes: \(String(describing: engine.indexCacheOutcome))")
             #expect(Self.same(engine.frameTable, scanned.frameTable))
         }
     }

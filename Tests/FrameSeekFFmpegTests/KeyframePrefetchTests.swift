@@ -20,8 +20,9 @@ struct KeyframePrefetchTests {
         return try FFmpegEngine(path: fixture.path, options: options)
     }
 
-    @Test("Keyframes landed alone from the prefetch: ffprobe's keyframe, framemd5's pixels, no decode errors",
-          arguments: FixtureCatalog.video)
+    @Test(
+        "Keyframes landed alone from the prefetch: ffprobe's keyframe, framemd5's pixels, no decode errors",
+        arguments: FixtureCatalog.video)
     func landsAsDecoded(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try Self.openPrefetching(fixture)

@@ -31,22 +31,30 @@ struct LandedFrameTests {
                 let landing = try engine.seek(to: target, precision: .exact)
                 let decoded = try #require(engine.landedFramePTS, "\(context): no decoded frame")
                 if let same = oracle.frames.firstIndex(where: { $0.pts == decoded }) {
-                    #expect(landing.frame.index == same, "\(context): reported frame \(landing.frame.index), decoded ffprobe frame \(same) (pts \(decoded))")
+                    #expect(
+                        landing.frame.index == same,
+                        "\(context): reported frame \(landing.frame.index), decoded ffprobe frame \(same) (pts \(decoded))")
                     #expect(landing.frame.pts == decoded, "\(context): reported pts \(landing.frame.pts), decoded pts \(decoded)")
                 } else {
                     // Priming kept: the decoder's frame starts less than one frame before the
                     // ffprobe frame it holds, the first one starting after it.
                     keptPriming += 1
-                    let holds = try #require(oracle.frames.firstIndex { $0.pts > decoded }, "\(context): decoded pts \(decoded) after every frame")
-                    #expect(oracle.frames[holds].pts - decoded < longestFrame,
-                            "\(context): decoded pts \(decoded) is more than a frame before ffprobe frame \(holds)")
-                    #expect(landing.frame.index == holds, "\(context): reported frame \(landing.frame.index), decoded frame holds ffprobe frame \(holds)")
+                    let holds = try #require(
+                        oracle.frames.firstIndex { $0.pts > decoded }, "\(context): decoded pts \(decoded) after every frame")
+                    #expect(
+                        oracle.frames[holds].pts - decoded < longestFrame,
+                        "\(context): decoded pts \(decoded) is more than a frame before ffprobe frame \(holds)")
+                    #expect(
+                        landing.frame.index == holds,
+                        "\(context): reported frame \(landing.frame.index), decoded frame holds ffprobe frame \(holds)")
                 }
                 #expect(landing.frame.index == index, "\(context): the decoder covered the target with frame \(landing.frame.index)")
             }
         }
         if fixture.name == "opus_sine" {
-            #expect(keptPriming > 0, "\(fixture.id): no seek back to the start kept the Opus priming; the case this test is for was not exercised")
+            #expect(
+                keptPriming > 0,
+                "\(fixture.id): no seek back to the start kept the Opus priming; the case this test is for was not exercised")
         }
     }
 
@@ -63,9 +71,11 @@ struct LandedFrameTests {
             let context = "\(fixture.id) \(precision) seek to \(target)"
             let landing = try engine.seek(to: target, precision: precision)
             let picture = try #require(try engine.landedPicture(), "\(context): no picture")
-            let shown = try #require(oracle.frames.firstIndex { $0.pts == picture.pts }, "\(context): decoded pts \(picture.pts) not in ffprobe's table")
-            #expect(landing.frame.index == shown && landing.frame.pts == picture.pts,
-                    "\(context): reported frame \(landing.frame.index), the decoder output ffprobe frame \(shown)")
+            let shown = try #require(
+                oracle.frames.firstIndex { $0.pts == picture.pts }, "\(context): decoded pts \(picture.pts) not in ffprobe's table")
+            #expect(
+                landing.frame.index == shown && landing.frame.pts == picture.pts,
+                "\(context): reported frame \(landing.frame.index), the decoder output ffprobe frame \(shown)")
             if let md5s = oracle.md5s, md5s.indices.contains(shown) {
                 #expect(picture.md5 == md5s[shown], "\(context): MD5 differs from framemd5 line \(shown)")
             }

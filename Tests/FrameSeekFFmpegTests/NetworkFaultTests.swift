@@ -23,13 +23,15 @@ struct NetworkFaultTests {
 
     static func seconds(_ value: Int) -> MediaTime { MediaTime(value: Int64(value), timescale: 1) }
 
-    @Test("A request that fails once is made again, and the window reads as if nothing had failed",
-          arguments: ["503", "500", "408", "429", "404", "cut", "reset", "stall:1.5"], positions)
+    @Test(
+        "A request that fails once is made again, and the window reads as if nothing had failed",
+        arguments: ["503", "500", "408", "429", "404", "cut", "reset", "stall:1.5"], positions)
     func failsOnce(kind: String, position: Int) throws {
         let directory = try TemporaryDirectory()
         let segment = Rollover.segmentFile(position)
-        let server = try Self.serve(faults: #"{"rules": [{"path": "\#(segment)", "kind": "\#(kind)", "times": 1}]}"#,
-                                    into: directory)
+        let server = try Self.serve(
+            faults: #"{"rules": [{"path": "\#(segment)", "kind": "\#(kind)", "times": 1}]}"#,
+            into: directory)
         defer { server.stop() }
         let engine = try HLSEngine(url: "http://127.0.0.1:\(server.port)/vod.m3u8")
         let context = "\(kind) once at segment \(position)"
@@ -40,12 +42,14 @@ struct NetworkFaultTests {
         // A stall is answered in the end (within the read timeout): one request. The rest, two.
         #expect(stats.paths[segment] == (kind.hasPrefix("stall") ? 1 : 2), "\(context): \(stats.paths)")
         let md5s = try Rollover.segmentMD5s(position..<(position + 1))
-        try expectLanding(engine, at: Self.seconds(2 * position + 1), frame: position * Rollover.framesPerSegment + 24,
-                          md5: md5s[0][24], context)
+        try expectLanding(
+            engine, at: Self.seconds(2 * position + 1), frame: position * Rollover.framesPerSegment + 24,
+            md5: md5s[0][24], context)
     }
 
-    @Test("A segment that keeps failing is missing data at its place in the playlist: flagged, never a clamp",
-          arguments: ["404", "403", "503", "cut"], positions)
+    @Test(
+        "A segment that keeps failing is missing data at its place in the playlist: flagged, never a clamp",
+        arguments: ["404", "403", "503", "cut"], positions)
     func keepsFailing(kind: String, position: Int) throws {
         let directory = try TemporaryDirectory()
         let segment = Rollover.segmentFile(position)
@@ -72,8 +76,9 @@ struct NetworkFaultTests {
         // 403 is never asked again, 404 once more (live origins publish late), a 5xx or a body
         // cut short until the retries run out.
         let asked = try server.requestsAndFaults().paths[segment]
-        #expect(asked == ["403": 1, "404": 2, "503": 1 + NetworkPolicy().retries, "cut": 1 + NetworkPolicy().retries][kind],
-                "\(context): asked \(asked ?? 0) times")
+        #expect(
+            asked == ["403": 1, "404": 2, "503": 1 + NetworkPolicy().retries, "cut": 1 + NetworkPolicy().retries][kind],
+            "\(context): asked \(asked ?? 0) times")
         // Around the hole, the intact segments land with ffmpeg's pixels of the intact stream:
         // after a lost first segment, before a lost last one, on either side of a middle one.
         for intact in 0..<4 where intact != position {

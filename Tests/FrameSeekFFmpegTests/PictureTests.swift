@@ -15,14 +15,15 @@ struct RotatedClip: Sendable, CustomTestStringConvertible {
 
     static let all = [
         RotatedClip(id: "iphone_hevc_editlist.s0", codedWidth: 1920, codedHeight: 1080),
-        RotatedClip(id: "android_h264_portrait_4k60.s0", codedWidth: 3840, codedHeight: 2160),
+        RotatedClip(id: "android_h264_portrait_4k60.s0", codedWidth: 3840, codedHeight: 2160)
     ]
 }
 
 @Suite("Pictures")
 struct PictureTests {
-    @Test("Display matrix -90: portrait display image, landscape without autorotate, PNG sizes",
-          arguments: RotatedClip.all)
+    @Test(
+        "Display matrix -90: portrait display image, landscape without autorotate, PNG sizes",
+        arguments: RotatedClip.all)
     func rotation(_ clip: RotatedClip) throws {
         let fixture = try #require(FixtureCatalog.fixture(clip.id))
         let oracle = try Oracle(fixture)

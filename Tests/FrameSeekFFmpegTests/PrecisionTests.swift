@@ -21,8 +21,9 @@ struct ClampTests {
         #expect(landing.plan.clamp.name == "start")
         #expect(landing.accuracy.requestedMediaTime == minusFive)
         #expect(landing.accuracy.landedMediaTime == oracle.time(0))
-        #expect(landing.accuracy.deltaMediaTime == oracle.time(0) + MediaTime(value: 5, timescale: 1),
-                "delta \(landing.accuracy.deltaMediaTime)")
+        #expect(
+            landing.accuracy.deltaMediaTime == oracle.time(0) + MediaTime(value: 5, timescale: 1),
+            "delta \(landing.accuracy.deltaMediaTime)")
         #expect(!landing.accuracy.withinRequestedTolerance, "frame 0 does not meet the window [-5 s, -5 s]")
         if let md5s = oracle.md5s { #expect(try engine.landedPicture()?.md5 == md5s[0]) }
     }
@@ -96,13 +97,15 @@ struct KeyframePrecisionTests {
             .nearest(MediaTime(value: 2, timescale: 1)),
             .nearest(MediaTime(value: 100, timescale: 1)),
             .tolerance(MediaTime(value: 1, timescale: 4), MediaTime(value: 1, timescale: 1)),
-            .tolerance(MediaTime(value: 3, timescale: 1), .zero),
+            .tolerance(MediaTime(value: 3, timescale: 1), .zero)
         ]
     }
 
     /// Seeks, then checks the landing against `expected` from the oracle.
-    static func check(_ engine: FFmpegEngine, _ oracle: Oracle, target: MediaTime, _ c: PrecisionCase,
-                      expected: Int, context: String) throws {
+    static func check(
+        _ engine: FFmpegEngine, _ oracle: Oracle, target: MediaTime, _ c: PrecisionCase,
+        expected: Int, context: String
+    ) throws {
         let landing = try engine.seek(to: target, precision: c.precision)
         #expect(landing.frame.index == expected, "\(context): landed on frame \(landing.frame.index), expected \(expected)")
         #expect(landing.frame.isKeyframe == oracle.frames[expected].isKey, "\(context)")
@@ -125,8 +128,9 @@ struct KeyframePrecisionTests {
         }
     }
 
-    @Test("previous / next / nearest keyframe and general tolerances land where the rules say",
-          arguments: FixtureCatalog.all)
+    @Test(
+        "previous / next / nearest keyframe and general tolerances land where the rules say",
+        arguments: FixtureCatalog.all)
     func precisions(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try openEngine(fixture)
@@ -134,14 +138,16 @@ struct KeyframePrecisionTests {
         for c in Self.cases(oracle) {
             for target in targets {
                 let expected = oracle.expectedLanding(at: target, before: c.before, after: c.after)
-                try Self.check(engine, oracle, target: target, c, expected: expected,
-                               context: "\(fixture.id) \(c) at \(target) (\(target.seconds) s)")
+                try Self.check(
+                    engine, oracle, target: target, c, expected: expected,
+                    context: "\(fixture.id) \(c) at \(target) (\(target.seconds) s)")
             }
         }
     }
 
-    @Test("A target midway between two keyframes with both in the window goes to the earlier one",
-          arguments: FixtureCatalog.all)
+    @Test(
+        "A target midway between two keyframes with both in the window goes to the earlier one",
+        arguments: FixtureCatalog.all)
     func tiesGoToTheEarlierKeyframe(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let keys = oracle.keyframes
@@ -150,32 +156,38 @@ struct KeyframePrecisionTests {
         let engine = try openEngine(fixture)
         for (a, b) in pairs {
             let middle = oracle.midpoint(a, b)
-            let half = MediaTime(value: (oracle.frames[b].pts - oracle.frames[a].pts) * oracle.timeBaseNumerator,
-                                 timescale: Int32(2 * oracle.timeBaseDenominator))
+            let half = MediaTime(
+                value: (oracle.frames[b].pts - oracle.frames[a].pts) * oracle.timeBaseNumerator,
+                timescale: Int32(2 * oracle.timeBaseDenominator))
             for c in [PrecisionCase.nearest(half), .nearest(half + half), .tolerance(half, half)] {
                 #expect(oracle.expectedLanding(at: middle, before: c.before, after: c.after) == a)
-                try Self.check(engine, oracle, target: middle, c, expected: a,
-                               context: "\(fixture.id) tie between keyframes \(a) and \(b), \(c)")
+                try Self.check(
+                    engine, oracle, target: middle, c, expected: a,
+                    context: "\(fixture.id) tie between keyframes \(a) and \(b), \(c)")
             }
             // Just past the midpoint (one half tick) the later keyframe is nearer.
             let later = middle + MediaTime(value: oracle.timeBaseNumerator, timescale: Int32(2 * oracle.timeBaseDenominator))
-            try Self.check(engine, oracle, target: later, .nearest(half + half), expected: b,
-                           context: "\(fixture.id) just past the midpoint of keyframes \(a) and \(b)")
+            try Self.check(
+                engine, oracle, target: later, .nearest(half + half), expected: b,
+                context: "\(fixture.id) just past the midpoint of keyframes \(a) and \(b)")
         }
     }
 
-    @Test("With no keyframe at or before the target, previous-keyframe lands on frame 0",
-          arguments: FixtureCatalog.all.filter { $0.id.hasPrefix("h264_editlist_midgop") || $0.id.hasPrefix("iphone_hevc_editlist") })
+    @Test(
+        "With no keyframe at or before the target, previous-keyframe lands on frame 0",
+        arguments: FixtureCatalog.all.filter { $0.id.hasPrefix("h264_editlist_midgop") || $0.id.hasPrefix("iphone_hevc_editlist") })
     func previousKeyframeWithoutKeyframe(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let firstKey = try #require(oracle.keyframes.first)
         #expect(firstKey > 0, "\(fixture.id): the first presented frame is not a keyframe")
         let engine = try openEngine(fixture)
         for index in [0, firstKey / 2, firstKey - 1] {
-            try Self.check(engine, oracle, target: oracle.middle(index), .previous, expected: 0,
-                           context: "\(fixture.id) previous-keyframe from frame \(index)")
-            try Self.check(engine, oracle, target: oracle.middle(index), .next, expected: firstKey,
-                           context: "\(fixture.id) next-keyframe from frame \(index)")
+            try Self.check(
+                engine, oracle, target: oracle.middle(index), .previous, expected: 0,
+                context: "\(fixture.id) previous-keyframe from frame \(index)")
+            try Self.check(
+                engine, oracle, target: oracle.middle(index), .next, expected: firstKey,
+                context: "\(fixture.id) next-keyframe from frame \(index)")
         }
     }
 }

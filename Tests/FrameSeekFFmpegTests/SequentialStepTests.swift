@@ -29,18 +29,22 @@ struct SequentialStepTests {
         try #require(forward.count == end)
         #expect(forward.allSatisfy { $0.framesDecoded == 1 }, "a forward step decodes its own frame and no other")
         // The trail and the seek's landing, never more, at any point of the pass.
-        #expect(engine.cachePeakBytes <= (trail + 1) * frameBytes,
-                "peak \(engine.cachePeakBytes) B over \(end) steps: more than \(trail + 1) frames of \(frameBytes) B")
+        #expect(
+            engine.cachePeakBytes <= (trail + 1) * frameBytes,
+            "peak \(engine.cachePeakBytes) B over \(end) steps: more than \(trail + 1) frames of \(frameBytes) B")
 
-        let free = walk(engine, .backward, onto: stride(from: end - 1, through: end - trail + 1, by: -1), oracle: oracle,
-                        context: "\(fixture.id) back over the trail")
-        #expect(free.count == trail - 1 && free.allSatisfy { $0.framesDecoded == 0 },
-                "steps back over the trail decoded \(free.map(\.framesDecoded))")
+        let free = walk(
+            engine, .backward, onto: stride(from: end - 1, through: end - trail + 1, by: -1), oracle: oracle,
+            context: "\(fixture.id) back over the trail")
+        #expect(
+            free.count == trail - 1 && free.allSatisfy { $0.framesDecoded == 0 },
+            "steps back over the trail decoded \(free.map(\.framesDecoded))")
         let past = walk(engine, .backward, onto: [end - trail], oracle: oracle, context: "\(fixture.id) past the trail")
         #expect(past.first.map { $0.framesDecoded > 0 } == true, "the frame before the trail was still cached")
         // The refill cached the frames before it: the steps after it are free again.
-        let refilled = walk(engine, .backward, onto: stride(from: end - trail - 1, through: end - trail - 4, by: -1),
-                            oracle: oracle, context: "\(fixture.id) after the refill")
+        let refilled = walk(
+            engine, .backward, onto: stride(from: end - trail - 1, through: end - trail - 4, by: -1),
+            oracle: oracle, context: "\(fixture.id) after the refill")
         #expect(refilled.allSatisfy { $0.framesDecoded == 0 }, "after the refill: \(refilled.map(\.framesDecoded))")
     }
 
@@ -51,10 +55,12 @@ struct SequentialStepTests {
         let start = min(60, oracle.lastIndex)
         let engine = try openEngine(fixture)
         try land(engine, on: start, oracle: oracle, context: fixture.id)
-        walk(engine, .backward, onto: stride(from: start - 1, through: start - 10, by: -1), oracle: oracle,
-             context: "\(fixture.id) backward")
-        let forward = walk(engine, .forward, onto: (start - 9)...(start + 20), oracle: oracle,
-                           context: "\(fixture.id) forward again")
+        walk(
+            engine, .backward, onto: stride(from: start - 1, through: start - 10, by: -1), oracle: oracle,
+            context: "\(fixture.id) backward")
+        let forward = walk(
+            engine, .forward, onto: (start - 9)...(start + 20), oracle: oracle,
+            context: "\(fixture.id) forward again")
         #expect(forward.prefix(9).allSatisfy { $0.framesDecoded == 0 }, "\(forward.prefix(9).map(\.framesDecoded))")
     }
 }

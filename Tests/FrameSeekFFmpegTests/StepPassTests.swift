@@ -18,8 +18,9 @@ struct StepPassTests {
 
     static let cases: [(Fixture, Int)] = FixtureCatalog.video.flatMap { [($0, 1), ($0, 3)] }
 
-    @Test("From frame 0 to the end, steps of N frames land on ffprobe's frames with framemd5's pixels, then report the end",
-          arguments: cases)
+    @Test(
+        "From frame 0 to the end, steps of N frames land on ffprobe's frames with framemd5's pixels, then report the end",
+        arguments: cases)
     func passToTheEnd(_ fixture: Fixture, _ count: Int) throws {
         let oracle = try Oracle(fixture)
         let engine = try openEngine(fixture)
@@ -28,7 +29,9 @@ struct StepPassTests {
         var steps: [(report: FrameStepReport, output: Stepped)] = []
         try engine.stepForward(count: count, repeats: repeats, decoders: 2) { _, report, decoder in
             Stepped(md5: report.result.didStep ? try decoder.landedPicture()?.md5 : nil, engine: ObjectIdentifier(decoder))
-        } delivered: { steps.append(($0, $1)) }
+        } delivered: {
+            steps.append(($0, $1))
+        }
         // One decoder, step after step, is the reference for everything but the pixels.
         let reference = try openEngine(fixture)
         _ = try reference.seek(to: oracle.middle(0), precision: .exact)
@@ -65,7 +68,9 @@ struct StepPassTests {
         _ = try engine.seek(to: oracle.middle(2), precision: .exact)
         let repeats = oracle.keyframes[2] + 3 - 2
         var steps: [(report: FrameStepReport, output: ObjectIdentifier)] = []
-        try engine.stepForward(repeats: repeats, decoders: 2) { _, _, decoder in ObjectIdentifier(decoder) } delivered: {
+        try engine.stepForward(repeats: repeats, decoders: 2) { _, _, decoder in
+            ObjectIdentifier(decoder)
+        } delivered: {
             steps.append(($0, $1))
         }
         #expect(steps.map(\.report.frame?.index) == Array(3...(2 + repeats)))
@@ -77,7 +82,9 @@ struct StepPassTests {
 }
 
 extension StepPassTests {
-    @Test("Over a frame no decoder produces (bitflip_mdat.mp4, frame 222), the pass keeps the steps made and goes on as step does: the same frames, the same frames moved")
+    @Test(
+        "Over a frame no decoder produces (bitflip_mdat.mp4, frame 222), the pass keeps the steps made and goes on as step does: the same frames, the same frames moved"
+    )
     func passOverUndecodableFrame() throws {
         let path = Repository.fixture("bad/bitflip_mdat.mp4")
         let engine = try FFmpegEngine(path: path)
@@ -86,7 +93,11 @@ extension StepPassTests {
         _ = try reference.seek(to: reference.frameTable.frames[0].time, precision: .exact)
         let repeats = 300
         var steps: [FrameStepReport] = []
-        try engine.stepForward(repeats: repeats, decoders: 2) { _, _, _ in 0 } delivered: { report, _ in steps.append(report) }
+        try engine.stepForward(repeats: repeats, decoders: 2) { _, _, _ in
+            0
+        } delivered: { report, _ in
+            steps.append(report)
+        }
         var expected: [FrameStepReport] = []
         for _ in 0..<repeats {
             let report = reference.step(.forward)

@@ -21,12 +21,14 @@ struct ToneMapperTests {
             let outcome = bytes.withUnsafeMutableBufferPointer { buffer -> Result<Int, FFmpegError> in
                 var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
                 var strides: [Int32] = Array(repeating: 0, count: 4)
-                _ = av_image_fill_arrays(&planes, &strides, buffer.baseAddress, picture.pixelFormatID,
-                                         Int32(picture.width), Int32(picture.height), 1)
+                _ = av_image_fill_arrays(
+                    &planes, &strides, buffer.baseAddress, picture.pixelFormatID,
+                    Int32(picture.width), Int32(picture.height), 1)
                 do throws(FFmpegError) {
-                    let rgb = try converter.packedRGB(planes: planes.map { UnsafePointer($0) }, strides: strides,
-                                                      format: picture.pixelFormatID, width: picture.width, height: picture.height,
-                                                      color: picture.color, outputWidth: nil, outputHeight: nil, depth: .eight)
+                    let rgb = try converter.packedRGB(
+                        planes: planes.map { UnsafePointer($0) }, strides: strides,
+                        format: picture.pixelFormatID, width: picture.width, height: picture.height,
+                        color: picture.color, outputWidth: nil, outputHeight: nil, depth: .eight)
                     return .success(rgb.pixels.count)
                 } catch {
                     return .failure(error)
@@ -45,8 +47,9 @@ struct ToneMapperTests {
         }
     }
 
-    @Test("A decoder's frame and the picture copied out of it tone-map to the same pixels, 8-bit and 16-bit",
-          arguments: ["media/hevc_pq_hdr10.mp4", "media/hevc_hlg.mkv", "media/iphone_hevc_editlist.mp4"])
+    @Test(
+        "A decoder's frame and the picture copied out of it tone-map to the same pixels, 8-bit and 16-bit",
+        arguments: ["media/hevc_pq_hdr10.mp4", "media/hevc_hlg.mkv", "media/iphone_hevc_editlist.mp4"])
     func bothPathsAgree(_ file: String) throws {
         let engine = try FFmpegEngine(path: Repository.fixture(file))
         _ = try engine.seek(to: MediaTime(value: 1, timescale: 2), precision: .exact)
@@ -62,7 +65,8 @@ struct ToneMapperTests {
 
     @Test("The graph is the recipe: Hable, no desaturation, the peak from MaxCLL in units of 100 nits, held to 100-10,000 nits")
     func filters() {
-        #expect(ToneMapper.filters(mapping: .hable, peakLuminance: 1000, depth: .eight)
+        #expect(
+            ToneMapper.filters(mapping: .hable, peakLuminance: 1000, depth: .eight)
                 == "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0:peak=10.0,"
                 + "zscale=t=bt709:m=bt709:r=pc,format=rgb24")
         #expect(ToneMapper.filters(mapping: .mobius, peakLuminance: 4000, depth: .sixteen).contains("tonemap=mobius:desat=0:peak=40.0"))

@@ -25,8 +25,10 @@ struct TruncatedBodyTests {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let directory = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: fixture.path, toPath: directory.file("moov-last.mp4"))
-        _ = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", fixture.path, "-c", "copy", "-movflags", "+faststart",
-                         directory.file("moov-first.mp4")])
+        _ = try runTool([
+            "ffmpeg", "-nostdin", "-v", "error", "-i", fixture.path, "-c", "copy", "-movflags", "+faststart",
+            directory.file("moov-first.mp4")
+        ])
         let server = try Self.serveCutInHalf(["moov-last.mp4", "moov-first.mp4"], in: directory)
         defer { server.stop() }
         for name in ["moov-last.mp4", "moov-first.mp4"] {
@@ -53,8 +55,10 @@ struct TruncatedBodyTests {
         // The frames the first half holds: ffprobe's packets of a file cut there on disk.
         let data = try #require(FileManager.default.contents(atPath: fixture.path))
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: directory.file("half.ts")))
-        let readable = try runTool(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts",
-                                    "-of", "csv=p=0", directory.file("half.ts")]).split(whereSeparator: \.isNewline).count
+        let readable = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts",
+            "-of", "csv=p=0", directory.file("half.ts")
+        ]).split(whereSeparator: \.isNewline).count
 
         let engine = try FFmpegEngine(path: "http://127.0.0.1:\(server.port)/cut.ts", options: .init(streamIndex: 0, threads: 1))
         let truncation = try #require(engine.media.truncation, "the lost half is not reported")
@@ -67,8 +71,9 @@ struct TruncatedBodyTests {
             #expect(try engine.landedPicture()?.md5 == md5s[k], "frame \(k): not ffmpeg's pixels of the intact file")
         }
         let past = try engine.seek(to: oracle.time(oracle.lastIndex), precision: .exact)
-        #expect(past.plan.clamp == .clampedToEnd(truncation.readableEnd) || past.frame.index == count - 1,
-                "a seek past the break: \(past.plan.clamp), frame \(past.frame.index)")
+        #expect(
+            past.plan.clamp == .clampedToEnd(truncation.readableEnd) || past.frame.index == count - 1,
+            "a seek past the break: \(past.plan.clamp), frame \(past.frame.index)")
         #expect(past.frame.index <= count - 1)
     }
 }

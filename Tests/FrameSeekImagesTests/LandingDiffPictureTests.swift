@@ -53,10 +53,13 @@ struct LandingDiffPictureTests {
         return columns
     }
 
-    static func compose(_ expected: RGBImage?, _ landed: RGBImage, amplification: Int = Picture.defaultAmplification,
-                        labels: (String, String) = ("EXPECTED frame 1", "LANDED frame 2")) -> RGBImage {
-        Picture.compose(expected: expected, landed: landed, expectedLabel: labels.0, landedLabel: labels.1,
-                        amplification: amplification)
+    static func compose(
+        _ expected: RGBImage?, _ landed: RGBImage, amplification: Int = Picture.defaultAmplification,
+        labels: (String, String) = ("EXPECTED frame 1", "LANDED frame 2")
+    ) -> RGBImage {
+        Picture.compose(
+            expected: expected, landed: landed, expectedLabel: labels.0, landedLabel: labels.1,
+            amplification: amplification)
     }
 
     @Test("The composed size is 3w + 2*gap by labelHeight + h", arguments: [(1, 1), (7, 3), (64, 36), (320, 240), (33, 200)])
@@ -90,9 +93,11 @@ struct LandingDiffPictureTests {
     func difference(amplification: Int) {
         let (a, b) = (Self.synthetic(24, 18), Self.synthetic(24, 18, seed: 5))
         // Small drifts too, where the amplification matters most.
-        let drifted = RGBImage(width: 24, height: 18, pixels: a.pixels.enumerated().map { i, v in
-            i % 4 == 0 ? v : UInt8(clamping: Int(v) + (i % 7) - 3)
-        })
+        let drifted = RGBImage(
+            width: 24, height: 18,
+            pixels: a.pixels.enumerated().map { i, v in
+                i % 4 == 0 ? v : UInt8(clamping: Int(v) + (i % 7) - 3)
+            })
         let amp = min(max(amplification, 0), 255)
         for other in [b, drifted] {
             let truth = zip(a.pixels, other.pixels).map { UInt8(min(255, abs(Int($0) - Int($1)) * amp)) }
@@ -223,8 +228,9 @@ struct LandingDiffPictureTests {
     func png() throws {
         let directory = try temporaryDirectory("landing-diff")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let picture = Self.compose(Self.synthetic(64, 36), Self.synthetic(48, 27, seed: 4),
-                                   labels: (Picture.expectedLabel(frame: 120), Picture.landedLabel(frame: 121)))
+        let picture = Self.compose(
+            Self.synthetic(64, 36), Self.synthetic(48, 27, seed: 4),
+            labels: (Picture.expectedLabel(frame: 120), Picture.landedLabel(frame: 121)))
         let path = directory.appendingPathComponent("mismatch-0001.png").path
         try PNGFile.write(picture, to: path)
         let read = try readPNG(path)

@@ -30,12 +30,15 @@ struct PNGCompressionTests {
     static func truth(_ image: RGBImage, in directory: URL) throws -> String {
         let raw = directory.appendingPathComponent("frame.rgb")
         try Data(image.pixels).write(to: raw)
-        return try ffmpegRGB24MD5(["-f", "rawvideo", "-pixel_format", "rgb24", "-video_size", "\(image.width)x\(image.height)",
-                              "-i", raw.path])
+        return try ffmpegRGB24MD5([
+            "-f", "rawvideo", "-pixel_format", "rgb24", "-video_size", "\(image.width)x\(image.height)",
+            "-i", raw.path
+        ])
     }
 
     /// Every level with the default filter, and every filter at levels 1, 6 and 9.
-    static let settings = (0...9).map { PNGCompression(level: $0, filter: PNGCompression.default.filter) }
+    static let settings =
+        (0...9).map { PNGCompression(level: $0, filter: PNGCompression.default.filter) }
         + [1, 6, 9].flatMap { level in PNGFilter.allCases.map { PNGCompression(level: level, filter: $0) } }
 
     @Test("Levels 0-9 and every filter: ffmpeg decodes each file to the frame's pixels; none is larger than stored")

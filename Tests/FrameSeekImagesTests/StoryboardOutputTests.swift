@@ -28,16 +28,23 @@ struct StoryboardOutputTests {
         for name in others { try Data("keep".utf8).write(to: directory.appendingPathComponent(name)) }
         let five = try Self.thumbnails(5)
         _ = try Storyboard.write(five, duration: MediaTime(value: 12, timescale: 1), to: directory.path, withTrack: true)
-        #expect(try Self.names(directory) == Set(others + ["thumb-0001.png", "thumb-0002.png", "thumb-0003.png", "thumb-0004.png",
-                                                             "thumb-0005.png", "thumbnails.vtt", "storyboard.json"]))
-        _ = try Storyboard.write(Array(five.prefix(2)), duration: MediaTime(value: 12, timescale: 1), to: directory.path,
-                                 columns: 4, rows: 4, withTrack: true)
+        #expect(
+            try Self.names(directory)
+                == Set(
+                    others + [
+                        "thumb-0001.png", "thumb-0002.png", "thumb-0003.png", "thumb-0004.png",
+                        "thumb-0005.png", "thumbnails.vtt", "storyboard.json"
+                    ]))
+        _ = try Storyboard.write(
+            Array(five.prefix(2)), duration: MediaTime(value: 12, timescale: 1), to: directory.path,
+            columns: 4, rows: 4, withTrack: true)
         #expect(try Self.names(directory) == Set(others + ["sheet-001.png", "thumbnails.vtt", "storyboard.json"]))
         for name in others {
             #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == Data("keep".utf8), "\(name) was touched")
         }
         // Sized to its two tiles, not to the 4x4 grid.
-        #expect(try pngDimensions(directory.appendingPathComponent("sheet-001.png").path) == (2 * five[0].image.width, five[0].image.height))
+        #expect(
+            try pngDimensions(directory.appendingPathComponent("sheet-001.png").path) == (2 * five[0].image.width, five[0].image.height))
     }
 
     @Test("A run that fails part-way leaves the previous set as it was and no temporary file")
@@ -50,8 +57,9 @@ struct StoryboardOutputTests {
         for name in try Self.names(directory) { before[name] = try Data(contentsOf: directory.appendingPathComponent(name)) }
         // The fourth picture cannot be encoded (libpng refuses a zero height): the run fails
         // after three new pictures were written, as a run killed there would stop.
-        let broken = Thumbnail(requestedTime: MediaTime(value: 4, timescale: 1), actualTime: .zero, frameIndex: 0,
-                               fromKeyframeOnly: true, image: RGBImage(width: 1, height: 0, pixels: []))
+        let broken = Thumbnail(
+            requestedTime: MediaTime(value: 4, timescale: 1), actualTime: .zero, frameIndex: 0,
+            fromKeyframeOnly: true, image: RGBImage(width: 1, height: 0, pixels: []))
         let later = Array(three.reversed()) + [broken, three[0]]
         #expect(throws: (any Error).self) {
             _ = try Storyboard.write(later, duration: MediaTime(value: 12, timescale: 1), to: directory.path, withTrack: true)
@@ -81,10 +89,13 @@ struct StoryboardOutputTests {
         #expect(Storyboard.sheetSize(tiles: Int.max, columns: 1, tileWidth: 2, tileHeight: 2) == nil)
     }
 
-    @Test("Limits: more than 100000 thumbnails, or a sheet side over 16384 px, is refused",
-          arguments: [(100_001, nil, nil, false), (100_000, nil, nil, true), (1000, 1000, 1000, false),
-                      (3, 1_000_000_000, 1_000_000_000, true), (102, 102, 1, true), (103, 103, 1, false),
-                      (100_000, Int.max, Int.max, false), (10, Int.max, 1, true)] as [(Int, Int?, Int?, Bool)])
+    @Test(
+        "Limits: more than 100000 thumbnails, or a sheet side over 16384 px, is refused",
+        arguments: [
+            (100_001, nil, nil, false), (100_000, nil, nil, true), (1000, 1000, 1000, false),
+            (3, 1_000_000_000, 1_000_000_000, true), (102, 102, 1, true), (103, 103, 1, false),
+            (100_000, Int.max, Int.max, false), (10, Int.max, 1, true)
+        ] as [(Int, Int?, Int?, Bool)])
     func limits(_ count: Int, _ columns: Int?, _ rows: Int?, _ allowed: Bool) {
         // Tiles of 160x90: 102 side by side are 16320 px, 103 are 16480.
         let refused = (try? Storyboard.checkLimits(count: count, tileWidth: 160, tileHeight: 90, columns: columns, rows: rows)) == nil

@@ -42,22 +42,26 @@ struct StoryboardTests {
                 // Sized to the tiles it holds: as many columns as it fills, as many rows as begun.
                 let sheetNumber = i / perSheet
                 let held = min(perSheet, 10 - sheetNumber * perSheet)
-                #expect(sheet.width == min(columns, held) * size.width && sheet.height == ((held + columns - 1) / columns) * size.height,
-                        "\(context): \(tile.file) is \(sheet.width)x\(sheet.height) for \(held) tiles")
+                #expect(
+                    sheet.width == min(columns, held) * size.width && sheet.height == ((held + columns - 1) / columns) * size.height,
+                    "\(context): \(tile.file) is \(sheet.width)x\(sheet.height) for \(held) tiles")
                 #expect(tile.x % size.width == 0 && tile.y % size.height == 0)
                 #expect(tile.x + size.width <= sheet.width && tile.y + size.height <= sheet.height)
                 // Filled in reading order: slot i % perSheet of sheet i / perSheet.
                 let slot = i % perSheet
-                #expect(tile.x == (slot % columns) * size.width && tile.y == (slot / columns) * size.height,
-                        "\(context): tile \(i) at (\(tile.x), \(tile.y))")
-                #expect(sheet.crop(x: tile.x, y: tile.y, width: size.width, height: size.height) == thumbnail.image,
-                        "\(context): tile \(i) in \(tile.file) is not the thumbnail's picture")
+                #expect(
+                    tile.x == (slot % columns) * size.width && tile.y == (slot / columns) * size.height,
+                    "\(context): tile \(i) at (\(tile.x), \(tile.y))")
+                #expect(
+                    sheet.crop(x: tile.x, y: tile.y, width: size.width, height: size.height) == thumbnail.image,
+                    "\(context): tile \(i) in \(tile.file) is not the thumbnail's picture")
                 used[tile.file, default: []].insert([tile.x, tile.y])
             }
             // Slots past the last thumbnail are black.
             for (file, sheet) in sheets {
                 for row in 0..<(sheet.height / size.height) {
-                    for column in 0..<(sheet.width / size.width) where !(used[file]?.contains([column * size.width, row * size.height]) ?? false) {
+                    for column in 0..<(sheet.width / size.width)
+                    where !(used[file]?.contains([column * size.width, row * size.height]) ?? false) {
                         let empty = sheet.crop(x: column * size.width, y: row * size.height, width: size.width, height: size.height)
                         #expect(empty.pixels.allSatisfy { $0 == 0 }, "\(context): empty slot (\(column), \(row)) of \(file) is not black")
                     }

@@ -27,8 +27,9 @@ struct ThumbnailDecodersTests {
         return times
     }
 
-    @Test("Previous keyframe: the keyframe ffprobe lists at or before each time, in time order, the same pixels as one decoder",
-          arguments: videoFixtures, [true, false])
+    @Test(
+        "Previous keyframe: the keyframe ffprobe lists at or before each time, in time order, the same pixels as one decoder",
+        arguments: videoFixtures, [true, false])
     func previousKeyframe(fixture: Fixture, callerDecodes: Bool) throws {
         let oracle = try Oracle(fixture)
         let times = Self.times(oracle).filter { Self.keyframe(atOrBefore: $0, in: oracle) != nil }
@@ -48,16 +49,20 @@ struct ThumbnailDecodersTests {
         #expect(delivered.map(\.requestedTime) == times, "\(fixture.id): not delivered in time order")
         for (i, (a, b)) in zip(sequential, delivered).enumerated() {
             let expected = try #require(Self.keyframe(atOrBefore: times[i], in: oracle))
-            #expect(b.frameIndex == expected, "\(fixture.id) at \(times[i].seconds) s: frame \(b.frameIndex), ffprobe's keyframe \(expected)")
+            #expect(
+                b.frameIndex == expected, "\(fixture.id) at \(times[i].seconds) s: frame \(b.frameIndex), ffprobe's keyframe \(expected)")
             #expect(b.actualTime == oracle.time(expected))
             #expect(a.frameIndex == b.frameIndex && a.actualTime == b.actualTime && a.fromKeyframeOnly == b.fromKeyframeOnly)
-            #expect(a.image == b.image, "\(fixture.id) at \(times[i].seconds) s: the pixels differ (max \(a.image.maximumDifference(from: b.image)))")
+            #expect(
+                a.image == b.image,
+                "\(fixture.id) at \(times[i].seconds) s: the pixels differ (max \(a.image.maximumDifference(from: b.image)))")
         }
         #expect(sequential.count == times.count && delivered.count == times.count)
     }
 
-    @Test("Keyframes decoded while the file is scanned: the thumbnails each decode gives, on ffprobe's keyframes, on 1 and 2 decoders",
-          arguments: videoFixtures)
+    @Test(
+        "Keyframes decoded while the file is scanned: the thumbnails each decode gives, on ffprobe's keyframes, on 1 and 2 decoders",
+        arguments: videoFixtures)
     func prefetchedKeyframes(fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let times = Self.times(oracle).filter { Self.keyframe(atOrBefore: $0, in: oracle) != nil }
@@ -68,8 +73,9 @@ struct ThumbnailDecodersTests {
         // An MP4 opened from its index is not scanned, so nothing is prefetched: scanned here.
         options.readsContainerIndex = false
         for decoders in [1, 2] {
-            let generator = try ThumbnailGenerator(path: fixture.path, options: options, precision: .previousKeyframe,
-                                                   prefetchingKeyframes: true)
+            let generator = try ThumbnailGenerator(
+                path: fixture.path, options: options, precision: .previousKeyframe,
+                prefetchingKeyframes: true)
             let prefetched = try generator.thumbnails(at: times, decoders: decoders)
             let served = try #require(generator.engine.keyframePrefetch).framesServed
             #expect(served > 0, "\(fixture.id), \(decoders) decoders: no thumbnail took a prefetched keyframe")
@@ -80,8 +86,9 @@ struct ThumbnailDecodersTests {
         }
     }
 
-    @Test("Exact frames and the default tolerance: two decoders give one decoder's thumbnails, in the order asked",
-          arguments: FixtureCatalog.barcoded)
+    @Test(
+        "Exact frames and the default tolerance: two decoders give one decoder's thumbnails, in the order asked",
+        arguments: FixtureCatalog.barcoded)
     func sameAsOne(fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         var random = SeededGenerator("decoders-\(fixture.id)")

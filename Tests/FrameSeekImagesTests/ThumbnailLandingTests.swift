@@ -36,18 +36,21 @@ struct ThumbnailLandingTests {
             let expected = oracle.expectedLanding(at: t, before: nil, after: nil)
             #expect(thumbnail.requestedTime == t, "\(context): answered for \(thumbnail.requestedTime)")
             #expect(oracle.frames[expected].isKey, "\(context): the oracle's landing \(expected) is no keyframe")
-            #expect(thumbnail.actualTime == oracle.time(expected),
-                    "\(context): actual \(thumbnail.actualTime), expected keyframe \(expected) at \(oracle.time(expected))")
+            #expect(
+                thumbnail.actualTime == oracle.time(expected),
+                "\(context): actual \(thumbnail.actualTime), expected keyframe \(expected) at \(oracle.time(expected))")
             #expect(thumbnail.frameIndex == expected, "\(context): frame \(thumbnail.frameIndex), expected \(expected)")
             #expect(thumbnail.fromKeyframeOnly, "\(context): not from the keyframe alone")
-            #expect(thumbnail.image.width == size.width && thumbnail.image.height == size.height,
-                    "\(context): \(thumbnail.image.width)x\(thumbnail.image.height), expected \(size.width)x\(size.height)")
+            #expect(
+                thumbnail.image.width == size.width && thumbnail.image.height == size.height,
+                "\(context): \(thumbnail.image.width)x\(thumbnail.image.height), expected \(size.width)x\(size.height)")
             #expect(thumbnail.image.pixels.count == size.width * size.height * 3)
         }
         // Asking one at a time gives the same answers as the batch.
         for (t, batch) in zip(asked, thumbnails).prefix(6) {
             let single = try generator.thumbnail(at: t)
-            #expect(single.actualTime == batch.actualTime && single.image == batch.image, "\(fixture.id) at \(t): single differs from batch")
+            #expect(
+                single.actualTime == batch.actualTime && single.image == batch.image, "\(fixture.id) at \(t): single differs from batch")
         }
     }
 
@@ -57,8 +60,10 @@ struct ThumbnailLandingTests {
         let generator = try makeGenerator(fixture, precision: .exact)
         #expect(generator.toleranceBefore == .zero && generator.toleranceAfter == .zero)
         var random = SeededGenerator("exact-\(fixture.id)")
-        let sample = isLarge(oracle) ? Array(Set([0, oracle.lastIndex] + oracle.keyframes + [oracle.count / 2])).sorted()
-                                     : oracle.seekSample(minimum: 20, using: &random)
+        let sample =
+            isLarge(oracle)
+            ? Array(Set([0, oracle.lastIndex] + oracle.keyframes + [oracle.count / 2])).sorted()
+            : oracle.seekSample(minimum: 20, using: &random)
         // The middle of each sampled frame, its first tick and the last tick before it.
         var times: [MediaTime] = []
         for i in sample {
@@ -76,8 +81,9 @@ struct ThumbnailLandingTests {
             if t >= .zero && t < oracle.end(oracle.lastIndex) {
                 #expect(expected == oracle.covering(t), "\(context): the oracle's rules disagree with covering()")
             }
-            #expect(thumbnail.actualTime == oracle.time(expected),
-                    "\(context): actual \(thumbnail.actualTime), expected frame \(expected) at \(oracle.time(expected))")
+            #expect(
+                thumbnail.actualTime == oracle.time(expected),
+                "\(context): actual \(thumbnail.actualTime), expected frame \(expected) at \(oracle.time(expected))")
             #expect(thumbnail.frameIndex == expected, "\(context): frame \(thumbnail.frameIndex), expected \(expected)")
             // In a batch, times landing on one frame share its picture (and how it was made),
             // so the flag only promises that a keyframe-only picture shows a keyframe.
@@ -104,7 +110,7 @@ struct ThumbnailLandingTests {
         ("tolerance:1,0", .tolerance(before: seconds(1), after: .zero)),
         ("tolerance:0,3/2", .tolerance(before: .zero, after: seconds(3, 2))),
         ("previous-keyframe", .previousKeyframe),
-        ("next-keyframe", .nextKeyframe),
+        ("next-keyframe", .nextKeyframe)
     ]
 
     /// Every window on every fixture, except that the phone clips (whose exact decodes cost
@@ -137,8 +143,9 @@ struct ThumbnailLandingTests {
         for (t, thumbnail) in zip(times, thumbnails) {
             let context = "\(fixture.id) \(name) at \(t)"
             let expected = oracle.expectedLanding(at: t, before: bounded(before), after: bounded(after))
-            #expect(thumbnail.actualTime == oracle.time(expected),
-                    "\(context): actual \(thumbnail.actualTime), expected frame \(expected) at \(oracle.time(expected))")
+            #expect(
+                thumbnail.actualTime == oracle.time(expected),
+                "\(context): actual \(thumbnail.actualTime), expected frame \(expected) at \(oracle.time(expected))")
             #expect(thumbnail.frameIndex == expected, "\(context): frame \(thumbnail.frameIndex), expected \(expected)")
             if thumbnail.fromKeyframeOnly {
                 #expect(oracle.frames[expected].isKey, "\(context): fromKeyframeOnly on frame \(expected), no keyframe")
@@ -157,8 +164,9 @@ struct ThumbnailLandingTests {
             } else {
                 let floor = low.map { max($0, oracle.time(0)) } ?? oracle.time(0)
                 #expect(landed == oracle.covering(floor), "\(context): no keyframe in the window, landed on \(landed)")
-                #expect(oracle.intersects(landed, requested: t, before: bounded(before), after: bounded(after)),
-                        "\(context): frame \(landed)'s interval misses the window")
+                #expect(
+                    oracle.intersects(landed, requested: t, before: bounded(before), after: bounded(after)),
+                    "\(context): frame \(landed)'s interval misses the window")
             }
         }
     }

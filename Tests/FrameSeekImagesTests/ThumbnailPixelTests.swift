@@ -55,7 +55,8 @@ struct ThumbnailPixelTests {
             let thumbnail = try generator.thumbnail(at: t)
             #expect(thumbnail.actualTime == oracle.time(i), "\(context): actual \(thumbnail.actualTime)")
             if let md5s = oracle.md5s, md5s.indices.contains(i) {
-                #expect(try generator.engine.landedPicture()?.md5 == md5s[i], "\(context): the generator decoded other pixels than framemd5's")
+                #expect(
+                    try generator.engine.landedPicture()?.md5 == md5s[i], "\(context): the generator decoded other pixels than framemd5's")
             }
             let landing = try engine.seek(to: t, precision: .exact, interruption: nil)
             #expect(landing.frame.index == i, "\(context): the reference seek landed on \(landing.frame.index)")
@@ -64,13 +65,15 @@ struct ThumbnailPixelTests {
             }
             let expected = try Self.reference(engine, size: size)
             #expect(thumbnail.image.width == expected.width && thumbnail.image.height == expected.height)
-            #expect(thumbnail.image == expected,
-                    "\(context): thumbnail differs from the exact seek's frame, by up to \(thumbnail.image.maximumDifference(from: expected))")
+            #expect(
+                thumbnail.image == expected,
+                "\(context): thumbnail differs from the exact seek's frame, by up to \(thumbnail.image.maximumDifference(from: expected))")
         }
     }
 
-    @Test("The keyframe-only fast path decodes the same picture as decoding forward into the keyframe",
-          arguments: videoFixtures)
+    @Test(
+        "The keyframe-only fast path decodes the same picture as decoding forward into the keyframe",
+        arguments: videoFixtures)
     func keyframeOnlyMatchesFullDecode(fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let generator = try makeGenerator(fixture)
@@ -85,15 +88,19 @@ struct ThumbnailPixelTests {
             #expect(thumbnail.actualTime == oracle.time(k), "\(context): actual \(thumbnail.actualTime)")
             #expect(thumbnail.fromKeyframeOnly, "\(context): not from the keyframe alone")
             if let md5s = oracle.md5s, md5s.indices.contains(k) {
-                #expect(try generator.engine.landedPicture()?.md5 == md5s[k], "\(context): the keyframe alone decodes other pixels than framemd5's")
+                #expect(
+                    try generator.engine.landedPicture()?.md5 == md5s[k],
+                    "\(context): the keyframe alone decodes other pixels than framemd5's")
             }
             // The reference reaches the keyframe by decoding forward from the frame before it.
             if k > 0 { _ = try engine.seek(to: oracle.middle(k - 1), precision: .exact, interruption: nil) }
             let landing = try engine.seek(to: t, precision: .exact, interruption: nil)
             try #require(landing.frame.index == k, "\(context): the reference landed on \(landing.frame.index)")
             let expected = try Self.reference(engine, size: size)
-            #expect(thumbnail.image == expected,
-                    "\(context): keyframe-only thumbnail differs from the full decode, by up to \(thumbnail.image.maximumDifference(from: expected))")
+            #expect(
+                thumbnail.image == expected,
+                "\(context): keyframe-only thumbnail differs from the full decode, by up to \(thumbnail.image.maximumDifference(from: expected))"
+            )
             // And the zero-tolerance thumbnail at the keyframe's own time is the same picture.
             let exact = try makeGenerator(fixture, precision: .exact)
             #expect(try exact.thumbnail(at: oracle.time(k)).image == thumbnail.image, "\(context): exact at the keyframe's time differs")
@@ -110,8 +117,10 @@ struct ThumbnailPixelTests {
     func barcodes(fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let display = Self.displaySize(fixture)
-        for precision in [SeekPrecision.tolerance(before: .positiveInfinity, after: .positiveInfinity), .exact,
-                          .nearestKeyframe(tolerance: seconds(1, 2))] {
+        for precision in [
+            SeekPrecision.tolerance(before: .positiveInfinity, after: .positiveInfinity), .exact,
+            .nearestKeyframe(tolerance: seconds(1, 2))
+        ] {
             let generator = try makeGenerator(fixture, size: display, precision: precision)
             #expect(generator.thumbnailSize == display, "\(fixture.id): size \(generator.thumbnailSize)")
             var times = timesAcross(oracle, step: seconds(1, 4))
@@ -125,15 +134,19 @@ struct ThumbnailPixelTests {
                 #expect(thumbnail.image.width == display.width && thumbnail.image.height == display.height)
                 #expect(thumbnail.image.bandIsGrey(codedWidth: 320, codedHeight: 240), "\(context): the barcode band is not grey")
                 let barcode = thumbnail.image.barcode(codedWidth: 320, codedHeight: 240)
-                #expect(barcode == frame + fixture.barcodeOffset,
-                        "\(context): barcode \(barcode), but actual time \(thumbnail.actualTime) is frame \(frame) + offset \(fixture.barcodeOffset)")
+                #expect(
+                    barcode == frame + fixture.barcodeOffset,
+                    "\(context): barcode \(barcode), but actual time \(thumbnail.actualTime) is frame \(frame) + offset \(fixture.barcodeOffset)"
+                )
             }
         }
     }
 
-    @Test("Rotated phone clips are turned as FFmpeg's transpose=clock turns them", arguments: [
-        "iphone_hevc_editlist.s0", "android_h264_portrait_4k60.s0",
-    ])
+    @Test(
+        "Rotated phone clips are turned as FFmpeg's transpose=clock turns them",
+        arguments: [
+            "iphone_hevc_editlist.s0", "android_h264_portrait_4k60.s0"
+        ])
     func rotation(id: String) throws {
         let fixture = try #require(FixtureCatalog.fixture(id))
         let oracle = try Oracle(fixture)
@@ -146,18 +159,19 @@ struct ThumbnailPixelTests {
         for i in Set(oracle.keyframes.flatMap { [$0, min($0 + 1, oracle.lastIndex)] }).sorted() {
             let thumbnail = try generator.thumbnail(at: oracle.middle(i))
             _ = try engine.seek(to: oracle.middle(i), precision: .exact, interruption: nil)
-            let coded = try #require(try engine.landedImage(width: size.height, height: size.width))   // 480x270, as coded
+            let coded = try #require(try engine.landedImage(width: size.height, height: size.width))  // 480x270, as coded
             // transpose=clock: shown (x, y) is coded (y, codedHeight - 1 - x).
             var turned = [UInt8](repeating: 0, count: coded.pixels.count)
             for y in 0..<size.height {
                 for x in 0..<size.width {
-                    let source = (( coded.height - 1 - x) * coded.width + y) * 3
+                    let source = ((coded.height - 1 - x) * coded.width + y) * 3
                     let destination = (y * size.width + x) * 3
                     turned[destination..<(destination + 3)] = coded.pixels[source..<(source + 3)]
                 }
             }
-            #expect(thumbnail.image == RGBImage(width: size.width, height: size.height, pixels: turned),
-                    "\(id) frame \(i): not turned clockwise")
+            #expect(
+                thumbnail.image == RGBImage(width: size.width, height: size.height, pixels: turned),
+                "\(id) frame \(i): not turned clockwise")
         }
     }
 }

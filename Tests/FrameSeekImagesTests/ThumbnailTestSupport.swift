@@ -7,7 +7,6 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-
 /// Video fixtures, all of them.
 let videoFixtures = FixtureCatalog.video
 
@@ -16,8 +15,10 @@ let videoFixtures = FixtureCatalog.video
 func isLarge(_ oracle: Oracle) -> Bool { (oracle.frames[0].width ?? 0) * (oracle.frames[0].height ?? 0) > 1_000_000 }
 
 /// A generator on a fixture's stream.
-func makeGenerator(_ fixture: Fixture, size: (width: Int, height: Int) = (160, 90),
-                   precision: SeekPrecision? = nil) throws -> ThumbnailGenerator {
+func makeGenerator(
+    _ fixture: Fixture, size: (width: Int, height: Int) = (160, 90),
+    precision: SeekPrecision? = nil
+) throws -> ThumbnailGenerator {
     let generator = try ThumbnailGenerator(path: fixture.path, options: .init(streamIndex: fixture.stream, threads: 1))
     generator.maximumSize = size
     if let precision { generator.precision = precision }

@@ -18,18 +18,22 @@ struct BarcodeStampTests {
     @Test("The documented filter is the fixtures' filter, and a clip stamped with it reads its frame numbers")
     func stampedClipReadsBack() throws {
         let filter = try Self.fixtureFilter()
-        let docs = try String(contentsOf: Repository.root.appendingPathComponent("Sources/FrameSeek/FrameSeek.docc/LandingManifests.md"),
-                              encoding: .utf8)
+        let docs = try String(
+            contentsOf: Repository.root.appendingPathComponent("Sources/FrameSeek/FrameSeek.docc/LandingManifests.md"),
+            encoding: .utf8)
         #expect(docs.contains(filter))
         let directory = try temporaryDirectory("landing-stamp")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = directory.appendingPathComponent("stamped.mp4").path
         // A colourful source, so only the band can read as a number.
-        try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=size=352x288:rate=25", "-vf", filter, "-frames:v", "40",
-                       "-c:v", "libx264", "-g", "10", clip])
+        try runFFmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=352x288:rate=25", "-vf", filter, "-frames:v", "40",
+            "-c:v", "libx264", "-g", "10", clip
+        ])
         let targets = [0, 7, 23, 39].map { MediaTime(value: Int64(2 * $0 + 1), timescale: 50) }
-        let manifest = try LandingRecorder.record(mediaPath: clip, manifestPath: directory.appendingPathComponent("m.json").path,
-                                                  targets: targets, precisions: [.exact], barcode: true)
+        let manifest = try LandingRecorder.record(
+            mediaPath: clip, manifestPath: directory.appendingPathComponent("m.json").path,
+            targets: targets, precisions: [.exact], barcode: true)
         #expect(manifest.entries.map(\.barcode) == [0, 7, 23, 39])
         #expect(manifest.entries.map(\.frameIndex) == [0, 7, 23, 39])
     }
@@ -44,11 +48,14 @@ struct BarcodeStampTests {
         #expect(FrameBarcode.read(from: black) == 0)
     }
 
-    @Test("Precisions spell exactly and parse back to themselves",
-          arguments: [SeekPrecision.exact, .previousKeyframe, .nextKeyframe,
-                      .nearestKeyframe(tolerance: MediaTime(value: 1001, timescale: 30000)),
-                      .tolerance(before: MediaTime(value: 1, timescale: 2), after: .positiveInfinity),
-                      .tolerance(before: MediaTime(value: 3, timescale: 1), after: MediaTime(value: 1, timescale: 3))])
+    @Test(
+        "Precisions spell exactly and parse back to themselves",
+        arguments: [
+            SeekPrecision.exact, .previousKeyframe, .nextKeyframe,
+            .nearestKeyframe(tolerance: MediaTime(value: 1001, timescale: 30000)),
+            .tolerance(before: MediaTime(value: 1, timescale: 2), after: .positiveInfinity),
+            .tolerance(before: MediaTime(value: 3, timescale: 1), after: MediaTime(value: 1, timescale: 3))
+        ])
     func precisionSpelling(_ precision: SeekPrecision) throws {
         #expect(try SeekPrecision(parsing: precision.description) == precision)
     }

@@ -27,8 +27,9 @@ struct LandingCheckTests {
         #expect(!FileManager.default.fileExists(atPath: options.diffDirectory!))
     }
 
-    @Test("A manifest edited to expect the next frame fails with frame_index and pixels, and writes a diff PNG",
-          arguments: FixtureCatalog.barcoded)
+    @Test(
+        "A manifest edited to expect the next frame fails with frame_index and pixels, and writes a diff PNG",
+        arguments: FixtureCatalog.barcoded)
     func editedManifestFails(_ fixture: Fixture) throws {
         let directory = try temporaryDirectory("landing-edited")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -75,8 +76,10 @@ struct LandingCheckTests {
         // Half the frames, another GOP and quality: the late entries' frames are gone.
         let kept = oracle.count / 2
         let copy = directory.appendingPathComponent("copy.mp4").path
-        try runFFmpeg(["-i", clip, "-map", "0:v:0", "-c:v", "libx264", "-g", "12", "-bf", "0", "-crf", "38",
-                       "-frames:v", String(kept), copy])
+        try runFFmpeg([
+            "-i", clip, "-map", "0:v:0", "-c:v", "libx264", "-g", "12", "-bf", "0", "-crf", "38",
+            "-frames:v", String(kept), copy
+        ])
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.moveItem(atPath: copy, toPath: clip)
 
@@ -137,8 +140,10 @@ struct LandingCheckTests {
         #expect(throws: LandingManifestError(path: missing, reason: .unreadable, cause: "no such file")) {
             try LandingManifest.load(from: missing)
         }
-        for (name, text) in [("garbage.json", "not json"), ("foreign.json", "{\"format\": \"other\"}"),
-                             ("partial.json", "{\"format\": \"frameseek-landing-manifest\", \"schema_version\": 1}")] {
+        for (name, text) in [
+            ("garbage.json", "not json"), ("foreign.json", "{\"format\": \"other\"}"),
+            ("partial.json", "{\"format\": \"frameseek-landing-manifest\", \"schema_version\": 1}")
+        ] {
             let path = directory.appendingPathComponent(name).path
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let error = #expect(throws: LandingManifestError.self) { try LandingManifest.load(from: path) }

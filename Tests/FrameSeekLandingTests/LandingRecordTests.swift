@@ -32,8 +32,9 @@ struct LandingRecordTests {
         #expect(manifest.media.size == Int64(try Data(contentsOf: URL(fileURLWithPath: fixture.path)).count))
     }
 
-    @Test("Every barcoded fixture's entries read their frame number plus the fixture's offset",
-          arguments: FixtureCatalog.barcoded)
+    @Test(
+        "Every barcoded fixture's entries read their frame number plus the fixture's offset",
+        arguments: FixtureCatalog.barcoded)
     func barcodes(_ fixture: Fixture) throws {
         let directory = try temporaryDirectory("landing-barcode")
         defer { try? FileManager.default.removeItem(at: directory) }

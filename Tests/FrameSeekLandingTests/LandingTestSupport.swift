@@ -11,8 +11,10 @@ import Testing
 let recordedPrecisions: [(precision: SeekPrecision, before: MediaTime?, after: MediaTime?)] = [
     (.exact, .zero, .zero),
     (.previousKeyframe, nil, .zero),
-    (.tolerance(before: MediaTime(value: 1, timescale: 2), after: MediaTime(value: 1, timescale: 4)),
-     MediaTime(value: 1, timescale: 2), MediaTime(value: 1, timescale: 4)),
+    (
+        .tolerance(before: MediaTime(value: 1, timescale: 2), after: MediaTime(value: 1, timescale: 4)),
+        MediaTime(value: 1, timescale: 2), MediaTime(value: 1, timescale: 4)
+    )
 ]
 
 /// Targets spread over the stream: before its start (clamped), the middles of the first frame,
@@ -28,14 +30,17 @@ func oracleLanding(_ oracle: Oracle, _ entry: LandingEntry) -> Int {
 }
 
 /// Records `fixture` into a manifest at `directory/<fixture id>.landing.json` and writes it.
-func recordFixture(_ fixture: Fixture, in directory: URL, barcode: Bool = false,
-                   mediaPath: String? = nil) throws -> (manifest: LandingManifest, path: String) {
+func recordFixture(
+    _ fixture: Fixture, in directory: URL, barcode: Bool = false,
+    mediaPath: String? = nil
+) throws -> (manifest: LandingManifest, path: String) {
     let oracle = try Oracle(fixture)
     let path = directory.appendingPathComponent("\(fixture.id).landing.json").path
-    let manifest = try LandingRecorder.record(mediaPath: mediaPath ?? fixture.path, manifestPath: path,
-                                              targets: recordedTargets(oracle),
-                                              precisions: recordedPrecisions.map(\.precision), barcode: barcode,
-                                              options: .init(streamIndex: fixture.stream))
+    let manifest = try LandingRecorder.record(
+        mediaPath: mediaPath ?? fixture.path, manifestPath: path,
+        targets: recordedTargets(oracle),
+        precisions: recordedPrecisions.map(\.precision), barcode: barcode,
+        options: .init(streamIndex: fixture.stream))
     try manifest.write(to: path)
     return (manifest, path)
 }

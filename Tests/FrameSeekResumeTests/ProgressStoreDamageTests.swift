@@ -11,8 +11,10 @@ struct ProgressStoreDamageTests {
     static func makeRealStore(at path: String, count: Int) throws {
         let store = try SQLiteProgressStore(path: path)
         for n in 0..<count {
-            try store.save(SavedProgress(key: "/media/some/long/path/to/a/file-number-\(n).mp4",
-                                         position: MediaTime(value: Int64(n), timescale: 30000), duration: .indefinite))
+            try store.save(
+                SavedProgress(
+                    key: "/media/some/long/path/to/a/file-number-\(n).mp4",
+                    position: MediaTime(value: Int64(n), timescale: 30000), duration: .indefinite))
         }
     }
 
@@ -21,7 +23,8 @@ struct ProgressStoreDamageTests {
     static func expectRecovered(_ store: SQLiteProgressStore, damaged: Data, in directory: TemporaryDirectory) throws {
         let warning = try #require(store.recoveryWarning)
         #expect(warning.contains(store.path))
-        let aside = try #require(try directory.names().first { $0.hasPrefix("progress.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        let aside = try #require(
+            try directory.names().first { $0.hasPrefix("progress.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
         #expect(warning.contains(aside))
         #expect(FileManager.default.contents(atPath: directory.file(aside)) == damaged)
         #expect(try store.load(key: "anything") == nil)
@@ -56,8 +59,9 @@ struct ProgressStoreDamageTests {
         try expectRecovered(try SQLiteProgressStore(path: path), damaged: damaged, in: directory)
     }
 
-    @Test("A real store truncated (to half, to 2%) is found at open, moved aside and recreated",
-          arguments: [0.5, 0.02])
+    @Test(
+        "A real store truncated (to half, to 2%) is found at open, moved aside and recreated",
+        arguments: [0.5, 0.02])
     func truncated(fraction: Double) throws {
         try Self.expectRecovery { whole in whole.prefix(Int(Double(whole.count) * fraction)) }
     }

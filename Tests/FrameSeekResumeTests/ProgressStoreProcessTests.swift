@@ -20,8 +20,9 @@ struct ProgressStoreProcessTests {
         private var buffer = Data()
 
         init(_ arguments: [String]) throws {
-            try #require(FileManager.default.isExecutableFile(atPath: ProgressStoreProcessTests.writer),
-                         "frameseek-store-writer not built at \(ProgressStoreProcessTests.writer)")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: ProgressStoreProcessTests.writer),
+                "frameseek-store-writer not built at \(ProgressStoreProcessTests.writer)")
             process.executableURL = URL(fileURLWithPath: ProgressStoreProcessTests.writer)
             process.arguments = arguments
             process.standardOutput = output
@@ -47,8 +48,9 @@ struct ProgressStoreProcessTests {
         func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
     }
 
-    @Test("A save that returned survives SIGKILL: reopened, the store holds the last printed save (or the one after)",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "A save that returned survives SIGKILL: reopened, the store holds the last printed save (or the one after)",
+        .timeLimit(.minutes(3)))
     func sigkillKeepsCommittedSaves() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("progress.sqlite")
@@ -73,12 +75,14 @@ struct ProgressStoreProcessTests {
         let saved = try #require(try store.load(key: "movie"))
         // Killed between commit and print, the store is one save ahead of the output.
         #expect(saved.position.timescale == 30000)
-        #expect(saved.position.value == lastPrinted || saved.position.value == lastPrinted + 1,
-                "printed \(lastPrinted), stored \(saved.position.value)")
+        #expect(
+            saved.position.value == lastPrinted || saved.position.value == lastPrinted + 1,
+            "printed \(lastPrinted), stored \(saved.position.value)")
     }
 
-    @Test("Two processes open a new store and save 300 times each, to their own keys and one shared key, at once",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "Two processes open a new store and save 300 times each, to their own keys and one shared key, at once",
+        .timeLimit(.minutes(2)))
     func twoWriters() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("progress.sqlite")

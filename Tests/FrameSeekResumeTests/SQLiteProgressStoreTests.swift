@@ -17,7 +17,7 @@ struct SQLiteProgressStoreTests {
             ("negative", MediaTime(value: -1, timescale: 3), MediaTime(value: 7, timescale: 1)),
             ("live", MediaTime(value: 5, timescale: 2), .indefinite),
             ("unbounded", .zero, .positiveInfinity),
-            ("odd", .negativeInfinity, .invalid),
+            ("odd", .negativeInfinity, .invalid)
         ]
         for (key, position, duration) in cases {
             try store.save(SavedProgress(key: key, position: position, duration: duration, updated: updated))
@@ -41,8 +41,10 @@ struct SQLiteProgressStoreTests {
         let duration = MediaTime(value: 600, timescale: 1)
         try store.save(SavedProgress(key: "a", position: MediaTime(value: 1, timescale: 1), duration: duration))
         try store.save(SavedProgress(key: "b", position: MediaTime(value: 2, timescale: 1), duration: duration))
-        try store.save(SavedProgress(key: "a", position: MediaTime(value: 1001, timescale: 24000),
-                                     duration: MediaTime(value: 601, timescale: 1)))
+        try store.save(
+            SavedProgress(
+                key: "a", position: MediaTime(value: 1001, timescale: 24000),
+                duration: MediaTime(value: 601, timescale: 1)))
         let a = try #require(try store.load(key: "a"))
         #expect(a.position == MediaTime(value: 1001, timescale: 24000))
         #expect(a.duration == MediaTime(value: 601, timescale: 1))
@@ -99,8 +101,10 @@ struct SQLiteProgressStoreTests {
             for task in 0..<8 {
                 group.addTask {
                     for n in 1...50 {
-                        try store.save(SavedProgress(key: "task-\(task)", position: MediaTime(value: Int64(n), timescale: 25),
-                                                     duration: .indefinite))
+                        try store.save(
+                            SavedProgress(
+                                key: "task-\(task)", position: MediaTime(value: Int64(n), timescale: 25),
+                                duration: .indefinite))
                         _ = try store.load(key: "task-\((task + 1) % 8)")
                     }
                 }
@@ -114,12 +118,15 @@ struct SQLiteProgressStoreTests {
 
     @Test("defaultPath: XDG_DATA_HOME when absolute, else ~/.local/share")
     func defaultPath() {
-        #expect(SQLiteProgressStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
-            == "/data/frameseek/progress.sqlite")
-        #expect(SQLiteProgressStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
-            == "/home/u/.local/share/frameseek/progress.sqlite")
-        #expect(SQLiteProgressStore.defaultPath(environment: ["HOME": "/home/u"])
-            == "/home/u/.local/share/frameseek/progress.sqlite")
+        #expect(
+            SQLiteProgressStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+                == "/data/frameseek/progress.sqlite")
+        #expect(
+            SQLiteProgressStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
+                == "/home/u/.local/share/frameseek/progress.sqlite")
+        #expect(
+            SQLiteProgressStore.defaultPath(environment: ["HOME": "/home/u"])
+                == "/home/u/.local/share/frameseek/progress.sqlite")
         #expect(SQLiteProgressStore.defaultPath.hasSuffix("/frameseek/progress.sqlite"))
     }
 

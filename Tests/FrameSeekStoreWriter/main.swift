@@ -32,8 +32,10 @@ do {
         var count: Int64 = 0
         while true {
             count += 1
-            try store.save(SavedProgress(key: arguments[3], position: MediaTime(value: count, timescale: 30000),
-                                         duration: MediaTime(value: 3600, timescale: 1)))
+            try store.save(
+                SavedProgress(
+                    key: arguments[3], position: MediaTime(value: count, timescale: 30000),
+                    duration: MediaTime(value: 3600, timescale: 1)))
             say("saved \(count)")
         }
     case ("race", 5):

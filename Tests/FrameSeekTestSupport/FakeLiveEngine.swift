@@ -96,13 +96,15 @@ package final class FakeLiveStream: Sendable {
         }
         if let failure { throw failure }
         let listed = segments[range].map { segment in
-            HLSSegment(mediaSequence: segment.sequence, uri: url.appending(path: "segment\(segment.sequence).ts"),
-                       duration: segment.duration, title: nil, byteRange: nil, map: nil, programDate: segment.date,
-                       discontinuity: false, discontinuitySequence: 0, line: segment.sequence + 1)
+            HLSSegment(
+                mediaSequence: segment.sequence, uri: url.appending(path: "segment\(segment.sequence).ts"),
+                duration: segment.duration, title: nil, byteRange: nil, map: nil, programDate: segment.date,
+                discontinuity: false, discontinuitySequence: 0, line: segment.sequence + 1)
         }
-        return HLSMediaPlaylist(url: url, version: 6, targetDuration: targetDuration, mediaSequence: range.lowerBound,
-                                discontinuitySequence: 0, playlistType: nil, hasEndList: ended, holdBack: nil,
-                                segments: listed)
+        return HLSMediaPlaylist(
+            url: url, version: 6, targetDuration: targetDuration, mediaSequence: range.lowerBound,
+            discontinuitySequence: 0, playlistType: nil, hasEndList: ended, holdBack: nil,
+            segments: listed)
     }
 
     private func enterReload() {
@@ -138,8 +140,11 @@ package final class FakeLiveEngine: LivePlaybackEngine {
 
     /// A factory that opens the streams in `streams` by their URL's last path component and
     /// hands every other URL to `files` (a `FakePlaybackEngine` factory, say).
-    package static func factory(streams: [String: FakeLiveStream], files: @escaping PlaybackEngineFactory)
-        -> PlaybackEngineFactory {
+    package static func factory(
+        streams: [String: FakeLiveStream], files: @escaping PlaybackEngineFactory
+    )
+        -> PlaybackEngineFactory
+    {
         { (url: URL) throws(MediaError) -> any PlaybackEngine in
             guard let stream = streams[url.lastPathComponent] else { return try files(url) }
             return try FakeLiveEngine(url: url, stream: stream)
@@ -161,22 +166,26 @@ package final class FakeLiveEngine: LivePlaybackEngine {
     }
 
     /// Lands by the rules on the window's frames.
-    package func seek(to time: MediaTime, precision: SeekPrecision,
-                      interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+    package func seek(
+        to time: MediaTime, precision: SeekPrecision,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
         let plan: LandingPlan
         do { plan = try frameTable.planLanding(at: time, precision: precision) } catch {
             throw MediaError(path: media.path, reason: .invalidRequest, detail: error.description)
         }
         currentFrameIndex = plan.frameIndex
-        return SeekLanding(plan: plan, frame: frameTable.frames[plan.frameIndex],
-                           keyframeIndex: plan.randomAccessPoint.frameIndex, framesDecoded: 1, demuxerSeeks: 1,
-                           latency: .zero)
+        return SeekLanding(
+            plan: plan, frame: frameTable.frames[plan.frameIndex],
+            keyframeIndex: plan.randomAccessPoint.frameIndex, framesDecoded: 1, demuxerSeeks: 1,
+            latency: .zero)
     }
 
     /// Live tests do not step: every step is unavailable at the start.
     package func step(_ direction: FrameStepDirection, count: Int) -> FrameStepReport {
-        FrameStepReport(result: .unavailable(.startOfStream), direction: direction, requestedCount: count,
-                        framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
+        FrameStepReport(
+            result: .unavailable(.startOfStream), direction: direction, requestedCount: count,
+            framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
     }
 
     /// The frames of `timeline`'s window, 1/30 s each from each segment's start, a keyframe
@@ -189,22 +198,27 @@ package final class FakeLiveEngine: LivePlaybackEngine {
             // duration the timeline bridges unseen segments with.
             let first = timeBase.ticks(in: start) ?? 0
             for k in 0..<Int64(timeBase.ticks(in: segment.duration) ?? 0) {
-                frames.append(FrameEntry(index: frames.count, pts: first + k, time: timeBase.time(ofTicks: first + k),
-                                         durationTicks: 1, duration: timeBase.time(ofTicks: 1), isKeyframe: k == 0,
-                                         decodeOrder: frames.count, packetPosition: nil))
+                frames.append(
+                    FrameEntry(
+                        index: frames.count, pts: first + k, time: timeBase.time(ofTicks: first + k),
+                        durationTicks: 1, duration: timeBase.time(ofTicks: 1), isKeyframe: k == 0,
+                        decodeOrder: frames.count, packetPosition: nil))
             }
         }
         let points = frames.filter(\.isKeyframe).map {
             RandomAccessPoint(pts: $0.pts, dts: $0.pts, decodeOrder: $0.index, frameIndex: $0.index)
         }
-        let table = FrameTable(streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
-                               randomAccessPoints: points, source: .packetScan)
-        let stream = StreamDescription(index: 0, mediaType: .video, codec: "fake", timeBase: timeBase,
-                                       width: 16, height: 16, pixelFormat: "gray", sampleRate: nil, channels: nil,
-                                       orientation: .identity, sampleAspectRatio: nil)
-        let media = MediaDescription(path: path, container: "hls", startTime: .zero,
-                                     duration: table.seekableRange?.upperBound ?? .zero, streams: [stream],
-                                     selectedStreamIndex: 0)
+        let table = FrameTable(
+            streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
+            randomAccessPoints: points, source: .packetScan)
+        let stream = StreamDescription(
+            index: 0, mediaType: .video, codec: "fake", timeBase: timeBase,
+            width: 16, height: 16, pixelFormat: "gray", sampleRate: nil, channels: nil,
+            orientation: .identity, sampleAspectRatio: nil)
+        let media = MediaDescription(
+            path: path, container: "hls", startTime: .zero,
+            duration: table.seekableRange?.upperBound ?? .zero, streams: [stream],
+            selectedStreamIndex: 0)
         return (table, media)
     }
 }

@@ -75,24 +75,30 @@ package final class FakePlaybackEngine: PlaybackEngine {
     package private(set) var currentFrameIndex: Int?
     private let gate: EngineGate
 
-    package init(path: String, frameCount: Int, gop: Int, gate: EngineGate,
-                 mediaType: StreamDescription.MediaType = .video) {
+    package init(
+        path: String, frameCount: Int, gop: Int, gate: EngineGate,
+        mediaType: StreamDescription.MediaType = .video
+    ) {
         let timeBase = TimeBase(numerator: 1, denominator: 30)
         let frames = (0..<frameCount).map { i in
-            FrameEntry(index: i, pts: Int64(i), time: timeBase.time(ofTicks: Int64(i)), durationTicks: 1,
-                       duration: timeBase.time(ofTicks: 1), isKeyframe: i % gop == 0, decodeOrder: i, packetPosition: nil)
+            FrameEntry(
+                index: i, pts: Int64(i), time: timeBase.time(ofTicks: Int64(i)), durationTicks: 1,
+                duration: timeBase.time(ofTicks: 1), isKeyframe: i % gop == 0, decodeOrder: i, packetPosition: nil)
         }
         let points = frames.filter(\.isKeyframe).map {
             RandomAccessPoint(pts: $0.pts, dts: $0.pts, decodeOrder: $0.index, frameIndex: $0.index)
         }
-        frameTable = FrameTable(streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
-                                randomAccessPoints: points, source: .packetScan)
-        let stream = StreamDescription(index: 0, mediaType: mediaType, codec: "fake", timeBase: timeBase,
-                                       width: 16, height: 16, pixelFormat: "gray", sampleRate: nil, channels: nil,
-                                       orientation: .identity, sampleAspectRatio: nil)
-        media = MediaDescription(path: path, container: "fake", startTime: .zero,
-                                 duration: timeBase.time(ofTicks: Int64(frameCount)), streams: [stream],
-                                 selectedStreamIndex: 0)
+        frameTable = FrameTable(
+            streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: frames,
+            randomAccessPoints: points, source: .packetScan)
+        let stream = StreamDescription(
+            index: 0, mediaType: mediaType, codec: "fake", timeBase: timeBase,
+            width: 16, height: 16, pixelFormat: "gray", sampleRate: nil, channels: nil,
+            orientation: .identity, sampleAspectRatio: nil)
+        media = MediaDescription(
+            path: path, container: "fake", startTime: .zero,
+            duration: timeBase.time(ofTicks: Int64(frameCount)), streams: [stream],
+            selectedStreamIndex: 0)
         self.gate = gate
     }
 
@@ -103,23 +109,27 @@ package final class FakePlaybackEngine: PlaybackEngine {
             guard let count = Int(url.deletingPathExtension().lastPathComponent), count > 0 else {
                 throw MediaError(path: url.path, reason: .fileNotFound, detail: "no such fake media")
             }
-            return FakePlaybackEngine(path: url.path, frameCount: count, gop: gop, gate: gate,
-                                      mediaType: url.pathExtension == "audio" ? .audio : .video)
+            return FakePlaybackEngine(
+                path: url.path, frameCount: count, gop: gop, gate: gate,
+                mediaType: url.pathExtension == "audio" ? .audio : .video)
         }
     }
 
     /// Lands by the rules, after the gate. A flag set while held does not stop the landing:
     /// the worst case for the player, a frame that comes out just as its seek is ended.
-    package func seek(to time: MediaTime, precision: SeekPrecision,
-                      interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+    package func seek(
+        to time: MediaTime, precision: SeekPrecision,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
         gate.enter(.seek(time))
         let plan: LandingPlan
         do { plan = try frameTable.planLanding(at: time, precision: precision) } catch {
             throw MediaError(path: media.path, reason: .invalidRequest, detail: error.description)
         }
         currentFrameIndex = plan.frameIndex
-        return SeekLanding(plan: plan, frame: frameTable.frames[plan.frameIndex], keyframeIndex: plan.randomAccessPoint.frameIndex,
-                           framesDecoded: 1, demuxerSeeks: 1, latency: .zero)
+        return SeekLanding(
+            plan: plan, frame: frameTable.frames[plan.frameIndex], keyframeIndex: plan.randomAccessPoint.frameIndex,
+            framesDecoded: 1, demuxerSeeks: 1, latency: .zero)
     }
 
     /// Steps by the frame table, after the gate.
@@ -128,14 +138,16 @@ package final class FakePlaybackEngine: PlaybackEngine {
         let current = currentFrameIndex ?? 0
         switch frameTable.stepDestination(from: current, direction, count: max(1, count)) {
         case .failure(let reason):
-            return FrameStepReport(result: .unavailable(reason), direction: direction, requestedCount: count,
-                                   framesStepped: 0, frame: frameTable.frames[current], framesDecoded: 0, latency: .zero)
+            return FrameStepReport(
+                result: .unavailable(reason), direction: direction, requestedCount: count,
+                framesStepped: 0, frame: frameTable.frames[current], framesDecoded: 0, latency: .zero)
         case .success(let destination):
             currentFrameIndex = destination.index
             let frame = frameTable.frames[destination.index]
-            return FrameStepReport(result: .stepped(direction, landedMediaTime: frame.time), direction: direction,
-                                   requestedCount: count, framesStepped: destination.moved, frame: frame,
-                                   framesDecoded: 1, latency: .zero)
+            return FrameStepReport(
+                result: .stepped(direction, landedMediaTime: frame.time), direction: direction,
+                requestedCount: count, framesStepped: destination.moved, frame: frame,
+                framesDecoded: 1, latency: .zero)
         }
     }
 }

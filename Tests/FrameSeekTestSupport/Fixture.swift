@@ -37,14 +37,16 @@ public enum FixtureCatalog {
         guard let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
         return entries.compactMap { entry in
             guard let id = entry["id"] as? String, let file = entry["file"] as? String,
-                  let oracle = entry["oracle"] as? [String: Any],
-                  let probe = oracle["probe"] as? String, let frames = oracle["frames"] as? String else { return nil }
-            return Fixture(id: id, name: entry["name"] as? String ?? id, file: file,
-                           stream: JSON.int(entry["stream"]) ?? 0,
-                           isVideo: entry["media_type"] as? String == "video",
-                           hasBarcode: entry["barcode"] as? Bool ?? false,
-                           barcodeOffset: JSON.int(entry["barcode_offset"]) ?? 0,
-                           probe: probe, frames: frames, framemd5: oracle["framemd5"] as? String)
+                let oracle = entry["oracle"] as? [String: Any],
+                let probe = oracle["probe"] as? String, let frames = oracle["frames"] as? String
+            else { return nil }
+            return Fixture(
+                id: id, name: entry["name"] as? String ?? id, file: file,
+                stream: JSON.int(entry["stream"]) ?? 0,
+                isVideo: entry["media_type"] as? String == "video",
+                hasBarcode: entry["barcode"] as? Bool ?? false,
+                barcodeOffset: JSON.int(entry["barcode_offset"]) ?? 0,
+                probe: probe, frames: frames, framemd5: oracle["framemd5"] as? String)
         }
     }
 }

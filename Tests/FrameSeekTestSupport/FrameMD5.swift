@@ -50,8 +50,10 @@ package func runTool(_ arguments: [String], in directory: URL? = nil, requiringS
 /// frames are compared by position (HLS playlists, whose ffmpeg timestamps differ from the
 /// playlist's timeline).
 package func ffmpegVideoMD5s(_ input: String) throws -> [String] {
-    try runTool(["ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-i", input, "-map", "0:v:0",
-                 "-fps_mode", "passthrough", "-f", "framemd5", "-"])
-        .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
-        .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    try runTool([
+        "ffmpeg", "-nostdin", "-v", "quiet", "-threads", "1", "-i", input, "-map", "0:v:0",
+        "-fps_mode", "passthrough", "-f", "framemd5", "-"
+    ])
+    .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
+    .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
 }

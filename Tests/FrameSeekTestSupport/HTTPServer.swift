@@ -15,7 +15,8 @@ public final class HTTPServer {
     public init(directory: String, byteRanges: Bool = false, arguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Port 0: the kernel picks a free port, and the server prints which (-u: unbuffered).
-        process.arguments = byteRanges || !arguments.isEmpty
+        process.arguments =
+            byteRanges || !arguments.isEmpty
             ? ["python3", "-u", Repository.root.appendingPathComponent("scripts/range-http-server.py").path, directory] + arguments
             : ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -29,7 +30,8 @@ public final class HTTPServer {
         while Date() < deadline, process.isRunning {
             text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
             if let range = text.range(of: " port "),
-               let number = Int(text[range.upperBound...].prefix { $0.isNumber }), text.contains("(http") {
+                let number = Int(text[range.upperBound...].prefix { $0.isNumber }), text.contains("(http")
+            {
                 port = number
                 return
             }
@@ -44,16 +46,20 @@ public final class HTTPServer {
     /// Requests for each path (no leading slash), answered or failed on purpose, and the
     /// faults injected by kind (scripts/range-http-server.py's `/__stats`).
     public func requestsAndFaults() throws -> (paths: [String: Int], faults: [String: Int]) {
-        let json = try runTool(["python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
-                                "http://127.0.0.1:\(port)/__stats"])
+        let json = try runTool([
+            "python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            "http://127.0.0.1:\(port)/__stats"
+        ])
         struct Stats: Decodable { let paths: [String: Int]; let faults: [String: Int] }
         let stats = try JSONDecoder().decode(Stats.self, from: Data(json.utf8))
         return (stats.paths, stats.faults)
     }
 
     public func sent() throws -> (bytes: Int64, requests: Int) {
-        let json = try runTool(["python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
-                                "http://127.0.0.1:\(port)/__stats"])
+        let json = try runTool([
+            "python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            "http://127.0.0.1:\(port)/__stats"
+        ])
         struct Stats: Decodable { let bytes: Int64; let requests: Int }
         let stats = try JSONDecoder().decode(Stats.self, from: Data(json.utf8))
         return (stats.bytes, stats.requests)

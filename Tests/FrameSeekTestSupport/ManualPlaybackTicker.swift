@@ -25,7 +25,9 @@ package final class ManualPlaybackTicker: PlaybackTicker {
     /// Runs every tick scheduled so far (each queues its work on the engine's queue and returns);
     /// ticks those schedule wait for the next call.
     package func fireAll() {
-        let due = pending.withLock { p in defer { p.removeAll() }; return p }
+        let due = pending.withLock { p in
+            defer { p.removeAll() }; return p
+        }
         due.forEach { $0() }
     }
 }
@@ -63,7 +65,9 @@ package final class PlaybackRecorder: PlaybackListener, SeekDelegate, Sendable {
     package func onPlaybackProgress(currentTime: MediaTime, duration: MediaTime) { add("progress", currentTime) }
     package func onSeekEnded(at time: MediaTime) { add("seekEnd @\(time.seconds)", time) }
     package func onPlaybackEnded(at time: MediaTime, duration: MediaTime) { add("ended @\(time.seconds)", time) }
-    package func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) { updates.withLock { $0.append(currentTime) } }
+    package func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) {
+        updates.withLock { $0.append(currentTime) }
+    }
     package func onPlaybackEnded() { lines.withLock { $0.append("delegate.ended") } }
 }
 

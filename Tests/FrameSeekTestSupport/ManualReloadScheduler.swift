@@ -41,7 +41,10 @@ package final class ManualReloadScheduler: LiveReloadScheduler {
     @discardableResult
     package func fireNext() -> Bool {
         let next = state.withLock { s -> Pending? in
-            guard let index = s.pending.indices.min(by: { (s.pending[$0].due, s.pending[$0].order) < (s.pending[$1].due, s.pending[$1].order) })
+            guard
+                let index = s.pending.indices.min(by: {
+                    (s.pending[$0].due, s.pending[$0].order) < (s.pending[$1].due, s.pending[$1].order)
+                })
             else { return nil }
             let next = s.pending.remove(at: index)
             s.now = max(s.now, next.due)

@@ -53,7 +53,8 @@ public struct Oracle: Sendable {
         let probe = try JSON.file(fixture.probe)
         let streams = probe["streams"] as? [[String: Any]] ?? []
         guard let stream = streams.first(where: { JSON.int($0["index"]) == fixture.stream }),
-              let timeBase = stream["time_base"] as? String else {
+            let timeBase = stream["time_base"] as? String
+        else {
             throw OracleError("\(fixture.probe): no stream \(fixture.stream)")
         }
         timeBaseText = timeBase
@@ -68,13 +69,16 @@ public struct Oracle: Sendable {
         let decoder = JSONDecoder()
         // ffprobe's snake_case fields become the camelCase names of ProbedFrame.
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let list = try decoder.decode(ProbedFrames.self,
-                                      from: Repository.stableContents(of: Repository.fixture(fixture.frames))).frames
+        let list = try decoder.decode(
+            ProbedFrames.self,
+            from: Repository.stableContents(of: Repository.fixture(fixture.frames))
+        ).frames
         frames = list.compactMap { f -> OracleFrame? in
             guard let pts = f.pts else { return nil }
-            return OracleFrame(pts: pts, isKey: f.keyFrame == 1, packetDuration: f.pktDuration,
-                               packetPosition: f.pktPos.flatMap { Int64($0) },
-                               width: f.width, height: f.height)
+            return OracleFrame(
+                pts: pts, isKey: f.keyFrame == 1, packetDuration: f.pktDuration,
+                packetPosition: f.pktPos.flatMap { Int64($0) },
+                width: f.width, height: f.height)
         }.sorted { $0.pts < $1.pts }
         guard frames.count == list.count, !frames.isEmpty else {
             throw OracleError("\(fixture.frames): \(list.count) frames, \(frames.count) with a pts")
@@ -132,13 +136,15 @@ public struct Oracle: Sendable {
     public func end(_ i: Int) -> MediaTime { time(ticks: frames[i].pts - originPTS + span(i)) }
     /// The exact middle of frame `i`'s interval (half ticks allowed: timescale 2 * den).
     public func middle(_ i: Int) -> MediaTime {
-        MediaTime(value: (2 * (frames[i].pts - originPTS) + span(i)) * timeBaseNumerator,
-                  timescale: Int32(2 * timeBaseDenominator))
+        MediaTime(
+            value: (2 * (frames[i].pts - originPTS) + span(i)) * timeBaseNumerator,
+            timescale: Int32(2 * timeBaseDenominator))
     }
     /// The exact midpoint between frames `a` and `b`.
     public func midpoint(_ a: Int, _ b: Int) -> MediaTime {
-        MediaTime(value: (frames[a].pts + frames[b].pts - 2 * originPTS) * timeBaseNumerator,
-                  timescale: Int32(2 * timeBaseDenominator))
+        MediaTime(
+            value: (frames[a].pts + frames[b].pts - 2 * originPTS) * timeBaseNumerator,
+            timescale: Int32(2 * timeBaseDenominator))
     }
 
     /// The frame whose interval covers `t`: the last one starting at or before it.

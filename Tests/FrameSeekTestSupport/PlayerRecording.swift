@@ -25,8 +25,10 @@ package let deadlockGuard: Duration = .seconds(180)
 /// Runs `body` in a task of its own and returns its value, or throws `TimedOut` after
 /// `timeout`. A body that never ends (a deadlock) is left behind rather than awaited, so the
 /// test fails instead of hanging.
-package func withDeadline<T: Sendable>(_ what: String, timeout: Duration = deadlockGuard,
-                               _ body: @escaping @Sendable () async -> T) async throws -> T {
+package func withDeadline<T: Sendable>(
+    _ what: String, timeout: Duration = deadlockGuard,
+    _ body: @escaping @Sendable () async -> T
+) async throws -> T {
     let slot = ContinuationSlot<T>()
     return try await withCheckedThrowingContinuation { continuation in
         slot.fill(continuation)
@@ -156,8 +158,10 @@ package final class EventLog: Sendable {
 
     /// Returns once `isMet` holds for the events recorded so far; throws `TimedOut` after
     /// `timeout`.
-    package func wait(for what: String, timeout: Duration = deadlockGuard,
-              until isMet: @escaping @Sendable ([PlayerEvent]) -> Bool) async throws {
+    package func wait(
+        for what: String, timeout: Duration = deadlockGuard,
+        until isMet: @escaping @Sendable ([PlayerEvent]) -> Bool
+    ) async throws {
         let check: @Sendable ([Entry]) -> Bool = { isMet($0.map(\.event)) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let id: Int? = state.withLock { s in
@@ -191,7 +195,9 @@ package final class Recorder: SeekPrecisionListener, SeekDelegate, Sendable {
     package func onFrameStep(_ result: FrameStepResult) { log.record(.frameStep(result)) }
     package func onSeekStart(_ target: MediaTime) { log.record(.seekStart(target)) }
     package func onSeekEnd(atMediaTime time: MediaTime) { log.record(.seekEnd(time)) }
-    package func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) { log.record(.timeUpdate(currentTime)) }
+    package func onTimeUpdate(currentMediaTime currentTime: MediaTime, durationMediaTime duration: MediaTime) {
+        log.record(.timeUpdate(currentTime))
+    }
 }
 
 /// Suspends a dispatch queue at most once and resumes it at most once per suspension.
@@ -203,12 +209,16 @@ package final class Suspension: @unchecked Sendable {
     package init(_ queue: DispatchQueue) { self.queue = queue }
 
     package func suspend() {
-        let wasSuspended = suspended.withLock { s in defer { s = true }; return s }
+        let wasSuspended = suspended.withLock { s in
+            defer { s = true }; return s
+        }
         if !wasSuspended { queue.suspend() }
     }
 
     package func resume() {
-        let wasSuspended = suspended.withLock { s in defer { s = false }; return s }
+        let wasSuspended = suspended.withLock { s in
+            defer { s = false }; return s
+        }
         if wasSuspended { queue.resume() }
     }
 }
@@ -250,4 +260,3 @@ package func waitUntil(_ what: String, timeout: Duration = deadlockGuard, _ cond
 
 /// Seconds as an exact `MediaTime`.
 package func seconds(_ value: Int64) -> MediaTime { MediaTime(value: value, timescale: 1) }
-

@@ -70,7 +70,8 @@ public enum JSON {
 public func pngDimensions(_ path: String) throws -> (width: Int, height: Int) {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     guard bytes.count >= 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
-          String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR" else {
+        String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR"
+    else {
         throw OracleError("\(path): not a PNG with an IHDR chunk first")
     }
     func bigEndian(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }

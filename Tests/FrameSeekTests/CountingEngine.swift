@@ -46,9 +46,17 @@ final class EngineProbe: Sendable {
     /// Runs on the engine queue after a step reaches the engine, before the FFmpeg engine steps.
     func setBeforeStep(_ hook: Hook?) { state.withLock { $0.beforeStep = hook } }
 
-    fileprivate func nextSeek() -> (Int, Hook?) { state.withLock { s in s.seeks += 1; return (s.seeks, s.beforeSeek) } }
+    fileprivate func nextSeek() -> (Int, Hook?) {
+        state.withLock { s in
+            s.seeks += 1; return (s.seeks, s.beforeSeek)
+        }
+    }
     fileprivate var afterSeek: Hook? { state.withLock { $0.afterSeek } }
-    fileprivate func nextStep() -> (Int, Hook?) { state.withLock { s in s.steps += 1; return (s.steps, s.beforeStep) } }
+    fileprivate func nextStep() -> (Int, Hook?) {
+        state.withLock { s in
+            s.steps += 1; return (s.steps, s.beforeStep)
+        }
+    }
     fileprivate func record(_ seek: InnerSeek) { state.withLock { $0.inner.append(seek) } }
 }
 
@@ -66,14 +74,18 @@ final class CountingEngine: PlaybackEngine {
     var frameTable: FrameTable { inner.frameTable }
     var currentFrameIndex: Int? { inner.currentFrameIndex }
 
-    func seek(to time: MediaTime, precision: SeekPrecision,
-              interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+    func seek(
+        to time: MediaTime, precision: SeekPrecision,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
         let (number, hook) = probe.nextSeek()
         hook?(number)
         do {
             let landing = try inner.seek(to: time, precision: precision, interruption: interruption)
-            probe.record(.landed(frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
-                                 md5: probe.hashesPictures ? try inner.landedPicture()?.md5 : nil))
+            probe.record(
+                .landed(
+                    frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
+                    md5: probe.hashesPictures ? try inner.landedPicture()?.md5 : nil))
             probe.afterSeek?(number)
             return landing
         } catch {
@@ -99,8 +111,10 @@ enum NewerSeekSource {
 extension Harness {
     /// Issues an exact completion-form seek to frame `older`'s middle and, as it enters the FFmpeg
     /// engine, one to frame `newer`'s from `source`; returns both outcomes once both completed.
-    func seekSuperseding(_ older: Int, by newer: Int, in oracle: Oracle,
-                         from source: NewerSeekSource) async throws -> (older: SeekOutcome, newer: SeekOutcome) {
+    func seekSuperseding(
+        _ older: Int, by newer: Int, in oracle: Oracle,
+        from source: NewerSeekSource
+    ) async throws -> (older: SeekOutcome, newer: SeekOutcome) {
         let player = self.player
         let startSeek = probe.seekCount + 1
         let box = OutcomeBox<SeekOutcome>()

@@ -13,8 +13,10 @@ import Testing
 private final class WindowWatcher: SeekPrecisionListener, Sendable {
     let log = EventLog()
     func onLiveWindowChanged(_ window: LiveSeekWindow) {
-        log.record(.completion("window \(window.seekableRange) \(window.startProgramDate?.iso8601 ?? "-") "
-                               + "\(window.endProgramDate?.iso8601 ?? "-") edge \(window.liveEdge)"))
+        log.record(
+            .completion(
+                "window \(window.seekableRange) \(window.startProgramDate?.iso8601 ?? "-") "
+                    + "\(window.endProgramDate?.iso8601 ?? "-") edge \(window.liveEdge)"))
     }
     func onLiveWindowReloadFailed(_ error: MediaError) { log.record(.completion("reload failed: \(error)")) }
 }
@@ -63,14 +65,15 @@ struct LiveReadmeExampleTests {
             }
             return lines
         }
-        #expect(lines == [
-            "window false false 0",
-            "- -",
-            "cannot seek to 2024-03-04T23:00:17.684Z: the playlist has no EXT-X-PROGRAM-DATE-TIME, so its media has no dates",
-            "now unavailable",
-            "edge none",
-            "reloaded false",
-        ], "\(lines)")
+        #expect(
+            lines == [
+                "window false false 0",
+                "- -",
+                "cannot seek to 2024-03-04T23:00:17.684Z: the playlist has no EXT-X-PROGRAM-DATE-TIME, so its media has no dates",
+                "now unavailable",
+                "edge none",
+                "reloaded false"
+            ], "\(lines)")
         #expect(watcher.log.events.isEmpty, "a file never reloads")
     }
 }

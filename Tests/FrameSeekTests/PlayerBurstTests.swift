@@ -50,8 +50,9 @@ struct PlayerBurstTests {
         #expect(last.withinRequestedTolerance)
         let others = outcomes.filter { $0.key != total - 1 }.map(\.value)
         #expect(others.count == total - 1)
-        #expect(others.allSatisfy { $0.interruption == .superseded && !$0.finished && $0.framesDecoded == 0 },
-                "\(Dictionary(grouping: others, by: \.summary).mapValues(\.count))")
+        #expect(
+            others.allSatisfy { $0.interruption == .superseded && !$0.finished && $0.framesDecoded == 0 },
+            "\(Dictionary(grouping: others, by: \.summary).mapValues(\.count))")
         // Each reports the playhead where it stayed, on the first frame, and is not within tolerance.
         #expect(others.allSatisfy { $0.landedMediaTime == oracle.time(0) && !$0.withinRequestedTolerance })
         #expect(h.player.currentTime == oracle.time(finalFrame))
@@ -126,8 +127,9 @@ struct PlayerBurstTests {
             }
         }
         #expect(outcomes.count == total)
-        #expect(outcomes.allSatisfy { $0.finished || $0.interruption == .superseded },
-                "\(Dictionary(grouping: outcomes, by: \.summary).mapValues(\.count))")
+        #expect(
+            outcomes.allSatisfy { $0.finished || $0.interruption == .superseded },
+            "\(Dictionary(grouping: outcomes, by: \.summary).mapValues(\.count))")
         let finished = outcomes.filter(\.finished)
         // The seek that registered last is never superseded, so at least one finished, and the
         // playhead sits where one of the finished seeks landed.

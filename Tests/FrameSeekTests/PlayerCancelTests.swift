@@ -105,7 +105,9 @@ struct PlayerCancelTests {
         // which needs no engine), then the FFmpeg engine runs with the flag set.
         h.probe.setBeforeSeek { [weak player] number in
             guard number == 2, let player else { return }
-            Task { await player.close(); closing.put(0, true) }
+            Task {
+                await player.close(); closing.put(0, true)
+            }
             let deadline = ContinuousClock.now + deadlockGuard
             while player.seekableRange != nil, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.000_5) }
         }
@@ -157,9 +159,11 @@ struct PlayerCancelTests {
 
 @Suite("Player: seeks with nothing loaded")
 struct PlayerNotReadyTests {
-    @Test("A seek before any load returns notReady with an unknown range, and clamps nothing", arguments: [
-        MediaTime(value: 5, timescale: 2), MediaTime(value: -5, timescale: 1), MediaTime(value: 1_000_000, timescale: 1),
-    ])
+    @Test(
+        "A seek before any load returns notReady with an unknown range, and clamps nothing",
+        arguments: [
+            MediaTime(value: 5, timescale: 2), MediaTime(value: -5, timescale: 1), MediaTime(value: 1_000_000, timescale: 1)
+        ])
     func asyncSeek(target: MediaTime) async throws {
         let h = Harness()
         let player = h.player

@@ -62,12 +62,16 @@ struct PlayerWeakListenerTests {
         h.player.addSeekPrecisionListener(listener)  // twice: still one delivery per event
         var outcomes: [SeekOutcome] = []
         var expected: [Int] = []
-        for (i, precision) in [(12, SeekPrecision.exact), (200, .previousKeyframe), (240, .nextKeyframe),
-                               (100, .nearestKeyframe(tolerance: 0.5)), (359, .exact)] {
+        for (i, precision) in [
+            (12, SeekPrecision.exact), (200, .previousKeyframe), (240, .nextKeyframe),
+            (100, .nearestKeyframe(tolerance: 0.5)), (359, .exact)
+        ] {
             outcomes.append(await h.player.seek(to: oracle.middle(i), precision: precision))
             let window = precision.window
-            expected.append(oracle.expectedLanding(at: oracle.middle(i), before: window.before.isNumeric ? window.before : nil,
-                                                   after: window.after.isNumeric ? window.after : nil))
+            expected.append(
+                oracle.expectedLanding(
+                    at: oracle.middle(i), before: window.before.isNumeric ? window.before : nil,
+                    after: window.after.isNumeric ? window.after : nil))
         }
         await h.drainEvents()
         let heard = log.events.compactMap { if case .accuracy(let o) = $0 { o } else { nil } }
@@ -155,7 +159,8 @@ struct PlayerEventOrderTests {
 
         #expect(try await kinds(of: oracle.middle(40), in: h) == ["start", "accuracy", "end", "time", "completion.seek"])
         #expect(try await kinds(of: seconds(-5), in: h) == ["start", "clamped", "accuracy", "end", "time", "completion.seek"])
-        #expect(try await kinds(of: seconds(10_000), precision: .previousKeyframe, in: h)
+        #expect(
+            try await kinds(of: seconds(10_000), precision: .previousKeyframe, in: h)
                 == ["start", "clamped", "accuracy", "end", "time", "completion.seek"])
         #expect(h.log.allOnExpectedQueue, "every callback ran on the player's callback queue")
 
@@ -177,7 +182,9 @@ struct PlayerEventOrderTests {
         let log = h.log
         h.suspendEngine()
         defer { h.resumeEngine() }
-        h.player.seek(to: oracle.middle(300), precision: .exact) { log.record(.completion("seek")); box.put(0, $0) }
+        h.player.seek(to: oracle.middle(300), precision: .exact) {
+            log.record(.completion("seek")); box.put(0, $0)
+        }
         h.player.cancelPendingSeeks()
         h.resumeEngine()
         let outcome = try #require(try await box.wait(forCount: 1)[0])

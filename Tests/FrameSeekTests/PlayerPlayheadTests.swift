@@ -34,8 +34,9 @@ struct PlayerPlayheadTests {
         }
 
         let step = await player.stepFrame(.forward)
-        #expect(step == .stepped(.forward, landedMediaTime: oracle.time(101)),
-                "the step starts from the playhead (frame 100), not from the cancelled seek's frame 200")
+        #expect(
+            step == .stepped(.forward, landedMediaTime: oracle.time(101)),
+            "the step starts from the playhead (frame 100), not from the cancelled seek's frame 200")
     }
 
     @Test("A seek superseded after the engine landed, by a seek then cancelled, leaves the playhead")
@@ -56,7 +57,8 @@ struct PlayerPlayheadTests {
         #expect(player.currentTime == oracle.time(100))
 
         let step = await player.stepFrame(.forward)
-        #expect(step == .stepped(.forward, landedMediaTime: oracle.time(101)),
-                "the step starts from the playhead (frame 100), not from the superseded seek's frame 200")
+        #expect(
+            step == .stepped(.forward, landedMediaTime: oracle.time(101)),
+            "the step starts from the playhead (frame 100), not from the superseded seek's frame 200")
     }
 }

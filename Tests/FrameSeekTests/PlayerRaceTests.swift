@@ -54,8 +54,9 @@ extension PlayerEvent {
 struct PlayerRaceTests {
     // MARK: (a) a seek queued behind a load
 
-    @Test("load(B) with a seek queued behind it: the seek lands on B and load() does not reset the playhead",
-          arguments: [true, false])
+    @Test(
+        "load(B) with a seek queued behind it: the seek lands on B and load() does not reset the playhead",
+        arguments: [true, false])
     func seekQueuedBehindLoad(completionForm: Bool) async throws {
         let (h, _) = try await Harness.gop250(seekingTo: 200)
         let fixtureB = try #require(FixtureCatalog.fixture("h264_vfr.s0"))
@@ -73,7 +74,7 @@ struct PlayerRaceTests {
             try await player.load(URL(fileURLWithPath: fixtureB.path))
         }
         loader.drain()  // load() has cancelled A's seeks and queued the open of B on the engine
-        loader.hold()   // and what it does after the engine work waits until released
+        loader.hold()  // and what it does after the engine work waits until released
         #expect(player.media?.path == Fixtures.gop250Path, "B is not open yet")
 
         let box = OutcomeBox<SeekOutcome>()
@@ -145,8 +146,9 @@ struct PlayerRaceTests {
         let events = h.events(since: mark)
         #expect(events.compactMap(\.scrubState) == [.seeking, .scrubbing], "no idle from the old session: \(events.map(\.kind))")
         let positions = events.compactMap(\.scrubPosition)
-        #expect(positions.first?.sampleCount == 1 && positions.first?.time == oracle.middle(200),
-                "the new session's first update is its own position event: \(positions)")
+        #expect(
+            positions.first?.sampleCount == 1 && positions.first?.time == oracle.middle(200),
+            "the new session's first update is its own position event: \(positions)")
         #expect(h.log.allOnExpectedQueue)
 
         // The new session ends with its own seek, normally.
@@ -161,8 +163,9 @@ struct PlayerRaceTests {
 
     // MARK: (c) event order
 
-    @Test("Back-to-back completion-form seeks: seek-start, accuracy and seek-end events follow the order the seeks were issued",
-          arguments: [false, true])
+    @Test(
+        "Back-to-back completion-form seeks: seek-start, accuracy and seek-end events follow the order the seeks were issued",
+        arguments: [false, true])
     func eventOrder(engineSuspended: Bool) async throws {
         let (h, oracle) = try await Harness.gop250()
         let player = h.player
@@ -213,8 +216,10 @@ struct PlayerRaceTests {
                 #expect(outcomes.values.filter(\.finished).count == 1, "\(context): only the last issued seek lands")
             }
         }
-        #expect(outOfOrder.isEmpty,
-                "seek events out of issue order in \(outOfOrder.count) of \(rounds) rounds of \(total) seeks; \(outOfOrder.prefix(3).joined(separator: "; "))")
+        #expect(
+            outOfOrder.isEmpty,
+            "seek events out of issue order in \(outOfOrder.count) of \(rounds) rounds of \(total) seeks; \(outOfOrder.prefix(3).joined(separator: "; "))"
+        )
         #expect(h.log.allOnExpectedQueue)
     }
 
@@ -232,7 +237,7 @@ struct PlayerRaceTests {
         let stepping = Task(executorPreference: stepper) { await player.stepFrame(.forward) }
         stepper.drain()  // the step passed its checks (nothing in flight) and is queued on the engine
         let closing = Task(executorPreference: closer) { await player.close() }
-        closer.drain()   // close() has unloaded the item and queued the engine's release behind the step
+        closer.drain()  // close() has unloaded the item and queued the engine's release behind the step
         #expect(player.currentTime == .zero)
         #expect(player.seekableRange == nil)
         h.resumeEngine()
@@ -248,8 +253,9 @@ struct PlayerRaceTests {
         #expect(player.duration == .indefinite)
         let late = h.events(since: mark).filter(\.isTimeUpdate)
         #expect(late.isEmpty, "time updates after close() returned: \(late)")
-        #expect(!h.log.events.contains(.timeUpdate(oracle.time(101))) && !h.log.events.contains(.timeUpdate(oracle.time(1))),
-                "the step's landing was never announced")
+        #expect(
+            !h.log.events.contains(.timeUpdate(oracle.time(101))) && !h.log.events.contains(.timeUpdate(oracle.time(1))),
+            "the step's landing was never announced")
         #expect(await player.stepFrame(.forward) == .unavailable(.noCurrentItem))
     }
 
@@ -289,8 +295,9 @@ struct PlayerRaceTests {
     /// but after where its decode was interrupted (below the first's skip threshold).
     static let interruptedPairs: [(Int, Int)] = [(100, 200), (240, 120), (240, 60), (150, 149)]
 
-    @Test("After a seek interrupted mid-decode, a seek later in the same GOP lands right and decodes no more than from its keyframe",
-          arguments: interruptedPairs.map { [$0.0, $0.1] })
+    @Test(
+        "After a seek interrupted mid-decode, a seek later in the same GOP lands right and decodes no more than from its keyframe",
+        arguments: interruptedPairs.map { [$0.0, $0.1] })
     func seekAfterInterruptedDecode(_ pair: [Int]) async throws {
         let (first, later) = (pair[0], pair[1])
         let (h, oracle) = try await Harness.gop250(hashingPictures: true)
@@ -303,8 +310,10 @@ struct PlayerRaceTests {
 
         // The newer seek is issued from another thread some time after the older one entered the
         // FFmpeg engine, so the older one stops at various points of its decode (or even lands).
-        let delays: [Duration] = [.zero, .microseconds(300), .milliseconds(1), .milliseconds(2), .milliseconds(4),
-                                  .milliseconds(7), .milliseconds(12)]
+        let delays: [Duration] = [
+            .zero, .microseconds(300), .milliseconds(1), .milliseconds(2), .milliseconds(4),
+            .milliseconds(7), .milliseconds(12)
+        ]
         for delay in delays {
             // A fresh engine for each attempt: an empty frame cache and a decoder at the start,
             // so the older seek decodes from keyframe 0.
@@ -315,8 +324,9 @@ struct PlayerRaceTests {
             #expect(newer.finished, "\(context): newer \(newer.summary)")
             #expect(newer.frameIndex == later, "\(context): landed \(newer.frameIndex ?? -1)")
             #expect(player.currentTime == oracle.time(later), "\(context)")
-            #expect(newer.framesDecoded <= later - keyframe + reorderAllowance,
-                    "\(context): decoded \(newer.framesDecoded) frames; from keyframe \(keyframe) it takes \(later - keyframe)")
+            #expect(
+                newer.framesDecoded <= later - keyframe + reorderAllowance,
+                "\(context): decoded \(newer.framesDecoded) frames; from keyframe \(keyframe) it takes \(later - keyframe)")
 
             let inner = h.probe.innerSeeks
             guard case .landed(let index, let decoded, let md5)? = inner.last else {

@@ -61,8 +61,11 @@ struct PlayerStepTests {
         await h.drainEvents()
         let heard = h.log.events.compactMap { if case .frameStep(let r) = $0 { r } else { nil } }
         #expect(heard == results)
-        #expect(results == [.stepped(.forward, landedMediaTime: oracle.time(11)),
-                            .stepped(.backward, landedMediaTime: oracle.time(9)), .unavailable(.startOfStream)])
+        #expect(
+            results == [
+                .stepped(.forward, landedMediaTime: oracle.time(11)),
+                .stepped(.backward, landedMediaTime: oracle.time(9)), .unavailable(.startOfStream)
+            ])
         #expect(h.log.allOnExpectedQueue)
     }
 

@@ -29,9 +29,10 @@ struct Harness {
         let probe = EngineProbe(hashesPictures: hashingPictures)
         let events = TestQueue("test.events.\(label)")
         let clock = ManualPlayerClock()
-        player = Player(engineFactory: { (url: URL) throws(MediaError) -> any PlaybackEngine in
-            CountingEngine(try FFmpegEngine(path: url.path), probe: probe)
-        }, callbackQueue: events.queue, clock: clock)
+        player = Player(
+            engineFactory: { (url: URL) throws(MediaError) -> any PlaybackEngine in
+                CountingEngine(try FFmpegEngine(path: url.path), probe: probe)
+            }, callbackQueue: events.queue, clock: clock)
         self.probe = probe
         self.events = events
         self.clock = clock
@@ -50,8 +51,10 @@ struct Harness {
     }
 
     /// A harness with gop250 loaded and, given `frame`, an exact seek to that frame's middle done.
-    static func gop250(seekingTo frame: Int? = nil, hashingPictures: Bool = false,
-                       _ label: String = #function) async throws -> (Harness, Oracle) {
+    static func gop250(
+        seekingTo frame: Int? = nil, hashingPictures: Bool = false,
+        _ label: String = #function
+    ) async throws -> (Harness, Oracle) {
         let h = Harness(label, hashingPictures: hashingPictures)
         let oracle = try await h.load(Fixtures.gop250)
         if let frame { _ = await h.player.seek(to: oracle.middle(frame), precision: .exact) }
@@ -95,4 +98,3 @@ extension MediaError {
         return Int(detail[range].split(separator: " ")[1])
     }
 }
-

@@ -41,7 +41,7 @@ private func readmeStep(_ player: Player) -> FrameStepResult {
 
 /// The article's completion-less seek, in a synchronous function.
 private func readmeSeek(_ player: Player, to seconds: Double) {
-    player.seek(to: seconds, precision: .nearestKeyframe(tolerance: 0.5))   // no completion needed
+    player.seek(to: seconds, precision: .nearestKeyframe(tolerance: 0.5))  // no completion needed
 }
 
 @Suite("Docs: the Player article's example")
@@ -55,24 +55,25 @@ struct ReadmeExampleTests {
         let result = try await withDeadline("the Player article's example") { () -> [String] in
             var lines: [String] = []
             do {
-                let player = Player()                                  // decodes with FFmpeg
+                let player = Player()  // decodes with FFmpeg
                 player.setupSeekManager(delegate: coordinator)
                 try await player.load(URL(fileURLWithPath: fixture.path))
                 let exact = Completions<SeekOutcome>()
                 player.seek(to: 4.2, precision: .exact) { outcome in exact.put(outcome) }
                 let first = try await exact.wait("the completion-handler seek")
-                lines.append("\(first.requestedTime) \(first.landedTime) \(first.accuracy.delta) "
-                             + "\(first.accuracy.withinRequestedTolerance) \(first.finished) \(first.latency)")
+                lines.append(
+                    "\(first.requestedTime) \(first.landedTime) \(first.accuracy.delta) "
+                        + "\(first.accuracy.withinRequestedTolerance) \(first.finished) \(first.latency)")
                 if first.clamp.didClamp { lines.append(first.clamp.explanation) }
                 let outcome = await player.seek(to: 4.2, precision: .nearestKeyframe(tolerance: 0.5))
                 lines.append("keyframe \(outcome.frameIndex ?? -1) \(outcome.accuracy.deltaMediaTime == outcome.landedMediaTime - 4.2)")
 
-                player.addSeekPrecisionListener(listener)      // held weakly
+                player.addSeekPrecisionListener(listener)  // held weakly
                 guard let scrub = player.scrubSession else { return ["no scrub session"] }
-                scrub.positionThrottle = ScrubSessionCoordinator.defaultPositionThrottle   // 0.1 s
+                scrub.positionThrottle = ScrubSessionCoordinator.defaultPositionThrottle  // 0.1 s
                 scrub.beginScrubbing(at: player.getCurrentTime())
                 let proposedTime = 8.0
-                scrub.updateScrubbing(to: proposedTime)        // no seek, ever
+                scrub.updateScrubbing(to: proposedTime)  // no seek, ever
                 let scrubbed = Completions<ScrubSessionResult>()
                 scrub.endScrubbing(at: proposedTime, precision: .exact) { result in scrubbed.put(result) }
                 let ended = try await scrubbed.wait("the scrub's seek")
@@ -80,10 +81,11 @@ struct ReadmeExampleTests {
                 scrub.cancelScrubbing()
 
                 switch readmeStep(player) {
-                case .stepped(let direction, let landedMediaTime): lines.append("stepped \(direction) \(landedMediaTime.value)/\(landedMediaTime.timescale)")
+                case .stepped(let direction, let landedMediaTime):
+                    lines.append("stepped \(direction) \(landedMediaTime.value)/\(landedMediaTime.timescale)")
                 case .unavailable(let reason): lines.append(reason.explanation)
                 }
-                _ = await player.stepFrame(.backward)    // waits for the decode, back on the scrub's frame
+                _ = await player.stepFrame(.backward)  // waits for the decode, back on the scrub's frame
                 readmeSeek(player, to: 4.2)
             } catch {
                 lines.append("error \(error)")
@@ -109,7 +111,8 @@ struct ReadmeExampleTests {
         try await withDeadline("the delegate's seek ends") {
             while coordinator.seekEnds.withLock({ $0.count }) < 4 { try? await Task.sleep(for: .milliseconds(5)) }
         }
-        #expect(coordinator.seekEnds.withLock { $0 }
+        #expect(
+            coordinator.seekEnds.withLock { $0 }
                 == [oracle.time(exact), oracle.time(nearest), oracle.time(scrubbed), oracle.time(nearest)].map(\.seconds))
     }
 }

@@ -37,8 +37,11 @@ struct ScrubPreviewTests {
 
     /// A harness with gop250 loaded whose scrub session previews through the provider
     /// `makeProvider` makes for the fixture's path.
-    static func previewing(_ label: String = #function, _ makeProvider: (String) throws -> ThumbnailPreviewProvider)
-        async throws -> (Harness, Oracle, ScrubSession) {
+    static func previewing(
+        _ label: String = #function, _ makeProvider: (String) throws -> ThumbnailPreviewProvider
+    )
+        async throws -> (Harness, Oracle, ScrubSession)
+    {
         let (h, oracle) = try await Harness.gop250(label)
         let scrub = h.player.scrub
         scrub.previewProvider = try makeProvider(try Fixtures.gop250.path)
@@ -128,7 +131,8 @@ struct ScrubPreviewTests {
             #expect(preview.requestedTime == t)
             #expect(preview.actualTime == oracle.time(oracle.expectedLanding(at: t, before: nil, after: nil)))
             #expect(preview.image == pictures[preview.actualTime])
-            #expect(Self.storage(preview.image) == pictures[preview.actualTime].flatMap(Self.storage), "request \(i): not the cached picture")
+            #expect(
+                Self.storage(preview.image) == pictures[preview.actualTime].flatMap(Self.storage), "request \(i): not the cached picture")
         }
         await h.drainEngine()
         #expect(h.probe.seekCount == 0, "previews reached the player's engine")
@@ -152,7 +156,8 @@ struct ScrubPreviewTests {
             let preview = try #require(await scrub.preview(at: t), "preview at frame \(i)")
             #expect(preview.actualTime == oracle.time(i), "frame \(i): actual \(preview.actualTime)")
             #expect(preview.image.width == 320 && preview.image.height == 240)
-            #expect(Self.barcode(preview.image) == i + fixture.barcodeOffset, "frame \(i): the picture shows \(Self.barcode(preview.image))")
+            #expect(
+                Self.barcode(preview.image) == i + fixture.barcodeOffset, "frame \(i): the picture shows \(Self.barcode(preview.image))")
         }
         await h.drainEngine()
         #expect(h.probe.seekCount == 0)
@@ -169,7 +174,9 @@ struct ScrubPreviewTests {
         let seek = Task { await player.seek(to: oracle.middle(300), precision: .exact) }
         scrub.beginScrubbing(at: .zero)
         for t in [MediaTime(value: 1, timescale: 1), MediaTime(value: 10, timescale: 1), MediaTime(value: 3, timescale: 1)] {
-            let preview = try await withDeadline("preview at \(t) with the engine stopped", timeout: .seconds(30)) { await scrub.preview(at: t) }
+            let preview = try await withDeadline("preview at \(t) with the engine stopped", timeout: .seconds(30)) {
+                await scrub.preview(at: t)
+            }
             #expect(preview?.actualTime == oracle.time(oracle.expectedLanding(at: t, before: nil, after: nil)))
         }
         #expect(h.player.currentTime == .zero)

@@ -73,26 +73,29 @@ struct ScrubSessionTests {
         #expect(scrub.positionThrottle == .milliseconds(100))
 
         scrub.beginScrubbing(at: h.player.currentTime)
-        for i in 1...10 { scrub.updateScrubbing(to: Self.proposed(i)) }   // the clock stands still
+        for i in 1...10 { scrub.updateScrubbing(to: Self.proposed(i)) }  // the clock stands still
         h.clock.advance(by: .milliseconds(100))
-        scrub.updateScrubbing(to: Self.proposed(11))                        // one throttle later
+        scrub.updateScrubbing(to: Self.proposed(11))  // one throttle later
         h.clock.advance(by: .milliseconds(50))
-        scrub.updateScrubbing(to: Self.proposed(12))                        // half a throttle: none
+        scrub.updateScrubbing(to: Self.proposed(12))  // half a throttle: none
         h.clock.advance(by: .milliseconds(50))
-        scrub.updateScrubbing(to: Self.proposed(13))                        // a full one since 11
+        scrub.updateScrubbing(to: Self.proposed(13))  // a full one since 11
         for i in 14...500 { scrub.updateScrubbing(to: Self.proposed(i)) }
         scrub.positionThrottle = .milliseconds(250)
         h.clock.advance(by: .milliseconds(200))
-        scrub.updateScrubbing(to: Self.proposed(501))                       // under the new throttle
+        scrub.updateScrubbing(to: Self.proposed(501))  // under the new throttle
         h.clock.advance(by: .milliseconds(50))
         scrub.updateScrubbing(to: Self.proposed(502))
         await h.drainEvents()
 
         let positions = h.log.events.compactMap(\.scrubPosition)
-        #expect(positions == [ScrubPosition(time: Self.proposed(1), sampleCount: 1),
-                              ScrubPosition(time: Self.proposed(11), sampleCount: 11),
-                              ScrubPosition(time: Self.proposed(13), sampleCount: 13),
-                              ScrubPosition(time: Self.proposed(502), sampleCount: 502)])
+        #expect(
+            positions == [
+                ScrubPosition(time: Self.proposed(1), sampleCount: 1),
+                ScrubPosition(time: Self.proposed(11), sampleCount: 11),
+                ScrubPosition(time: Self.proposed(13), sampleCount: 13),
+                ScrubPosition(time: Self.proposed(502), sampleCount: 502)
+            ])
         #expect(scrub.sampleCount == 502)
         scrub.cancelScrubbing()
         #expect(h.log.allOnExpectedQueue)
@@ -131,8 +134,11 @@ struct ScrubSessionTests {
         await h.drainEvents()
         let kinds = h.log.events.map(\.kind)
         #expect(h.log.events.compactMap(\.scrubState) == [.scrubbing, .seeking, .idle])
-        #expect(kinds == ["scrub.scrubbing", "position", "start", "scrub.seeking", "accuracy", "end", "time",
-                          "scrub.idle", "completion.scrub"])
+        #expect(
+            kinds == [
+                "scrub.scrubbing", "position", "start", "scrub.seeking", "accuracy", "end", "time",
+                "scrub.idle", "completion.scrub"
+            ])
         #expect(h.log.allOnExpectedQueue)
         #expect([ScrubState.idle, .scrubbing, .seeking].map(\.isActive) == [false, true, true])
     }

@@ -90,8 +90,9 @@ struct SDKConformanceTests {
         #expect(outcome.clamp == .seekableRangeUnknown && !outcome.clamp.didClamp)
         #expect(outcome.accuracy.landedMediaTime == .invalid && !outcome.accuracy.withinRequestedTolerance)
         try await Task.sleep(for: .milliseconds(50))
-        #expect(!ConformanceLog.shared.all.contains { $0.first?.hasPrefix("The seekable range") == true },
-                "an unknown range prints no clamp explanation")
+        #expect(
+            !ConformanceLog.shared.all.contains { $0.first?.hasPrefix("The seekable range") == true },
+            "an unknown range prints no clamp explanation")
     }
 
     @Test("A scrub is one seek, at the end, and reports its sample count; a cancelled one seeks nothing")
@@ -182,8 +183,9 @@ struct SDKConformanceTests {
         #expect(file.player.liveSeekWindow == .notLive)
         file.run { file.host.seekByDate() }
         try await Task.sleep(for: .milliseconds(50))
-        #expect(UI.entries("[Seek] unavailable:").isEmpty && UI.entries("[Seek] landed:").isEmpty,
-                "a file is not date-addressable, so the snippet seeks nothing")
+        #expect(
+            UI.entries("[Seek] unavailable:").isEmpty && UI.entries("[Seek] landed:").isEmpty,
+            "a file is not date-addressable, so the snippet seeks nothing")
     }
 
     /// One run of the resume recipe: a host with a new player on `queue`, its coordinator wired

@@ -7,74 +7,76 @@ enum BenchCommand: Subcommand {
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
     static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
     static let maximumPositionals = Int.max
-    static let options: Set<String> = ["--workload", "-n", "--seed", "--targets", "--precision", "--threads",
-                                       "--stream", "--report", "--cache-mb", "--pool-mb", "--peers", "--decoders", "--network"]
+    static let options: Set<String> = [
+        "--workload", "-n", "--seed", "--targets", "--precision", "--threads",
+        "--stream", "--report", "--cache-mb", "--pool-mb", "--peers", "--decoders", "--network"
+    ]
     static let help = """
-    usage: frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
-                           [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
-                           [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
-                           [--json] [--report out.html] [--peers RESULTS.json]
-           frameseek bench --peers RESULTS.json --report out.html
+        usage: frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
+                               [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
+                               [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
+                               [--json] [--report out.html] [--peers RESULTS.json]
+               frameseek bench --peers RESULTS.json --report out.html
 
-    Several FILEs (encodes of one clip, or URLs) are measured side by side: the seeks of
-    random, scrub and long go to the first file's targets in every file, at the same times
-    where the durations agree to a frame, else at the same fractions of each duration; a
-    verdict line per workload then compares each file with the first ("B's random seeks cost
-    3.10x A's at p95 ..."), on stdout, or on stderr with --json.
-    --network RTT,BW (50ms,20mbit; or 3g, 4g, wifi) models the network each read would cross:
-    modeled_network_ms = requests x RTT + bytes x 8 / BW for every operation whose requests
-    were counted (files over HTTP), modeled_seek_ms its latency plus that; every such figure
-    is named modeled_ and is never a measurement.
+        Several FILEs (encodes of one clip, or URLs) are measured side by side: the seeks of
+        random, scrub and long go to the first file's targets in every file, at the same times
+        where the durations agree to a frame, else at the same fractions of each duration; a
+        verdict line per workload then compares each file with the first ("B's random seeks cost
+        3.10x A's at p95 ..."), on stdout, or on stderr with --json.
+        --network RTT,BW (50ms,20mbit; or 3g, 4g, wifi) models the network each read would cross:
+        modeled_network_ms = requests x RTT + bytes x 8 / BW for every operation whose requests
+        were counted (files over HTTP), modeled_seek_ms its latency plus that; every such figure
+        is named modeled_ and is never a measurement.
 
-    Workloads (default random):
-      random      N exact seeks to seeded random times (default N 20)
-      scrub       a drag back and forth over 6 s, an exact seek at each of N samples
-      backstep    N single-frame steps backward from a random frame (default 60)
-      sequential  every frame in order (or the first N); also times ffmpeg -threads 1 -f null
-      thumbnails  a 160x90 thumbnail every 10 s from the thumbnail generator (nearest keyframe)
-      sample      N frames spread evenly over the clip (default 32), landed as one batch
-                  (seek --sample), its GOPs split between --decoders N decoders (default
-                  one per core, at most 2); each sample's latency is the call's time / N
-      open        the file opened N times (default 5), no index cache: building its table
-      long        N cold exact seeks (default 5): each opens the file, no index cache, and
-                  seeks to a seeded random time, as a player resuming a long file does
-      all         every workload above
-    --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
-                    writes them; blank lines and CRLF are fine, a file with no time is an
-                    error), so FrameSeek and the peers decode the same frames; with
-                    backstep, land on the first and step back once per further target.
-                    Times are seconds (92.5 or 92.5s), rationals or clock times.
-    n counts measured operations only: backstep's landing before its first step is not one.
-    Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
-    --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
-    --pool-mb MB bounds the decoders parked in recently visited GOPs (default 256; 0 keeps one
-    decoder, to measure what the pool saves); pool_peak_mb and pool_bound_mb report it.
-    Decoding uses one thread unless --threads says otherwise.
+        Workloads (default random):
+          random      N exact seeks to seeded random times (default N 20)
+          scrub       a drag back and forth over 6 s, an exact seek at each of N samples
+          backstep    N single-frame steps backward from a random frame (default 60)
+          sequential  every frame in order (or the first N); also times ffmpeg -threads 1 -f null
+          thumbnails  a 160x90 thumbnail every 10 s from the thumbnail generator (nearest keyframe)
+          sample      N frames spread evenly over the clip (default 32), landed as one batch
+                      (seek --sample), its GOPs split between --decoders N decoders (default
+                      one per core, at most 2); each sample's latency is the call's time / N
+          open        the file opened N times (default 5), no index cache: building its table
+          long        N cold exact seeks (default 5): each opens the file, no index cache, and
+                      seeks to a seeded random time, as a player resuming a long file does
+          all         every workload above
+        --targets FILE  seek to these times instead (one per line, as peers.py --targets-out
+                        writes them; blank lines and CRLF are fine, a file with no time is an
+                        error), so FrameSeek and the peers decode the same frames; with
+                        backstep, land on the first and step back once per further target.
+                        Times are seconds (92.5 or 92.5s), rationals or clock times.
+        n counts measured operations only: backstep's landing before its first step is not one.
+        Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
+        --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
+        --pool-mb MB bounds the decoders parked in recently visited GOPs (default 256; 0 keeps one
+        decoder, to measure what the pool saves); pool_peak_mb and pool_bound_mb report it.
+        Decoding uses one thread unless --threads says otherwise.
 
-    Prints a line per workload; --json prints one object per workload: workload, n, open_ms,
-    median_ms, p95_ms, mean_ms, max_ms, fps, peak_rss_mb (this workload's own peak, null when
-    the kernel cannot reset the peak), process_peak_rss_mb, pool_peak_mb, pool_bound_mb,
-    threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
-    frame_count, gop_median_frames, requested_n, seed, targets_file, threads, batch_decoders, cache_mb,
-    skip_nonref, convert_rgb, ffmpeg_libraries, cpu_model, date}, and samples [{target,
-    latency_ms, frame_index, frames_decoded, key_frame_index, bytes_read, requests,
-    frames_demuxed, frames_skipped, decode_ms, served_from_cache}], then open_bytes_read,
-    open_requests, bytes_read and requests (the operations', added), and with --network
-    network {modeled, rtt_ms, bandwidth_bits_per_second}, modeled_open_network_ms,
-    modeled_network_ms, modeled_median_ms, modeled_p95_ms, and per sample modeled_network_ms
-    and modeled_seek_ms. Counts are counted, not estimated: over HTTP, bytes the responses
-    carried and the requests made. One object per file and workload.
-    --report writes one self-contained HTML file: the run's settings, a row per workload,
-    the latency distribution and latency against distance from the keyframe; the report's
-    folder is checked before the run, and the file is written under a temporary name and
-    renamed into place. --peers adds a grouped bar chart of Benchmarks/compare_peers.py
-    --json results (medians and p95s per workload and decoder); without FILE the report
-    holds that chart alone. A peers file that cannot be read is refused before the run.
-    Progress goes to stderr when it is a terminal.
+        Prints a line per workload; --json prints one object per workload: workload, n, open_ms,
+        median_ms, p95_ms, mean_ms, max_ms, fps, peak_rss_mb (this workload's own peak, null when
+        the kernel cannot reset the peak), process_peak_rss_mb, pool_peak_mb, pool_bound_mb,
+        threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
+        frame_count, gop_median_frames, requested_n, seed, targets_file, threads, batch_decoders, cache_mb,
+        skip_nonref, convert_rgb, ffmpeg_libraries, cpu_model, date}, and samples [{target,
+        latency_ms, frame_index, frames_decoded, key_frame_index, bytes_read, requests,
+        frames_demuxed, frames_skipped, decode_ms, served_from_cache}], then open_bytes_read,
+        open_requests, bytes_read and requests (the operations', added), and with --network
+        network {modeled, rtt_ms, bandwidth_bits_per_second}, modeled_open_network_ms,
+        modeled_network_ms, modeled_median_ms, modeled_p95_ms, and per sample modeled_network_ms
+        and modeled_seek_ms. Counts are counted, not estimated: over HTTP, bytes the responses
+        carried and the requests made. One object per file and workload.
+        --report writes one self-contained HTML file: the run's settings, a row per workload,
+        the latency distribution and latency against distance from the keyframe; the report's
+        folder is checked before the run, and the file is written under a temporary name and
+        renamed into place. --peers adds a grouped bar chart of Benchmarks/compare_peers.py
+        --json results (medians and p95s per workload and decoder); without FILE the report
+        holds that chart alone. A peers file that cannot be read is refused before the run.
+        Progress goes to stderr when it is a terminal.
 
-    Exit codes: 0 success, 2 bad usage or unreadable input.
+        Exit codes: 0 success, 2 bad usage or unreadable input.
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let report = arguments.value("--report")
@@ -101,7 +103,9 @@ enum BenchCommand: Subcommand {
         }
         runner.convertsToRGB = !arguments.has("--no-convert")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
-        if let megabytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576) { runner.cacheBytes = megabytes * 1024 * 1024 }
+        if let megabytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576) {
+            runner.cacheBytes = megabytes * 1024 * 1024
+        }
         if let megabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576) {
             runner.decoderPoolBytes = megabytes * 1024 * 1024
         }
@@ -129,8 +133,9 @@ enum BenchCommand: Subcommand {
             let given = [.random, .scrub, .backstep, .sample].contains(workload) ? targets : nil
             var first: BenchResult?
             for file in files {
-                let result = try runner.run(workload, file: file, stream: stream, count: count, seed: seed,
-                                            targets: given, precision: precision, sideBySideWith: first)
+                let result = try runner.run(
+                    workload, file: file, stream: stream, count: count, seed: seed,
+                    targets: given, precision: precision, sideBySideWith: first)
                 if first == nil { first = result }
                 results.append(result)
             }
@@ -159,7 +164,8 @@ enum BenchCommand: Subcommand {
         var workloads: [BenchWorkload] = []
         for name in text.split(separator: ",") {
             guard let workload = BenchWorkload(rawValue: String(name)) else {
-                throw UsageError(message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, sample, open, long, all)")
+                throw UsageError(
+                    message: "unknown workload \"\(name)\" (random, scrub, backstep, sequential, thumbnails, sample, open, long, all)")
             }
             workloads.append(workload)
         }
@@ -179,12 +185,14 @@ package enum BenchJSON {
                 ("key_frame_index", .integer(s.keyFrameIndex)),
                 ("bytes_read", s.reads.map { .integer($0.bytes) } ?? .null), ("requests", .integer(s.reads?.requests)),
                 ("frames_demuxed", .integer(Int64(s.packetsRead))), ("frames_skipped", .integer(Int64(s.framesSkipped))),
-                ("decode_ms", .number(s.decodeTime.milliseconds)), ("served_from_cache", .bool(s.servedFromCache)),
+                ("decode_ms", .number(s.decodeTime.milliseconds)), ("served_from_cache", .bool(s.servedFromCache))
             ]
             if let network {
                 let modeled = network.milliseconds(of: s.reads)
-                fields += [("modeled_network_ms", modeled.map { .number($0) } ?? .null),
-                           ("modeled_seek_ms", modeled.map { .number(s.latency.milliseconds + $0) } ?? .null)]
+                fields += [
+                    ("modeled_network_ms", modeled.map { .number($0) } ?? .null),
+                    ("modeled_seek_ms", modeled.map { .number(s.latency.milliseconds + $0) } ?? .null)
+                ]
             }
             return .object(fields)
         }
@@ -194,22 +202,26 @@ package enum BenchJSON {
             ("open_ms", .number(r.openLatency.milliseconds)),
             ("median_ms", .number(r.median)), ("p95_ms", .number(r.p95)), ("mean_ms", .number(r.mean)),
             ("max_ms", .number(r.max)), ("fps", .number(r.framesPerSecond)),
-            ("peak_rss_mb", megabytes(r.peakResidentBytes)),
+            ("peak_rss_mb", megabytes(r.peakResidentBytes))
         ]
         if let ffmpeg = r.ffmpegFramesPerSecond { fields.append(("ffmpeg_fps", .number(ffmpeg))) }
         // Added after the contract's fields, which outside scripts read in place.
-        fields += [("process_peak_rss_mb", megabytes(r.processPeakResidentBytes)), ("pool_peak_mb", megabytes(r.poolPeakBytes)),
-                   ("pool_bound_mb", megabytes(r.poolBoundBytes)),
-                   ("open_bytes_read", .integer(r.openReads.bytes)), ("open_requests", .integer(r.openReads.requests)),
-                   ("bytes_read", r.totalReads.map { .integer($0.bytes) } ?? .null),
-                   ("requests", .integer(r.totalReads?.requests))]
+        fields += [
+            ("process_peak_rss_mb", megabytes(r.processPeakResidentBytes)), ("pool_peak_mb", megabytes(r.poolPeakBytes)),
+            ("pool_bound_mb", megabytes(r.poolBoundBytes)),
+            ("open_bytes_read", .integer(r.openReads.bytes)), ("open_requests", .integer(r.openReads.requests)),
+            ("bytes_read", r.totalReads.map { .integer($0.bytes) } ?? .null),
+            ("requests", .integer(r.totalReads?.requests))
+        ]
         if let network {
             let cost = SeekCostSummary(r, network: network)
-            fields += [("network", network.json),
-                       ("modeled_open_network_ms", cost.modeledOpenMilliseconds.map { .number($0) } ?? .null),
-                       ("modeled_network_ms", cost.modeledNetworkMilliseconds.map { .number($0) } ?? .null),
-                       ("modeled_median_ms", cost.modeledSeeks.map { .number($0.median) } ?? .null),
-                       ("modeled_p95_ms", cost.modeledSeeks.map { .number($0.p95) } ?? .null)]
+            fields += [
+                ("network", network.json),
+                ("modeled_open_network_ms", cost.modeledOpenMilliseconds.map { .number($0) } ?? .null),
+                ("modeled_network_ms", cost.modeledNetworkMilliseconds.map { .number($0) } ?? .null),
+                ("modeled_median_ms", cost.modeledSeeks.map { .number($0.median) } ?? .null),
+                ("modeled_p95_ms", cost.modeledSeeks.map { .number($0.p95) } ?? .null)
+            ]
         }
         fields += [("settings", r.settings.json), ("samples", .array(samples))]
         return .object(fields)
@@ -219,7 +231,8 @@ package enum BenchJSON {
     private static func megabytes(_ bytes: Int?) -> JSONValue { bytes.map { .number(Double($0) / 1_048_576) } ?? .null }
 
     static func textLine(_ r: BenchResult, network: NetworkModel? = nil, namingFile: Bool = false) -> String {
-        var line = "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  threads \(r.threads)  open \(r.openLatency.milliseconds.fixed(1)) ms"
+        var line =
+            "\(r.workload.rawValue.padding(11)) n \(String(r.samples.count).leftPadded(5))  threads \(r.threads)  open \(r.openLatency.milliseconds.fixed(1)) ms"
         // No operation (a one-frame file's backstep) has no median: say so, never "nan".
         func ms(_ value: Double) -> String { value.isFinite ? "\(value.fixed(3)) ms" : "-" }
         line += "  median \(ms(r.median))  p95 \(ms(r.p95))  mean \(ms(r.mean))  max \(ms(r.max))"
@@ -240,4 +253,3 @@ package enum BenchJSON {
         return line
     }
 }
-

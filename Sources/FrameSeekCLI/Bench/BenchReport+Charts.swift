@@ -19,18 +19,21 @@ extension BenchReport {
         for (bin, count) in counts.enumerated() where count > 0 {
             let low = Double(bin) * binWidth, height = chart.plotHeight * yAxis.fraction(Double(count))
             let range = "\(LinearAxis.label(low, step: binWidth))–\(LinearAxis.label(low + binWidth, step: binWidth)) ms"
-            chart.add("<rect x=\(quoted(chart.x(xAxis.fraction(low)) + 0.5)) y=\(quoted(chart.baseline - height)) "
-                      + "width=\(quoted(max(1, binPixels - 1))) height=\(quoted(height)) fill=\"#4a7fb5\">"
-                      + "<title>\(range): \(count) operation\(count == 1 ? "" : "s")</title></rect>")
+            chart.add(
+                "<rect x=\(quoted(chart.x(xAxis.fraction(low)) + 0.5)) y=\(quoted(chart.baseline - height)) "
+                    + "width=\(quoted(max(1, binPixels - 1))) height=\(quoted(height)) fill=\"#4a7fb5\">"
+                    + "<title>\(range): \(count) operation\(count == 1 ? "" : "s")</title></rect>")
         }
         chart.xTicks(xAxis.ticks, fraction: xAxis.fraction, label: xAxis.label)
         let medianX = chart.x(xAxis.fraction(r.median))
-        chart.add("<line x1=\(quoted(medianX)) y1=\(quoted(chart.top)) x2=\(quoted(medianX)) y2=\(quoted(chart.baseline)) "
-                  + "stroke=\"#c33\" stroke-dasharray=\"4 3\"/>")
+        chart.add(
+            "<line x1=\(quoted(medianX)) y1=\(quoted(chart.top)) x2=\(quoted(medianX)) y2=\(quoted(chart.baseline)) "
+                + "stroke=\"#c33\" stroke-dasharray=\"4 3\"/>")
         // The label goes left of the line when the median sits near the right edge.
         let labelLeft = medianX > chart.x(0.7)
-        chart.add("<text x=\(quoted(medianX + (labelLeft ? -4 : 4))) y=\(quoted(chart.top + 12)) "
-                  + "text-anchor=\"\(labelLeft ? "end" : "start")\" class=\"halo median\">median \(r.median.fixed(2)) ms</text>")
+        chart.add(
+            "<text x=\(quoted(medianX + (labelLeft ? -4 : 4))) y=\(quoted(chart.top + 12)) "
+                + "text-anchor=\"\(labelLeft ? "end" : "start")\" class=\"halo median\">median \(r.median.fixed(2)) ms</text>")
         return chart.finished()
     }
 
@@ -40,16 +43,18 @@ extension BenchReport {
         guard let maxLatency = r.samples.map(\.latency.milliseconds).max() else { return "" }
         let xAxis = LinearAxis(upTo: Double(r.samples.map(\.framesAfterKeyframe).max() ?? 0), wholeNumbers: true)
         let yAxis = LinearAxis(upTo: maxLatency)
-        var chart = SVGChart(kind: "scatter", title: "latency against distance from the keyframe",
-                             xLabel: "frames after the keyframe", yLabel: "latency (ms)")
+        var chart = SVGChart(
+            kind: "scatter", title: "latency against distance from the keyframe",
+            xLabel: "frames after the keyframe", yLabel: "latency (ms)")
         chart.inset = 8
         chart.yTicks(yAxis.ticks, fraction: yAxis.fraction, label: yAxis.label)
         chart.xTicks(xAxis.ticks, fraction: xAxis.fraction, label: xAxis.label)
         for sample in r.samples {
             let latency = sample.latency.milliseconds
             let px = chart.x(xAxis.fraction(Double(sample.framesAfterKeyframe))), py = chart.y(yAxis.fraction(latency))
-            chart.add("<circle cx=\(quoted(px)) cy=\(quoted(py)) r=\"3\" fill=\"#4a7fb5\" fill-opacity=\"0.6\">"
-                      + "<title>\(escape(pointTitle(sample)))</title></circle>")
+            chart.add(
+                "<circle cx=\(quoted(px)) cy=\(quoted(py)) r=\"3\" fill=\"#4a7fb5\" fill-opacity=\"0.6\">"
+                    + "<title>\(escape(pointTitle(sample)))</title></circle>")
         }
         return chart.finished()
     }

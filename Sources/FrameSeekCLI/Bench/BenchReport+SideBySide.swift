@@ -9,13 +9,18 @@ extension BenchReport {
     /// distance from the keyframe, every encode in its own colour.
     static func sideBySideSection(_ results: [BenchResult], files: [String], network: NetworkModel?, verdicts: [String]) -> String {
         var section = "<section class=\"side-by-side\"><h2>\(files.count) encodes side by side</h2>\n"
-        section += "<p class=\"legend\">" + files.enumerated().map { index, file in
-            "<span class=\"key encode\"><span class=\"swatch\" style=\"background:\(color(index))\"></span>\(escape(SeekCostSummary.name(file)))</span>"
-        }.joined() + "</p>\n"
-        section += "<p class=\"note\">The seeks of random, scrub and long go to the same targets in every encode (the same "
+        section +=
+            "<p class=\"legend\">"
+            + files.enumerated().map { index, file in
+                "<span class=\"key encode\"><span class=\"swatch\" style=\"background:\(color(index))\"></span>\(escape(SeekCostSummary.name(file)))</span>"
+            }.joined() + "</p>\n"
+        section +=
+            "<p class=\"note\">The seeks of random, scrub and long go to the same targets in every encode (the same "
             + "times, or the same fractions of each duration). Bytes and requests are counted, not estimated."
-            + (network.map { " Columns marked <em>modeled</em> add each operation's modeled transfer over \(escape($0.description)): "
-                + "requests x RTT + bytes x 8 / bandwidth; they are a model, not a measurement." } ?? "") + "</p>\n"
+            + (network.map {
+                " Columns marked <em>modeled</em> add each operation's modeled transfer over \(escape($0.description)): "
+                    + "requests x RTT + bytes x 8 / bandwidth; they are a model, not a measurement."
+            } ?? "") + "</p>\n"
         section += costTable(results, files: files, network: network)
         if !verdicts.isEmpty {
             section += "<ul class=\"verdicts\">" + verdicts.map { "<li>\(escape($0))</li>" }.joined() + "</ul>\n"
@@ -23,8 +28,10 @@ extension BenchReport {
         for workload in orderedWorkloads(results) where SideBySide.sharesTargets(workload) {
             let group = results.filter { $0.workload == workload }
             section += "<h3>\(workload.rawValue): seek-cost profile</h3>\n<div class=\"charts\">"
-            section += encodeScatter(group, files: files, title: "latency against distance from the keyframe",
-                                     yLabel: "latency (ms)") { $0.latency.milliseconds }
+            section += encodeScatter(
+                group, files: files, title: "latency against distance from the keyframe",
+                yLabel: "latency (ms)"
+            ) { $0.latency.milliseconds }
             if group.contains(where: { $0.samples.contains { $0.reads != nil } }) {
                 section += encodeScatter(group, files: files, title: "bytes read per seek", yLabel: "kB read") {
                     $0.reads.map { Double($0.bytes) / 1000 }
@@ -38,7 +45,8 @@ extension BenchReport {
     /// A row per encode and workload: the frame table's structure, then what the operations
     /// cost at the median and p95, and per operation the bytes and requests.
     static func costTable(_ results: [BenchResult], files: [String], network: NetworkModel?) -> String {
-        var table = "<table class=\"summary cost\"><tr><th>encode</th><th>GOP<br>median (min–max)</th><th>keyframes</th>"
+        var table =
+            "<table class=\"summary cost\"><tr><th>encode</th><th>GOP<br>median (min–max)</th><th>keyframes</th>"
             + "<th>reorder<br>depth</th><th>workload</th><th>n</th><th>p50<br>ms</th><th>p95<br>ms</th>"
             + "<th>bytes per op<br>median</th><th>requests per op<br>median</th><th>open<br>bytes, requests</th>"
         if network != nil { table += "<th>modeled<br>p50 ms</th><th>modeled<br>p95 ms</th>" }
@@ -47,7 +55,8 @@ extension BenchReport {
             let s = r.settings, cost = SeekCostSummary(r, network: network)
             let index = files.firstIndex(of: r.file) ?? 0
             let requests = LatencySamples(milliseconds: r.samples.compactMap { $0.reads?.requests.map(Double.init) })
-            table += "<tr><td><span class=\"swatch\" style=\"background:\(color(index))\"></span>\(escape(SeekCostSummary.name(r.file)))</td>"
+            table +=
+                "<tr><td><span class=\"swatch\" style=\"background:\(color(index))\"></span>\(escape(SeekCostSummary.name(r.file)))</td>"
             table += "<td>\(s.medianGOP.map { "\($0) (\(s.minimumGOP ?? $0)–\(s.maximumGOP ?? $0))" } ?? missing)</td>"
             table += "<td>\(s.keyframeCount)</td><td>\(s.reorderDepth)</td>"
             table += "<td>\(r.workload.rawValue)</td><td>\(r.samples.count)</td>"
@@ -65,8 +74,10 @@ extension BenchReport {
     }
 
     /// `value` of every sample against frames after the keyframe, one colour per encode.
-    static func encodeScatter(_ group: [BenchResult], files: [String], title: String, yLabel: String,
-                              value: (BenchSample) -> Double?) -> String {
+    static func encodeScatter(
+        _ group: [BenchResult], files: [String], title: String, yLabel: String,
+        value: (BenchSample) -> Double?
+    ) -> String {
         let points = group.flatMap { r in r.samples.compactMap { s in value(s).map { (r, s, $0) } } }
         guard let largest = points.map(\.2).max() else { return "" }
         let xAxis = LinearAxis(upTo: Double(points.map(\.1.framesAfterKeyframe).max() ?? 0), wholeNumbers: true)
@@ -77,9 +88,10 @@ extension BenchReport {
         chart.xTicks(xAxis.ticks, fraction: xAxis.fraction, label: xAxis.label)
         for (result, sample, y) in points {
             let index = files.firstIndex(of: result.file) ?? 0
-            chart.add("<circle class=\"encode-point\" cx=\(quoted(chart.x(xAxis.fraction(Double(sample.framesAfterKeyframe))))) "
-                      + "cy=\(quoted(chart.y(yAxis.fraction(y)))) r=\"3\" fill=\"\(color(index))\" fill-opacity=\"0.6\">"
-                      + "<title>\(escape(SeekCostSummary.name(result.file))): \(escape(pointTitle(sample)))</title></circle>")
+            chart.add(
+                "<circle class=\"encode-point\" cx=\(quoted(chart.x(xAxis.fraction(Double(sample.framesAfterKeyframe))))) "
+                    + "cy=\(quoted(chart.y(yAxis.fraction(y)))) r=\"3\" fill=\"\(color(index))\" fill-opacity=\"0.6\">"
+                    + "<title>\(escape(SeekCostSummary.name(result.file))): \(escape(pointTitle(sample)))</title></circle>")
         }
         return chart.finished()
     }

@@ -12,8 +12,10 @@ package enum BenchReport {
     /// The report's HTML for `results` (may be empty when only `peers` is drawn).
     /// With several files (`bench A B`), a side-by-side section comes first (`verdicts` are
     /// its verdict lines), then each file's own part.
-    package static func html(_ results: [BenchResult], peers: PeerComparison? = nil, network: NetworkModel? = nil,
-                             verdicts: [String] = []) -> String {
+    package static func html(
+        _ results: [BenchResult], peers: PeerComparison? = nil, network: NetworkModel? = nil,
+        verdicts: [String] = []
+    ) -> String {
         var body = "<h1>FrameSeek bench</h1>\n"
         var files: [String] = []
         for r in results where !files.contains(r.file) { files.append(r.file) }
@@ -21,7 +23,8 @@ package enum BenchReport {
             body += sideBySideSection(results, files: files, network: network, verdicts: verdicts)
             for (index, file) in files.enumerated() {
                 let own = results.filter { $0.file == file }
-                body += "<section class=\"encode\"><h2 class=\"encode\"><span class=\"swatch\" style=\"background:\(color(index))\"></span>"
+                body +=
+                    "<section class=\"encode\"><h2 class=\"encode\"><span class=\"swatch\" style=\"background:\(color(index))\"></span>"
                     + "encode \(index + 1): \(escape(SeekCostSummary.name(file)))</h2>\n"
                 body += settingsTable(own[0].settings, results: own) + summaryTable(own)
                 for result in own { body += workloadSection(result) }
@@ -36,51 +39,65 @@ package enum BenchReport {
         }
         if let peers { body += peersSection(peers) }
         return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>FrameSeek bench</title>
-        <style>
-        body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; max-width: 1100px; }
-        h2 { margin-top: 1.6em; font-size: 1.15em; }
-        table { border-collapse: collapse; margin: 0.6em 0 1em; }
-        th, td { border: 1px solid #ccc; padding: 4px 9px; text-align: right; vertical-align: top; }
-        th:first-child, td:first-child { text-align: left; }
-        table.summary th { white-space: nowrap; }
-        table.settings th { background: #f4f4f4; font-weight: 600; white-space: nowrap; }
-        table.settings td { text-align: left; }
-        .mono { font-family: ui-monospace, monospace; font-size: 13px; overflow-wrap: anywhere; }
-        .baseline { color: #666; white-space: nowrap; }
-        .charts { display: flex; gap: 1.5em; flex-wrap: wrap; }
-        .empty { padding: 1em 1.2em; background: #fff7e0; border: 1px solid #e8d08a; display: inline-block; }
-        .note { color: #555; }
-        .legend .key { white-space: nowrap; margin-right: 1.2em; }
-        .legend .swatch, .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; }
-        ul.verdicts li { margin: 0.3em 0; }
-        svg text { font: 11px system-ui, sans-serif; fill: #333; }
-        svg text.title { font-weight: bold; font-size: 12px; }
-        svg .grid { stroke: #e6e6e6; }
-        svg text.median { fill: #c33; }
-        svg text.halo { stroke: #fff; stroke-width: 3px; paint-order: stroke; }
-        </style></head><body>
-        \(body)</body></html>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>FrameSeek bench</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; max-width: 1100px; }
+            h2 { margin-top: 1.6em; font-size: 1.15em; }
+            table { border-collapse: collapse; margin: 0.6em 0 1em; }
+            th, td { border: 1px solid #ccc; padding: 4px 9px; text-align: right; vertical-align: top; }
+            th:first-child, td:first-child { text-align: left; }
+            table.summary th { white-space: nowrap; }
+            table.settings th { background: #f4f4f4; font-weight: 600; white-space: nowrap; }
+            table.settings td { text-align: left; }
+            .mono { font-family: ui-monospace, monospace; font-size: 13px; overflow-wrap: anywhere; }
+            .baseline { color: #666; white-space: nowrap; }
+            .charts { display: flex; gap: 1.5em; flex-wrap: wrap; }
+            .empty { padding: 1em 1.2em; background: #fff7e0; border: 1px solid #e8d08a; display: inline-block; }
+            .note { color: #555; }
+            .legend .key { white-space: nowrap; margin-right: 1.2em; }
+            .legend .swatch, .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; }
+            ul.verdicts li { margin: 0.3em 0; }
+            svg text { font: 11px system-ui, sans-serif; fill: #333; }
+            svg text.title { font-weight: bold; font-size: 12px; }
+            svg .grid { stroke: #e6e6e6; }
+            svg text.median { fill: #c33; }
+            svg text.halo { stroke: #fff; stroke-width: 3px; paint-order: stroke; }
+            </style></head><body>
+            \(body)</body></html>
 
-        """
+            """
     }
 
     /// What the run was measured on and with.
     static func settingsTable(_ s: BenchSettings, results: [BenchResult]) -> String {
         var rows: [(String, String)] = [("file", "<span class=\"mono\">\(escape(s.file))</span>"), ("codec", escape(s.codec))]
         if let width = s.width, let height = s.height { rows.append(("resolution", "\(width)x\(height)")) }
-        rows.append(("GOP", s.medianGOP.map { "\($0) frames (median distance between keyframes), \(s.frameCount) frames in all" }
-            ?? "no keyframes in the frame table, \(s.frameCount) frames in all"))
+        rows.append(
+            (
+                "GOP",
+                s.medianGOP.map { "\($0) frames (median distance between keyframes), \(s.frameCount) frames in all" }
+                    ?? "no keyframes in the frame table, \(s.frameCount) frames in all"
+            ))
         let requested = s.requestedCount.map { "\($0) per workload (-n)" } ?? "each workload's default"
-        rows.append(("n", requested + "; measured: " + results.map { "\($0.workload.rawValue) \($0.samples.count)" }.joined(separator: ", ")))
+        rows.append(
+            ("n", requested + "; measured: " + results.map { "\($0.workload.rawValue) \($0.samples.count)" }.joined(separator: ", ")))
         rows.append(("targets", s.targetsFile.map { "from <span class=\"mono\">\(escape($0))</span>" } ?? "drawn with seed \(s.seed)"))
         rows.append(("seed", String(s.seed)))
-        rows.append(("threads", threadsText(s.threads) + (s.batchDecoders.map { "; a batch (sample) split between \($0) decoder\($0 == 1 ? "" : "s")" } ?? "")))
+        rows.append(
+            (
+                "threads",
+                threadsText(s.threads)
+                    + (s.batchDecoders.map { "; a batch (sample) split between \($0) decoder\($0 == 1 ? "" : "s")" } ?? "")
+            ))
         rows.append(("precision", precisionsText(results)))
         rows.append(("cache", "\(megabytes(s.cacheBytes)) MB"))
-        rows.append(("decoding", (s.skipsNonReferenceFrames ? "non-reference frames before a target skipped" : "every frame decoded (--no-skip-nonref)")
-            + (s.convertsToRGB ? "; each landed frame converted to RGB" : "; no RGB conversion (--no-convert)")))
+        rows.append(
+            (
+                "decoding",
+                (s.skipsNonReferenceFrames ? "non-reference frames before a target skipped" : "every frame decoded (--no-skip-nonref)")
+                    + (s.convertsToRGB ? "; each landed frame converted to RGB" : "; no RGB conversion (--no-convert)")
+            ))
         rows.append(("FFmpeg", escape(s.librariesText)))
         rows.append(("CPU", escape(s.cpuModel ?? "unknown") + ", \(ProcessInfo.processInfo.activeProcessorCount) cores online"))
         rows.append(("date", s.isoDate))
@@ -95,7 +112,8 @@ package enum BenchReport {
 
     /// One row per workload: counts, latencies, throughput beside ffmpeg's, memory.
     static func summaryTable(_ results: [BenchResult]) -> String {
-        var table = "<table class=\"summary\"><tr><th>workload</th><th>n</th><th>precision</th><th>threads</th><th>open<br>ms</th>"
+        var table =
+            "<table class=\"summary\"><tr><th>workload</th><th>n</th><th>precision</th><th>threads</th><th>open<br>ms</th>"
             + "<th>median<br>ms</th><th>p95<br>ms</th><th>mean<br>ms</th><th>max<br>ms</th><th>fps<br>(ffmpeg -threads 1)</th>"
             + "<th>peak RSS<br>MB</th><th>pool peak<br>MB</th><th>pool bound<br>MB</th></tr>\n"
         for r in results {

@@ -36,8 +36,9 @@ public struct BenchSample: Sendable {
 
     /// The sample of `landing`, reached in `latency`, with the landing's counts.
     init(target: MediaTime, latency: Duration, landing: SeekLanding, extraReads: MediaReads? = nil) {
-        self.init(target: target, latency: latency, frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
-                  keyFrameIndex: landing.keyframeIndex)
+        self.init(
+            target: target, latency: latency, frameIndex: landing.frame.index, framesDecoded: landing.framesDecoded,
+            keyFrameIndex: landing.keyframeIndex)
         reads = landing.reads.map { reads in extraReads.map { $0 + reads } ?? reads }
         packetsRead = landing.packetsRead
         framesSkipped = landing.framesSkipped

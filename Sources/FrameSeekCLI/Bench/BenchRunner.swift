@@ -31,14 +31,17 @@ public struct BenchRunner {
     /// With `sideBySideWith`, the result of the same workload on the first of several encodes,
     /// a workload that shares targets (`SideBySide.sharesTargets`) and has none given seeks
     /// to that result's targets, at the same times or the same fractions of the duration.
-    public func run(_ workload: BenchWorkload, file: String, stream: Int?, count: Int?, seed: UInt64,
-                    targets givenTargets: [MediaTime]?, precision: SeekPrecision?,
-                    sideBySideWith first: BenchResult? = nil) throws -> BenchResult {
+    public func run(
+        _ workload: BenchWorkload, file: String, stream: Int?, count: Int?, seed: UInt64,
+        targets givenTargets: [MediaTime]?, precision: SeekPrecision?,
+        sideBySideWith first: BenchResult? = nil
+    ) throws -> BenchResult {
         let date = Date()
         // Before the engine opens: its index and buffers are part of the workload's memory.
         let memoryReset = WorkloadMemory.startWorkload()
-        let options = FFmpegEngine.Options(streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
-                                           skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
+        let options = FFmpegEngine.Options(
+            streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
+            skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
         let engine = try FFmpegEngine(path: file, options: options)
         let table = engine.frameTable
         let duration = engine.media.duration ?? table.frames.last.map(\.end) ?? .zero
@@ -93,7 +96,8 @@ public struct BenchRunner {
                     try convert(opened)
                     sample = BenchSample(target: target, latency: clock.now - start, landing: landing, extraReads: opened.openReads)
                 } else {
-                    var opening = BenchSample(target: .zero, latency: clock.now - start, frameIndex: 0, framesDecoded: 0, keyFrameIndex: nil)
+                    var opening = BenchSample(
+                        target: .zero, latency: clock.now - start, frameIndex: 0, framesDecoded: 0, keyFrameIndex: nil)
                     opening.reads = opened.openReads
                     sample = opening
                 }
@@ -116,22 +120,27 @@ public struct BenchRunner {
                     thumbnailer?.precision = seekPrecision
                 }
                 let thumbnail = try thumbnailer!.thumbnail(at: target)
-                sample = BenchSample(target: target, latency: clock.now - start, frameIndex: thumbnail.frameIndex,
-                                     framesDecoded: thumbnail.fromKeyframeOnly ? 1 : 0,
-                                     keyFrameIndex: table.randomAccessPoint(forFrame: thumbnail.frameIndex)?.frameIndex)
+                sample = BenchSample(
+                    target: target, latency: clock.now - start, frameIndex: thumbnail.frameIndex,
+                    framesDecoded: thumbnail.fromKeyframeOnly ? 1 : 0,
+                    keyFrameIndex: table.randomAccessPoint(forFrame: thumbnail.frameIndex)?.frameIndex)
             case .stepBackward, .stepForward:
                 let report = engine.step(operation.isBackward ? .backward : .forward, count: 1)
                 guard report.result.didStep, let frame = report.frame else { sample = nil; break }
                 try convert(engine)
-                sample = BenchSample(target: frame.time, latency: clock.now - start, frameIndex: frame.index,
-                                     framesDecoded: report.framesDecoded,
-                                     keyFrameIndex: table.randomAccessPoint(forFrame: frame.index)?.frameIndex)
+                sample = BenchSample(
+                    target: frame.time, latency: clock.now - start, frameIndex: frame.index,
+                    framesDecoded: report.framesDecoded,
+                    keyFrameIndex: table.randomAccessPoint(forFrame: frame.index)?.frameIndex)
             }
             if let sample { samples.append(sample) }
             progress?(done + 1, operations.count)
         }
-        let ffmpeg = workload == .sequential ? Self.ffmpegFramesPerSecond(file: file, stream: table.streamIndex,
-                                                                         frames: table.frames.count) : nil
+        let ffmpeg =
+            workload == .sequential
+            ? Self.ffmpegFramesPerSecond(
+                file: file, stream: table.streamIndex,
+                frames: table.frames.count) : nil
         // Read while the engine is still open, so its cache and buffers count.
         let memory = WorkloadMemory.endWorkload(reset: memoryReset)
         let stream = engine.media.selectedStream
@@ -144,11 +153,13 @@ public struct BenchRunner {
             batchDecoders: operations.contains { $0.isBatch } ? batchDecoders : nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
-        return BenchResult(file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads,
-                           durationSeconds: duration.seconds, samples: samples,
-                           peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
-                           poolPeakBytes: engine.decoderPoolPeakBytes, poolBoundBytes: engine.decoderPoolBoundBytes, threads: threads, precision: seekPrecision,
-                           ffmpegFramesPerSecond: ffmpeg, settings: settings)
+        return BenchResult(
+            file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads,
+            durationSeconds: duration.seconds, samples: samples,
+            peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
+            poolPeakBytes: engine.decoderPoolPeakBytes, poolBoundBytes: engine.decoderPoolBoundBytes, threads: threads,
+            precision: seekPrecision,
+            ffmpegFramesPerSecond: ffmpeg, settings: settings)
     }
 
     private func convert(_ engine: FFmpegEngine) throws(MediaError) {

@@ -85,7 +85,7 @@ extension BenchSettings {
             ("batch_decoders", JSONValue.integer(batchDecoders)),
             ("cache_mb", .number(Double(cacheBytes) / 1_048_576)),
             ("skip_nonref", .bool(skipsNonReferenceFrames)), ("convert_rgb", .bool(convertsToRGB)),
-            ("ffmpeg_libraries", libraries), ("cpu_model", .string(cpuModel)), ("date", .string(isoDate)),
+            ("ffmpeg_libraries", libraries), ("cpu_model", .string(cpuModel)), ("date", .string(isoDate))
         ])
     }
 }

@@ -14,7 +14,7 @@ package struct NetworkModel: Sendable, Hashable {
     package static let profiles: [(name: String, model: NetworkModel)] = [
         ("3g", NetworkModel(roundTripMilliseconds: 300, bitsPerSecond: 1.6e6)),
         ("4g", NetworkModel(roundTripMilliseconds: 50, bitsPerSecond: 20e6)),
-        ("wifi", NetworkModel(roundTripMilliseconds: 10, bitsPerSecond: 100e6)),
+        ("wifi", NetworkModel(roundTripMilliseconds: 10, bitsPerSecond: 100e6))
     ]
 
     /// A link with this round trip and bandwidth.
@@ -32,12 +32,15 @@ package struct NetworkModel: Sendable, Hashable {
             return
         }
         let parts = lowered.split(separator: ",", omittingEmptySubsequences: false)
-        let usage = "--network takes RTT,BANDWIDTH (for example 50ms,20mbit) or one of "
+        let usage =
+            "--network takes RTT,BANDWIDTH (for example 50ms,20mbit) or one of "
             + Self.profiles.map(\.name).joined(separator: ", ") + ", not \"\(text)\""
         guard parts.count == 2, let roundTrip = Self.quantity(parts[0], units: [("ms", 1), ("s", 1000)]),
-              let bits = Self.quantity(parts[1].replacingOccurrences(of: "/s", with: "").replacingOccurrences(of: "bps", with: "bit"),
-                                       units: [("kbit", 1e3), ("mbit", 1e6), ("gbit", 1e9)]),
-              roundTrip >= 0, bits > 0 else { throw UsageError(message: usage) }
+            let bits = Self.quantity(
+                parts[1].replacingOccurrences(of: "/s", with: "").replacingOccurrences(of: "bps", with: "bit"),
+                units: [("kbit", 1e3), ("mbit", 1e6), ("gbit", 1e9)]),
+            roundTrip >= 0, bits > 0
+        else { throw UsageError(message: usage) }
         self.init(roundTripMilliseconds: roundTrip, bitsPerSecond: bits)
     }
 
@@ -78,7 +81,9 @@ package struct NetworkModel: Sendable, Hashable {
 
     /// The `network` object of `bench --json`.
     package var json: JSONValue {
-        .object([("modeled", .bool(true)), ("rtt_ms", .number(roundTripMilliseconds)),
-                 ("bandwidth_bits_per_second", .number(bitsPerSecond)), ("description", .string(description))])
+        .object([
+            ("modeled", .bool(true)), ("rtt_ms", .number(roundTripMilliseconds)),
+            ("bandwidth_bits_per_second", .number(bitsPerSecond)), ("description", .string(description))
+        ])
     }
 }

@@ -73,9 +73,10 @@ package struct PeerComparison: Sendable {
             }
             workloads.append(Workload(name: name, entries: entries))
         }
-        return PeerComparison(file: object["file"] as? String, count: integer(object["n"]), seed: integer(object["seed"]),
-                              threads: integer(object["threads"]), cpuModel: object["cpu_model"] as? String,
-                              date: object["date"] as? String, workloads: workloads)
+        return PeerComparison(
+            file: object["file"] as? String, count: integer(object["n"]), seed: integer(object["seed"]),
+            threads: integer(object["threads"]), cpuModel: object["cpu_model"] as? String,
+            date: object["date"] as? String, workloads: workloads)
     }
 
     private static func entry(_ peer: String, _ fields: [String: Any], at place: String) throws(FormatError) -> Entry {
@@ -93,8 +94,9 @@ package struct PeerComparison: Sendable {
         if median == nil && errors.isEmpty {
             throw FormatError(reason: "\(place) has neither median_s nor errors")
         }
-        return Entry(peer: peer, medianSeconds: median, p95Seconds: try seconds("p95_s"), count: integer(fields["n"]),
-                     wrongLandings: integer(fields["wrong_landings"]), errors: errors)
+        return Entry(
+            peer: peer, medianSeconds: median, p95Seconds: try seconds("p95_s"), count: integer(fields["n"]),
+            wrongLandings: integer(fields["wrong_landings"]), errors: errors)
     }
 
     /// The workloads compare_peers.py runs come first, in its order; others follow by name.

@@ -22,7 +22,8 @@ struct SVGChart {
     init(kind: String, width: Double = 480, height: Double = 280, title: String, xLabel: String, yLabel: String) {
         self.width = width
         self.height = height
-        markup = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart \(kind)\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
+        markup =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart \(kind)\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
             + "<rect width=\"100%\" height=\"100%\" fill=\"#fcfcfc\" stroke=\"#e2e2e2\"/>"
             + "<text x=\"\(left)\" y=\"17\" class=\"title\">\(BenchReport.escape(title))</text>"
             + "<text x=\(quoted(left + plotWidth / 2)) y=\(quoted(height - 6)) text-anchor=\"middle\">\(BenchReport.escape(xLabel))</text>"

@@ -44,7 +44,8 @@ struct SeekCostSummary {
         let a = SeekCostSummary(base, network: network), b = SeekCostSummary(other, network: network)
         guard a.latencies.count > 0, b.latencies.count > 0 else { return nil }
         func ratio(_ x: Double, _ y: Double) -> String { y > 0 && x.isFinite ? "\((x / y).fixed(2))x" : "-" }
-        var line = "\(name(other.file))'s \(other.workload.rawValue) \(other.workload.operationNoun) cost "
+        var line =
+            "\(name(other.file))'s \(other.workload.rawValue) \(other.workload.operationNoun) cost "
             + "\(ratio(b.latencies.p95, a.latencies.p95)) \(name(base.file))'s at p95 "
             + "(\(ratio(b.latencies.median, a.latencies.median)) at the median)"
         if b.bytesPerOperation.count > 0, a.bytesPerOperation.count > 0 {

@@ -21,7 +21,9 @@ enum LandingRecordAction {
         var failed: Bool
     }
 
-    static func run(_ positionals: [String], _ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+    static func run(
+        _ positionals: [String], _ arguments: Arguments, output: TextOutput, errors: TextOutput
+    ) throws -> CommandLineTool.ExitCode {
         let precisions = try LandingCheckAction.precisions(arguments)
         let options = try LandingCommand.engineOptions(arguments)
         let explicitTargets = try arguments.value("--targets").map { path throws(UsageError) in try TargetFile.read(path) }
@@ -62,20 +64,24 @@ enum LandingRecordAction {
         let progress = ProgressLine(outputs, total: jobs.count, verb: "recorded")
         let collected = Locked<[String]>([])
         let summary = Locked(LandingSummary(command: "record", shard: shard, catalogLines: catalogLines))
-        OrderedParallelWork.run(jobs, workers: try LandingCommand.workers(arguments), work: { job in
-            record(job.media, to: job.manifest, targets: explicitTargets, count: count, seed: seed,
-                   precisions: precisions, barcode: barcode, options: options)
-        }, deliver: { _, outcome in
-            summary.withLock { s in
-                s.manifests += 1
-                s.entries += outcome.entries
-                if outcome.failed { s.errors += 1 } else { s.passed += 1 }
-            }
-            collected.withLock { $0.append(outcome.json.serialized) }
-            progress.clear()
-            if outcome.failed { outputs.errors.line("frameseek landing: \(outcome.text)") }
-            if json { outputs.output.line(outcome.json.serialized) } else if !outcome.failed { outputs.output.line(outcome.text) }
-        }, progress: { progress.update($0) })
+        OrderedParallelWork.run(
+            jobs, workers: try LandingCommand.workers(arguments),
+            work: { job in
+                record(
+                    job.media, to: job.manifest, targets: explicitTargets, count: count, seed: seed,
+                    precisions: precisions, barcode: barcode, options: options)
+            },
+            deliver: { _, outcome in
+                summary.withLock { s in
+                    s.manifests += 1
+                    s.entries += outcome.entries
+                    if outcome.failed { s.errors += 1 } else { s.passed += 1 }
+                }
+                collected.withLock { $0.append(outcome.json.serialized) }
+                progress.clear()
+                if outcome.failed { outputs.errors.line("frameseek landing: \(outcome.text)") }
+                if json { outputs.output.line(outcome.json.serialized) } else if !outcome.failed { outputs.output.line(outcome.text) }
+            }, progress: { progress.update($0) })
         progress.clear()
         let final = summary.withLock { $0 }
         if json || jobs.count > 1 { output.line(json ? final.json.serialized : final.text) }
@@ -85,23 +91,32 @@ enum LandingRecordAction {
 
     /// Records one media file; failures become an error outcome rather than ending the run,
     /// so one bad file in a catalog does not lose the others.
-    static func record(_ media: String, to manifestPath: String, targets explicit: [MediaTime]?, count: Int, seed: UInt64,
-                       precisions: [SeekPrecision], barcode: Bool, options: FFmpegEngine.Options) -> Outcome {
+    static func record(
+        _ media: String, to manifestPath: String, targets explicit: [MediaTime]?, count: Int, seed: UInt64,
+        precisions: [SeekPrecision], barcode: Bool, options: FFmpegEngine.Options
+    ) -> Outcome {
         do {
             let targets = try explicit ?? randomTargets(media, count: count, seed: seed, options: options)
-            let manifest = try LandingRecorder.record(mediaPath: media, manifestPath: manifestPath, targets: targets,
-                                                      precisions: precisions, barcode: barcode, options: options)
+            let manifest = try LandingRecorder.record(
+                mediaPath: media, manifestPath: manifestPath, targets: targets,
+                precisions: precisions, barcode: barcode, options: options)
             try manifest.write(to: manifestPath)
             let damaged = manifest.entries.filter(\.damaged).count
             var text = "\(media): \(manifest.entries.count) landings recorded in \(manifestPath)"
             if damaged > 0 { text += " (\(damaged) damaged: their MD5s are not a clean decode's)" }
-            return Outcome(json: .object([("type", .string("recorded")), ("media", .string(media)), ("manifest", .string(manifestPath)),
-                                          ("entries", .integer(Int64(manifest.entries.count))), ("damaged", .integer(Int64(damaged)))]),
-                           text: text, entries: manifest.entries.count, failed: false)
+            return Outcome(
+                json: .object([
+                    ("type", .string("recorded")), ("media", .string(media)), ("manifest", .string(manifestPath)),
+                    ("entries", .integer(Int64(manifest.entries.count))), ("damaged", .integer(Int64(damaged)))
+                ]),
+                text: text, entries: manifest.entries.count, failed: false)
         } catch {
-            return Outcome(json: .object([("type", .string("error")), ("media", .string(media)), ("manifest", .string(manifestPath)),
-                                          ("message", .string("\(error)"))]),
-                           text: "\(error)", failed: true)
+            return Outcome(
+                json: .object([
+                    ("type", .string("error")), ("media", .string(media)), ("manifest", .string(manifestPath)),
+                    ("message", .string("\(error)"))
+                ]),
+                text: "\(error)", failed: true)
         }
     }
 

@@ -17,7 +17,8 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
     init(parsing text: String) throws(UsageError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, k >= 0, k < n else {
-            throw UsageError(message: "--shard takes K/N with 0 <= K < N (every N-th catalog line from line K, counting from 0), not \"\(text)\"")
+            throw UsageError(
+                message: "--shard takes K/N with 0 <= K < N (every N-th catalog line from line K, counting from 0), not \"\(text)\"")
         }
         index = k
         count = n
@@ -80,11 +81,16 @@ struct LandingCatalog: Sendable {
                 manifest = object["manifest"] as? String
             }
             guard media?.isEmpty == false || manifest?.isEmpty == false else {
-                throw UsageError(message: "\(path):\(number + 1): a catalog line is a JSON string or an object with \"media\" or \"manifest\", not \(trimmed.prefix(80))")
+                throw UsageError(
+                    message:
+                        "\(path):\(number + 1): a catalog line is a JSON string or an object with \"media\" or \"manifest\", not \(trimmed.prefix(80))"
+                )
             }
             let resolvedMedia = media.map(resolve)
-            lines.append(Line(number: lines.count, media: resolvedMedia,
-                              manifest: manifest.map(resolve) ?? (resolvedMedia! + ".landing.json")))
+            lines.append(
+                Line(
+                    number: lines.count, media: resolvedMedia,
+                    manifest: manifest.map(resolve) ?? (resolvedMedia! + ".landing.json")))
         }
         guard !lines.isEmpty else { throw UsageError(message: "\(path): the catalog has no lines") }
         self.lines = lines

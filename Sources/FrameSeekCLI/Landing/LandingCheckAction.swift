@@ -21,7 +21,9 @@ enum LandingCheckAction {
         var mismatches = 0
     }
 
-    static func run(_ positionals: [String], _ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+    static func run(
+        _ positionals: [String], _ arguments: Arguments, output: TextOutput, errors: TextOutput
+    ) throws -> CommandLineTool.ExitCode {
         var options = LandingCheck.Options()
         options.allowChangedMedia = arguments.has("--allow-changed-media")
         options.diffDirectory = arguments.value("--diff-dir")
@@ -38,7 +40,9 @@ enum LandingCheckAction {
         let shard: Shard?
         let catalogLines: Int
         if let catalog = try LandingCommand.catalogLines(arguments) {
-            guard positionals.isEmpty else { throw UsageError(message: "with --catalog, the manifests come from the catalog: give no MANIFEST") }
+            guard positionals.isEmpty else {
+                throw UsageError(message: "with --catalog, the manifests come from the catalog: give no MANIFEST")
+            }
             (manifests, shard, catalogLines) = (catalog.lines.map(\.manifest), catalog.shard, catalog.total)
         } else {
             guard !positionals.isEmpty else { throw UsageError(message: "missing MANIFEST") }
@@ -51,20 +55,23 @@ enum LandingCheckAction {
         let progress = ProgressLine(outputs, total: manifests.count, verb: "manifests checked")
         let collected = Locked<[String]>([])
         let summary = Locked(LandingSummary(command: "check", shard: shard, catalogLines: catalogLines))
-        OrderedParallelWork.run(manifests, workers: try LandingCommand.workers(arguments), work: { path in
-            check(path, options: checkOptions)
-        }, deliver: { _, outcome in
-            summary.withLock { s in
-                s.manifests += 1
-                s.entries += outcome.entries
-                s.mismatches += outcome.mismatches
-                if outcome.errorLine != nil { s.errors += 1 } else if outcome.mismatches > 0 { s.failed += 1 } else { s.passed += 1 }
-            }
-            collected.withLock { $0 += outcome.jsonLines }
-            progress.clear()
-            if let line = outcome.errorLine { outputs.errors.line("frameseek landing: \(line)") }
-            for line in json ? outcome.jsonLines : outcome.textLines { outputs.output.line(line) }
-        }, progress: { progress.update($0) })
+        OrderedParallelWork.run(
+            manifests, workers: try LandingCommand.workers(arguments),
+            work: { path in
+                check(path, options: checkOptions)
+            },
+            deliver: { _, outcome in
+                summary.withLock { s in
+                    s.manifests += 1
+                    s.entries += outcome.entries
+                    s.mismatches += outcome.mismatches
+                    if outcome.errorLine != nil { s.errors += 1 } else if outcome.mismatches > 0 { s.failed += 1 } else { s.passed += 1 }
+                }
+                collected.withLock { $0 += outcome.jsonLines }
+                progress.clear()
+                if let line = outcome.errorLine { outputs.errors.line("frameseek landing: \(line)") }
+                for line in json ? outcome.jsonLines : outcome.textLines { outputs.output.line(line) }
+            }, progress: { progress.update($0) })
         progress.clear()
         let final = summary.withLock { $0 }
         output.line(json ? final.json.serialized : final.text)
@@ -82,8 +89,12 @@ enum LandingCheckAction {
             report = try LandingCheck.run(manifest, manifestPath: path, options: options)
         } catch {
             outcome.errorLine = "\(error)"
-            outcome.jsonLines = [JSONValue.object([("type", .string("error")), ("manifest", .string(path)),
-                                                   ("message", .string("\(error)"))]).serialized]
+            outcome.jsonLines = [
+                JSONValue.object([
+                    ("type", .string("error")), ("manifest", .string(path)),
+                    ("message", .string("\(error)"))
+                ]).serialized
+            ]
             return outcome
         }
         for (number, result) in report.results.enumerated() {
@@ -97,17 +108,20 @@ enum LandingCheckAction {
             }
         }
         let changed = report.mediaChanged ? " (media changed since recording)" : ""
-        outcome.textLines.append(outcome.mismatches == 0
-            ? "\(path): all \(outcome.entries) landings as recorded\(changed)"
-            : "\(path): \(outcome.mismatches) of \(outcome.entries) landings moved\(changed)")
+        outcome.textLines.append(
+            outcome.mismatches == 0
+                ? "\(path): all \(outcome.entries) landings as recorded\(changed)"
+                : "\(path): \(outcome.mismatches) of \(outcome.entries) landings moved\(changed)")
         return outcome
     }
 
     static func landingJSON(_ entry: LandingEntry) -> JSONValue {
-        .object([("frame_index", .integer(Int64(entry.frameIndex))), ("pts", .integer(entry.pts)),
-                 ("time", entry.time.rational), ("time_seconds", entry.time.json),
-                 ("keyframe_index", .integer(entry.keyframeIndex)), ("damaged", .bool(entry.damaged)),
-                 ("md5", .string(entry.md5)), ("barcode", .integer(entry.barcode))])
+        .object([
+            ("frame_index", .integer(Int64(entry.frameIndex))), ("pts", .integer(entry.pts)),
+            ("time", entry.time.rational), ("time_seconds", entry.time.json),
+            ("keyframe_index", .integer(entry.keyframeIndex)), ("damaged", .bool(entry.damaged)),
+            ("md5", .string(entry.md5)), ("barcode", .integer(entry.barcode))
+        ])
     }
 
     static func entryJSON(_ result: LandingEntryResult, number: Int, report: LandingCheckReport) -> JSONValue {
@@ -119,7 +133,7 @@ enum LandingCheckAction {
             ("changes", .array(result.changes.map { .string($0.rawValue) })),
             ("expected", landingJSON(result.expected)), ("landed", landingJSON(result.landed)),
             ("media_changed", .bool(report.mediaChanged)),
-            ("summary", .string(result.summary)), ("diff_png", .string(result.diffPicture)),
+            ("summary", .string(result.summary)), ("diff_png", .string(result.diffPicture))
         ])
     }
 }

@@ -7,47 +7,49 @@ enum LandingCommand: Subcommand {
     static let name = "landing"
     static let summary = "record landing manifests, check them in CI, merge sharded results"
     static let flags: Set<String> = ["--barcode", "--allow-changed-media"]
-    static let options: Set<String> = ["--targets", "-n", "--seed", "--precision", "-o", "--catalog", "--shard",
-                                       "--diff-dir", "--results", "--jobs", "--stream", "--threads"]
+    static let options: Set<String> = [
+        "--targets", "-n", "--seed", "--precision", "-o", "--catalog", "--shard",
+        "--diff-dir", "--results", "--jobs", "--stream", "--threads"
+    ]
     /// The action, then FILE, MANIFESTs or RESULTS files.
     static let maximumPositionals = Int.max
     static let help = """
-    usage: frameseek landing record FILE [--targets FILE | -n N --seed S] [--precision P ...]
-                                   [--barcode] [--stream N] -o MANIFEST
-           frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
-           frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
-           frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
-           frameseek landing merge RESULTS...
+        usage: frameseek landing record FILE [--targets FILE | -n N --seed S] [--precision P ...]
+                                       [--barcode] [--stream N] -o MANIFEST
+               frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
+               frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
+               frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
+               frameseek landing merge RESULTS...
 
-    record  seeks every target at every --precision (default exact; give it again for more)
-            and writes a manifest: the media (path relative to the manifest, size, SHA-256,
-            stream), the FFmpeg versions and decoder, and per seek the landed frame, PTS,
-            time, keyframe, damage and the MD5 ffmpeg -f framemd5 prints. Targets come from
-            --targets FILE, or are -n N (default 10) seeded random times (--seed, default 1).
-            --barcode also reads the frame number stamped in the top band (see the Landing manifests article).
-    check   replays every entry of every manifest and says what moved: the frame index, the
-            time, the pixels, the barcode, the damage flag. Manifests run on --jobs threads
-            (default: every core), with a progress line on a terminal.
-            --diff-dir DIR   one PNG per moved landing: expected frame, landed frame, and
-                             their amplified difference, each labelled
-            --allow-changed-media  check media whose SHA-256 differs from the manifest's
-                             (after a re-encode: did the landings move?)
-            --json           one JSON line per entry and one summary line
-    merge   adds up the summary lines of shards' --results files, checking that every shard
-            of the catalog is there once; exits as one run over the whole catalog would.
+        record  seeks every target at every --precision (default exact; give it again for more)
+                and writes a manifest: the media (path relative to the manifest, size, SHA-256,
+                stream), the FFmpeg versions and decoder, and per seek the landed frame, PTS,
+                time, keyframe, damage and the MD5 ffmpeg -f framemd5 prints. Targets come from
+                --targets FILE, or are -n N (default 10) seeded random times (--seed, default 1).
+                --barcode also reads the frame number stamped in the top band (see the Landing manifests article).
+        check   replays every entry of every manifest and says what moved: the frame index, the
+                time, the pixels, the barcode, the damage flag. Manifests run on --jobs threads
+                (default: every core), with a progress line on a terminal.
+                --diff-dir DIR   one PNG per moved landing: expected frame, landed frame, and
+                                 their amplified difference, each labelled
+                --allow-changed-media  check media whose SHA-256 differs from the manifest's
+                                 (after a re-encode: did the landings move?)
+                --json           one JSON line per entry and one summary line
+        merge   adds up the summary lines of shards' --results files, checking that every shard
+                of the catalog is there once; exits as one run over the whole catalog would.
 
-    --catalog FILE   JSON Lines, one media file (record) or manifest (check) per line: a JSON
-                     string, or {"media": PATH, "manifest": PATH}; relative to the catalog.
-                     record writes each manifest to its "manifest", else PATH.landing.json.
-    --shard K/N      only every N-th catalog line from line K (from 0): N processes with
-                     K = 0..N-1 cover the catalog once, deterministically
-    --results FILE   also write the JSON lines (entries and the summary) to FILE, written
-                     whole at the end, for landing merge
+        --catalog FILE   JSON Lines, one media file (record) or manifest (check) per line: a JSON
+                         string, or {"media": PATH, "manifest": PATH}; relative to the catalog.
+                         record writes each manifest to its "manifest", else PATH.landing.json.
+        --shard K/N      only every N-th catalog line from line K (from 0): N processes with
+                         K = 0..N-1 cover the catalog once, deterministically
+        --results FILE   also write the JSON lines (entries and the summary) to FILE, written
+                         whole at the end, for landing merge
 
-    Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, or media
-    that cannot be read or is not the recorded file (SHA-256 differs).
+        Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, or media
+        that cannot be read or is not the recorded file (SHA-256 differs).
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         guard let action = arguments.positionals.first else {

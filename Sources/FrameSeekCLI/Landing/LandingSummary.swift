@@ -39,15 +39,18 @@ struct LandingSummary: Sendable, Hashable {
             ("catalog_lines", .integer(Int64(catalogLines))), ("manifests", .integer(Int64(manifests))),
             ("passed", .integer(Int64(passed))), ("failed", .integer(Int64(failed))), ("errors", .integer(Int64(errors))),
             ("entries", .integer(Int64(entries))), ("mismatches", .integer(Int64(mismatches))),
-            ("exit_code", .integer(Int64(exitCode.rawValue))),
+            ("exit_code", .integer(Int64(exitCode.rawValue)))
         ])
     }
 
     /// One line for a person.
     var text: String {
         var line = "\(command): \(manifests) manifest\(manifests == 1 ? "" : "s"), \(entries) entr\(entries == 1 ? "y" : "ies")"
-        if command == "check" { line += "; \(passed) passed, \(failed) failed, \(mismatches) landing\(mismatches == 1 ? "" : "s") moved" }
-        else { line += "; \(passed) written" }
+        if command == "check" {
+            line += "; \(passed) passed, \(failed) failed, \(mismatches) landing\(mismatches == 1 ? "" : "s") moved"
+        } else {
+            line += "; \(passed) written"
+        }
         if errors > 0 { line += "; \(errors) unreadable or changed" }
         if let shard { line += " (shard \(shard) of a \(catalogLines)-line catalog)" }
         return line
@@ -103,9 +106,10 @@ enum LandingMerge {
                 return LandingSummary(json: object)
             }
             guard found.count == 1, let summary = found.first else {
-                throw UsageError(message: found.isEmpty
-                    ? "\(path): no summary line: the run that wrote it did not finish"
-                    : "\(path): \(found.count) summary lines: give each shard's results file once, not files joined together")
+                throw UsageError(
+                    message: found.isEmpty
+                        ? "\(path): no summary line: the run that wrote it did not finish"
+                        : "\(path): \(found.count) summary lines: give each shard's results file once, not files joined together")
             }
             summaries.append((path, summary))
         }
@@ -119,7 +123,10 @@ enum LandingMerge {
             }
             let shard = summary.shard ?? .whole
             guard shard.count == shardCount, summary.catalogLines == first.catalogLines else {
-                throw UsageError(message: "\(path): shard \(shard) of a \(summary.catalogLines)-line catalog does not belong with shard \(first.shard ?? .whole) of a \(first.catalogLines)-line catalog")
+                throw UsageError(
+                    message:
+                        "\(path): shard \(shard) of a \(summary.catalogLines)-line catalog does not belong with shard \(first.shard ?? .whole) of a \(first.catalogLines)-line catalog"
+                )
             }
             if let other = seen[shard.index] {
                 throw UsageError(message: "\(path): shard \(shard) is also in \(other)")
@@ -130,7 +137,10 @@ enum LandingMerge {
         let missing = (0..<shardCount).filter { seen[$0] == nil }
         guard missing.isEmpty else {
             let names = missing.prefix(5).map { "\($0)/\(shardCount)" }.joined(separator: ", ")
-            throw UsageError(message: "results of shard\(missing.count == 1 ? "" : "s") \(names)\(missing.count > 5 ? ", …" : "") missing: a merge must cover the whole catalog")
+            throw UsageError(
+                message:
+                    "results of shard\(missing.count == 1 ? "" : "s") \(names)\(missing.count > 5 ? ", …" : "") missing: a merge must cover the whole catalog"
+            )
         }
         return merged
     }

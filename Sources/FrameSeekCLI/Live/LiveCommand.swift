@@ -8,24 +8,24 @@ enum LiveCommand: Subcommand {
     static let flags: Set<String> = []
     static let options: Set<String> = ["--variant", "--stream", "--threads"]
     static let help = """
-    usage: frameseek live PLAYLIST [--variant N] [--stream N] [--threads N] [--json]
+        usage: frameseek live PLAYLIST [--variant N] [--stream N] [--threads N] [--json]
 
-    Loads the HLS playlist once (a path, file://, http:// or https:// URL), indexes every
-    segment of its window, and prints the window: whether it is live (no EXT-X-ENDLIST and
-    not VOD), whether it is date-addressable (has EXT-X-PROGRAM-DATE-TIME), its first and end
-    dates, its seekable range and live edge on the zero-based timeline, the target duration
-    and the segment count. The live edge is the window's end less the hold-back (SERVER-CONTROL
-    HOLD-BACK, or three target durations); for a playlist that is not live it is the end.
-    \(PlaylistInput.variantHelp)
+        Loads the HLS playlist once (a path, file://, http:// or https:// URL), indexes every
+        segment of its window, and prints the window: whether it is live (no EXT-X-ENDLIST and
+        not VOD), whether it is date-addressable (has EXT-X-PROGRAM-DATE-TIME), its first and end
+        dates, its seekable range and live edge on the zero-based timeline, the target duration
+        and the segment count. The live edge is the window's end less the hold-back (SERVER-CONTROL
+        HOLD-BACK, or three target durations); for a playlist that is not live it is the end.
+        \(PlaylistInput.variantHelp)
 
-    --json prints one line: is_live, date_addressable, start_date, end_date (ISO 8601 with
-    milliseconds, null when not date-addressable), live_edge, seekable_start, seekable_end,
-    target_duration (seconds), segments (the count), and missing_data (after_frame, start, end,
-    evidence) when segments could not be read.
+        --json prints one line: is_live, date_addressable, start_date, end_date (ISO 8601 with
+        milliseconds, null when not date-addressable), live_edge, seekable_start, seekable_end,
+        target_duration (seconds), segments (the count), and missing_data (after_frame, start, end,
+        evidence) when segments could not be read.
 
-    Exit codes: 0 success, 2 bad usage or an unreadable playlist.
+        Exit codes: 0 success, 2 bad usage or an unreadable playlist.
 
-    """
+        """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
@@ -42,7 +42,7 @@ enum LiveCommand: Subcommand {
                 ("live_edge", window.liveEdge.json),
                 ("seekable_start", window.seekableRange.lowerBound.json),
                 ("seekable_end", window.seekableRange.upperBound.json),
-                ("target_duration", window.targetDuration.json), ("segments", .integer(Int64(window.segmentCount))),
+                ("target_duration", window.targetDuration.json), ("segments", .integer(Int64(window.segmentCount)))
             ]
             if !missing.isEmpty {
                 fields.append(("missing_data", DamageReport.json(missing)))
@@ -50,8 +50,12 @@ enum LiveCommand: Subcommand {
             output.line(JSONValue.object(fields).serialized)
         } else {
             let range = window.seekableRange
-            output.line("\(file): \(window.isLive ? "live" : "not live (ended or VOD)"), \(window.segmentCount) segments, target duration \(window.targetDuration.seconds) s")
-            output.line("  seekable \(range.lowerBound.seconds.fixed(3)) s to \(range.upperBound.seconds.fixed(3)) s, live edge \(window.liveEdge.seconds.fixed(3)) s")
+            output.line(
+                "\(file): \(window.isLive ? "live" : "not live (ended or VOD)"), \(window.segmentCount) segments, target duration \(window.targetDuration.seconds) s"
+            )
+            output.line(
+                "  seekable \(range.lowerBound.seconds.fixed(3)) s to \(range.upperBound.seconds.fixed(3)) s, live edge \(window.liveEdge.seconds.fixed(3)) s"
+            )
             if let start = window.startProgramDate, let end = window.endProgramDate {
                 output.line("  dates \(start.iso8601) to \(end.iso8601)")
             } else {

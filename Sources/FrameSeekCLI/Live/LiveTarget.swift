@@ -48,8 +48,10 @@ enum LiveTarget: Equatable {
             // input, and the end would look like a valid live landing.
             guard window.isLive else {
                 let why = engine.timeline.playlist.hasEndList ? "has EXT-X-ENDLIST" : "is EXT-X-PLAYLIST-TYPE:VOD"
-                return .failure(LiveUnavailable(reason: "notLive",
-                                                explanation: "cannot seek to the live edge: \(engine.url) \(why), so it is not live and has no live edge"))
+                return .failure(
+                    LiveUnavailable(
+                        reason: "notLive",
+                        explanation: "cannot seek to the live edge: \(engine.url) \(why), so it is not live and has no live edge"))
             }
             return .success(window.liveEdge)
         }
@@ -65,12 +67,13 @@ struct LiveUnavailable: Error {
 
     /// The SDK's reason, named as its case is.
     init(_ reason: DateSeekUnavailableReason) {
-        let name = switch reason {
-        case .notDateAddressable: "notDateAddressable"
-        case .dateBeforeWindow: "dateBeforeWindow"
-        case .dateAfterWindow: "dateAfterWindow"
-        case .noCurrentItem: "noCurrentItem"
-        }
+        let name =
+            switch reason {
+            case .notDateAddressable: "notDateAddressable"
+            case .dateBeforeWindow: "dateBeforeWindow"
+            case .dateAfterWindow: "dateAfterWindow"
+            case .noCurrentItem: "noCurrentItem"
+            }
         self.init(reason: name, explanation: reason.explanation)
     }
 

@@ -8,9 +8,9 @@ import FrameSeek
 enum PlaylistInput {
     /// What `--variant` adds to a command's help.
     static let variantHelp = """
-    --variant N   for a multivariant playlist, the variant at 0-based position N in playlist
-                  order (default: the highest BANDWIDTH, the first listed among equals)
-    """
+        --variant N   for a multivariant playlist, the variant at 0-based position N in playlist
+                      order (default: the highest BANDWIDTH, the first listed among equals)
+        """
 
     /// Whether `input` is an HLS playlist (`HLSEngine.isPlaylist`): a path or URL whose path
     /// ends in `.m3u8` or `.m3u`, or a local file that starts with `#EXTM3U`.

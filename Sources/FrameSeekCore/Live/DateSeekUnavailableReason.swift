@@ -19,7 +19,7 @@ public enum DateSeekUnavailableReason: Error, Sendable, Hashable, CustomStringCo
     public var requested: ProgramDate {
         switch self {
         case let .notDateAddressable(requested), let .noCurrentItem(requested),
-             let .dateBeforeWindow(requested, _, _), let .dateAfterWindow(requested, _, _):
+            let .dateBeforeWindow(requested, _, _), let .dateAfterWindow(requested, _, _):
             return requested
         }
     }

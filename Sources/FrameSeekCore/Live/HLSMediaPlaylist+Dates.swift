@@ -22,7 +22,8 @@ extension HLSMediaPlaylist {
     ///   from it, so that a playlist dating only its third segment still dates the first two.
     public var segmentDates: [ProgramDate]? {
         guard let anchorIndex = segments.firstIndex(where: { $0.programDate != nil }),
-              let anchor = segments[anchorIndex].programDate else { return nil }
+            let anchor = segments[anchorIndex].programDate
+        else { return nil }
         var dates = [ProgramDate](repeating: anchor, count: segments.count)
         var date = anchor
         for index in stride(from: anchorIndex - 1, through: 0, by: -1) {

@@ -104,8 +104,9 @@ private struct MediaPlaylistReader {
                 throw line.error(.badDate(error))
             }
         case "#EXT-X-BYTERANGE":
-            let (length, offset) = try MediaPlaylistReader.byteRange(try line.requiredValue(of: "EXT-X-BYTERANGE"),
-                                                                     line: line)
+            let (length, offset) = try MediaPlaylistReader.byteRange(
+                try line.requiredValue(of: "EXT-X-BYTERANGE"),
+                line: line)
             pendingByteRange = (length, offset, line)
         case "#EXT-X-MAP":
             try readMap(line)
@@ -123,8 +124,10 @@ private struct MediaPlaylistReader {
             let attributes = try line.attributes(of: "EXT-X-SERVER-CONTROL")
             if let text = attributes["HOLD-BACK"] {
                 guard let value = HLSDecimal.nonNegative(text) else {
-                    throw line.error(.badAttribute(tag: "EXT-X-SERVER-CONTROL", name: "HOLD-BACK",
-                                                   reason: "\"\(text)\" is not a non-negative decimal number"))
+                    throw line.error(
+                        .badAttribute(
+                            tag: "EXT-X-SERVER-CONTROL", name: "HOLD-BACK",
+                            reason: "\"\(text)\" is not a non-negative decimal number"))
                 }
                 holdBack = value
             }
@@ -171,17 +174,19 @@ private struct MediaPlaylistReader {
                 // RFC 8216 4.3.2.2: without an offset, the range continues the previous segment,
                 // which must be a sub-range of the same resource.
                 guard let previous = segments.last, previous.uri == uri, let previousRange = previous.byteRange else {
-                    throw pending.line.error(.badByteRange(
-                        "no offset, and the previous segment is not a sub-range of the same resource"))
+                    throw pending.line.error(
+                        .badByteRange(
+                            "no offset, and the previous segment is not a sub-range of the same resource"))
                 }
                 range = HLSByteRange(length: pending.length, offset: previousRange.end)
             }
         }
         if pendingDiscontinuity { discontinuities += 1 }
-        segments.append(HLSSegment(
-            mediaSequence: mediaSequence + segments.count, uri: uri, duration: extinf.duration, title: extinf.title,
-            byteRange: range, map: map, programDate: pendingDate, discontinuity: pendingDiscontinuity,
-            discontinuitySequence: discontinuitySequence + discontinuities, line: line.number))
+        segments.append(
+            HLSSegment(
+                mediaSequence: mediaSequence + segments.count, uri: uri, duration: extinf.duration, title: extinf.title,
+                byteRange: range, map: map, programDate: pendingDate, discontinuity: pendingDiscontinuity,
+                discontinuitySequence: discontinuitySequence + discontinuities, line: line.number))
         extinfLines.append(extinf.line)
         pendingExtinf = nil
         pendingByteRange = nil

@@ -66,9 +66,11 @@ public struct HLSSegment: Sendable, Hashable {
     public let line: Int
 
     /// A segment with every property stated; the parser fills these in.
-    public init(mediaSequence: Int, uri: URL, duration: MediaTime, title: String?, byteRange: HLSByteRange?,
-                map: HLSMap?, programDate: ProgramDate?, discontinuity: Bool, discontinuitySequence: Int,
-                line: Int) {
+    public init(
+        mediaSequence: Int, uri: URL, duration: MediaTime, title: String?, byteRange: HLSByteRange?,
+        map: HLSMap?, programDate: ProgramDate?, discontinuity: Bool, discontinuitySequence: Int,
+        line: Int
+    ) {
         self.mediaSequence = mediaSequence
         self.uri = uri
         self.duration = duration
@@ -109,8 +111,10 @@ public struct HLSMediaPlaylist: Sendable, Hashable {
     public let segments: [HLSSegment]
 
     /// A playlist with every property stated; the parser fills these in.
-    public init(url: URL, version: Int?, targetDuration: Int, mediaSequence: Int, discontinuitySequence: Int,
-                playlistType: HLSPlaylistType?, hasEndList: Bool, holdBack: MediaTime?, segments: [HLSSegment]) {
+    public init(
+        url: URL, version: Int?, targetDuration: Int, mediaSequence: Int, discontinuitySequence: Int,
+        playlistType: HLSPlaylistType?, hasEndList: Bool, holdBack: MediaTime?, segments: [HLSSegment]
+    ) {
         self.url = url
         self.version = version
         self.targetDuration = targetDuration

@@ -54,8 +54,10 @@ public struct HLSVariant: Sendable, Hashable {
     public let line: Int
 
     /// A variant with every property stated; the parser fills these in.
-    public init(uri: URL, bandwidth: Int, averageBandwidth: Int?, resolution: HLSResolution?, codecs: String?,
-                line: Int) {
+    public init(
+        uri: URL, bandwidth: Int, averageBandwidth: Int?, resolution: HLSResolution?, codecs: String?,
+        line: Int
+    ) {
         self.uri = uri
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
@@ -133,8 +135,11 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
     }
 
     /// The chosen variant, or an error listing the ones that exist.
-    public func variant(selecting selection: HLSVariantSelection = .highestBandwidth)
-        throws(HLSVariantSelectionError) -> HLSVariant {
+    public func variant(
+        selecting selection: HLSVariantSelection = .highestBandwidth
+    )
+        throws(HLSVariantSelectionError) -> HLSVariant
+    {
         let found: HLSVariant?
         switch selection {
         case .highestBandwidth:
@@ -168,8 +173,10 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
                 // A URI with no STREAM-INF before it has nothing to describe it; skip it rather
                 // than guess (RFC 8216 4.3.4.2 pairs every variant URI with its tag).
                 guard let tag = pending else { continue }
-                variants.append(try HLSMultivariantPlaylist.variant(tag.attributes, tagLine: tag.line,
-                                                                    uri: line.resolve(line.text, against: url)))
+                variants.append(
+                    try HLSMultivariantPlaylist.variant(
+                        tag.attributes, tagLine: tag.line,
+                        uri: line.resolve(line.text, against: url)))
                 pending = nil
             }
         }
@@ -177,31 +184,42 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
         self.init(url: url, variants: variants)
     }
 
-    private static func variant(_ attributes: HLSAttributeList, tagLine line: HLSLine, uri: URL)
-        throws(HLSPlaylistError) -> HLSVariant {
+    private static func variant(
+        _ attributes: HLSAttributeList, tagLine line: HLSLine, uri: URL
+    )
+        throws(HLSPlaylistError) -> HLSVariant
+    {
         func integer(_ name: String) throws(HLSPlaylistError) -> Int? {
             guard let text = attributes[name] else { return nil }
             guard let value = HLSDecimal.integer(text) else {
-                throw line.error(.badAttribute(tag: "EXT-X-STREAM-INF", name: name,
-                                               reason: "\"\(text)\" is not a decimal integer"))
+                throw line.error(
+                    .badAttribute(
+                        tag: "EXT-X-STREAM-INF", name: name,
+                        reason: "\"\(text)\" is not a decimal integer"))
             }
             return value
         }
         guard let bandwidth = try integer("BANDWIDTH") else {
-            throw line.error(.badAttribute(tag: "EXT-X-STREAM-INF", name: "BANDWIDTH",
-                                           reason: "missing (RFC 8216 4.3.4.2 requires it)"))
+            throw line.error(
+                .badAttribute(
+                    tag: "EXT-X-STREAM-INF", name: "BANDWIDTH",
+                    reason: "missing (RFC 8216 4.3.4.2 requires it)"))
         }
         var resolution: HLSResolution?
         if let text = attributes["RESOLUTION"] {
             let sides = text.split(separator: "x", omittingEmptySubsequences: false)
             guard sides.count == 2, let width = HLSDecimal.integer(sides[0]),
-                  let height = HLSDecimal.integer(sides[1]) else {
-                throw line.error(.badAttribute(tag: "EXT-X-STREAM-INF", name: "RESOLUTION",
-                                               reason: "\"\(text)\" is not WIDTHxHEIGHT"))
+                let height = HLSDecimal.integer(sides[1])
+            else {
+                throw line.error(
+                    .badAttribute(
+                        tag: "EXT-X-STREAM-INF", name: "RESOLUTION",
+                        reason: "\"\(text)\" is not WIDTHxHEIGHT"))
             }
             resolution = HLSResolution(width: width, height: height)
         }
-        return HLSVariant(uri: uri, bandwidth: bandwidth, averageBandwidth: try integer("AVERAGE-BANDWIDTH"),
-                          resolution: resolution, codecs: attributes["CODECS"], line: line.number)
+        return HLSVariant(
+            uri: uri, bandwidth: bandwidth, averageBandwidth: try integer("AVERAGE-BANDWIDTH"),
+            resolution: resolution, codecs: attributes["CODECS"], line: line.number)
     }
 }

@@ -115,8 +115,10 @@ public struct HLSTimeline: Sendable, Hashable {
     }
 
     /// Start times for `playlist`: known segments keep theirs, others follow the previous one.
-    private static func starts(of playlist: HLSMediaPlaylist, known: [Int: MediaTime],
-                               lastSeen: (sequence: Int, end: MediaTime)?) -> [MediaTime] {
+    private static func starts(
+        of playlist: HLSMediaPlaylist, known: [Int: MediaTime],
+        lastSeen: (sequence: Int, end: MediaTime)?
+    ) -> [MediaTime] {
         var starts: [MediaTime] = []
         starts.reserveCapacity(playlist.segments.count)
         for (index, segment) in playlist.segments.enumerated() {

@@ -43,8 +43,9 @@ public struct LiveSeekWindow: Sendable, Hashable {
         let playlist = timeline.playlist
         let dates = playlist.segmentDates
         segments = playlist.segments.indices.map { index in
-            Segment(mediaSequence: playlist.segments[index].mediaSequence, start: timeline.segmentStarts[index],
-                    duration: playlist.segments[index].duration, date: dates?[index])
+            Segment(
+                mediaSequence: playlist.segments[index].mediaSequence, start: timeline.segmentStarts[index],
+                duration: playlist.segments[index].duration, date: dates?[index])
         }
         isLive = playlist.isLive
         targetDuration = playlist.targetDurationTime
@@ -63,8 +64,9 @@ public struct LiveSeekWindow: Sendable, Hashable {
     /// The window of an item that is not a playlist (a file), or of no item: no segments,
     /// neither live nor date-addressable, an empty seekable range at 0; a date seek against it
     /// is unavailable (`noCurrentItem`).
-    public static let notLive = LiveSeekWindow(segments: [], isLive: false, targetDuration: .zero,
-                                               holdBack: .zero, emptyAt: .zero)
+    public static let notLive = LiveSeekWindow(
+        segments: [], isLive: false, targetDuration: .zero,
+        holdBack: .zero, emptyAt: .zero)
 
     /// Whether dates map to times: the playlist has EXT-X-PROGRAM-DATE-TIME.
     public var isDateAddressable: Bool { segments.first?.date != nil }

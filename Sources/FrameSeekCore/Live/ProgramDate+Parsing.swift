@@ -46,7 +46,8 @@ extension ProgramDate {
         /// Exactly `count` digits at the cursor, named `field` in errors.
         func number(_ count: Int, _ field: String) throws(ProgramDateParseError) -> Int64 {
             guard cursor + count <= bytes.count,
-                  let value = HLSDecimal.digits(bytes[cursor..<(cursor + count)]) else {
+                let value = HLSDecimal.digits(bytes[cursor..<(cursor + count)])
+            else {
                 throw fail("\(field) must be \(count) digits; " + ProgramDate.expectedForm)
             }
             cursor += count
@@ -54,8 +55,9 @@ extension ProgramDate {
         }
         func expect(_ separators: String, after field: String) throws(ProgramDateParseError) {
             guard cursor < bytes.count, separators.utf8.contains(bytes[cursor]) else {
-                throw fail("expected \(separators.first.map { "\"\($0)\"" } ?? "") after the \(field); "
-                           + ProgramDate.expectedForm)
+                throw fail(
+                    "expected \(separators.first.map { "\"\($0)\"" } ?? "") after the \(field); "
+                        + ProgramDate.expectedForm)
             }
             cursor += 1
         }
@@ -75,9 +77,11 @@ extension ProgramDate {
         let zoneStart = bytes[cursor...].firstIndex { "Zz+-".utf8.contains($0) } ?? bytes.count
         let secondsText = String(decoding: bytes[cursor..<zoneStart], as: UTF8.self)
         guard secondsText.utf8.prefix(while: { $0 != UInt8(ascii: ".") }).count == 2,
-              let seconds = HLSDecimal.nonNegative(secondsText) else {
-            throw fail("seconds \"\(secondsText)\" must be two digits with an optional fraction; "
-                       + ProgramDate.expectedForm)
+            let seconds = HLSDecimal.nonNegative(secondsText)
+        else {
+            throw fail(
+                "seconds \"\(secondsText)\" must be two digits with an optional fraction; "
+                    + ProgramDate.expectedForm)
         }
         cursor = zoneStart
 
@@ -89,9 +93,10 @@ extension ProgramDate {
         guard hour <= 23 else { throw fail("hour \(hour) is not 00...23") }
         guard minute <= 59 else { throw fail("minute \(minute) is not 00...59") }
         guard seconds < MediaTime(value: 60, timescale: 1) else {
-            throw fail(seconds < MediaTime(value: 61, timescale: 1)
-                       ? "second 60 (a leap second) cannot be placed on the POSIX time scale"
-                       : "seconds \(secondsText) are not below 60")
+            throw fail(
+                seconds < MediaTime(value: 61, timescale: 1)
+                    ? "second 60 (a leap second) cannot be placed on the POSIX time scale"
+                    : "seconds \(secondsText) are not below 60")
         }
         let offsetSeconds = try ProgramDate.zoneOffset(bytes[cursor...], fail: fail)
 
@@ -114,8 +119,9 @@ extension ProgramDate {
         var digits = Array(zone.dropFirst())
         if digits.count == 5, digits[2] == UInt8(ascii: ":") { digits.remove(at: 2) }
         guard digits.count == 4 || digits.count == 2,
-              let hours = HLSDecimal.digits(digits.prefix(2)),
-              let minutes = digits.count == 4 ? HLSDecimal.digits(digits.suffix(2)) : 0 else {
+            let hours = HLSDecimal.digits(digits.prefix(2)),
+            let minutes = digits.count == 4 ? HLSDecimal.digits(digits.suffix(2)) : 0
+        else {
             throw fail("offset \"\(String(decoding: zone, as: UTF8.self))\" is not ±hh:mm, ±hhmm or ±hh")
         }
         guard hours <= 23, minutes <= 59 else {

@@ -61,8 +61,9 @@ public struct ProgramDate: Sendable, Hashable, Comparable {
         let digits = max(0, min(fractionDigits, HLSDecimal.maxFractionDigits))
         let scale = HLSDecimal.power10(digits)
         guard sinceEpoch.isNumeric else { return sinceEpoch.description }
-        let (ticks, _) = MediaTime.divide(Int128(sinceEpoch.value) * scale, by: Int128(sinceEpoch.timescale),
-                                          rounding: .towardNegativeInfinity)
+        let (ticks, _) = MediaTime.divide(
+            Int128(sinceEpoch.value) * scale, by: Int128(sinceEpoch.timescale),
+            rounding: .towardNegativeInfinity)
         // Floor division so that instants before 1970 land on the right day.
         let (wholeSeconds, fraction) = ProgramDate.floorDivide(ticks, scale)
         let (days, secondOfDay) = ProgramDate.floorDivide(wholeSeconds, 86_400)

@@ -19,9 +19,11 @@ public struct ColorDescription: Sendable, Hashable {
     public let dolbyVision: DolbyVisionConfiguration?
 
     /// A description from these facts.
-    public init(transfer: String?, primaries: String?, matrix: String?, range: String?,
-                masteringDisplay: MasteringDisplay? = nil, contentLightLevel: ContentLightLevel? = nil,
-                dolbyVision: DolbyVisionConfiguration? = nil) {
+    public init(
+        transfer: String?, primaries: String?, matrix: String?, range: String?,
+        masteringDisplay: MasteringDisplay? = nil, contentLightLevel: ContentLightLevel? = nil,
+        dolbyVision: DolbyVisionConfiguration? = nil
+    ) {
         self.transfer = transfer
         self.primaries = primaries
         self.matrix = matrix
@@ -74,8 +76,10 @@ public struct MasteringDisplay: Sendable, Hashable {
     public let minimumLuminance: Double?, maximumLuminance: Double?
 
     /// A mastering display from these facts.
-    public init(primaries: [Chromaticity]?, whitePoint: Chromaticity?,
-                minimumLuminance: Double?, maximumLuminance: Double?) {
+    public init(
+        primaries: [Chromaticity]?, whitePoint: Chromaticity?,
+        minimumLuminance: Double?, maximumLuminance: Double?
+    ) {
         self.primaries = primaries
         self.whitePoint = whitePoint
         self.minimumLuminance = minimumLuminance
@@ -121,8 +125,10 @@ public struct DolbyVisionConfiguration: Sendable, Hashable {
     public let hasRPU: Bool, hasEnhancementLayer: Bool, hasBaseLayer: Bool
 
     /// A configuration from these facts.
-    public init(profile: Int, level: Int, baseLayerCompatibility: Int, hasRPU: Bool, hasEnhancementLayer: Bool,
-                hasBaseLayer: Bool) {
+    public init(
+        profile: Int, level: Int, baseLayerCompatibility: Int, hasRPU: Bool, hasEnhancementLayer: Bool,
+        hasBaseLayer: Bool
+    ) {
         self.profile = profile
         self.level = level
         self.baseLayerCompatibility = baseLayerCompatibility

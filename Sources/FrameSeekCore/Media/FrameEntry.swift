@@ -24,8 +24,10 @@ public struct FrameEntry: Sendable, Hashable {
     public internal(set) var end: MediaTime
 
     /// Creates an entry; the frame table builder is the only producer in practice.
-    public init(index: Int, pts: Int64, time: MediaTime, durationTicks: Int64, duration: MediaTime,
-                isKeyframe: Bool, decodeOrder: Int, packetPosition: Int64?) {
+    public init(
+        index: Int, pts: Int64, time: MediaTime, durationTicks: Int64, duration: MediaTime,
+        isKeyframe: Bool, decodeOrder: Int, packetPosition: Int64?
+    ) {
         self.index = index
         self.pts = pts
         self.time = time

@@ -77,9 +77,10 @@ public struct FrameList: RandomAccessCollection, Sendable {
             return whole[index]
         case .runs(let runs):
             let frame = runs[index]
-            var entry = FrameEntry(index: index, pts: frame.pts, time: timeBase.time(ofTicks: frame.pts &- originPTS),
-                                   durationTicks: frame.durationTicks, duration: timeBase.time(ofTicks: frame.durationTicks),
-                                   isKeyframe: true, decodeOrder: frame.decodeOrder, packetPosition: frame.position)
+            var entry = FrameEntry(
+                index: index, pts: frame.pts, time: timeBase.time(ofTicks: frame.pts &- originPTS),
+                durationTicks: frame.durationTicks, duration: timeBase.time(ofTicks: frame.durationTicks),
+                isKeyframe: true, decodeOrder: frame.decodeOrder, packetPosition: frame.position)
             if index + 1 < runs.count, !endingAtOwnDuration.contains(index) {
                 entry.end = timeBase.time(ofTicks: runs[index + 1].pts &- originPTS)
             }
@@ -89,9 +90,10 @@ public struct FrameList: RandomAccessCollection, Sendable {
             let time = timeBase.time(ofTicks: frame.pts &- originPTS)
             let duration = timeBase.time(ofTicks: frame.durationTicks)
             let position = positions.flatMap { $0[index] < 0 ? nil : $0[index] }
-            var entry = FrameEntry(index: index, pts: frame.pts, time: time, durationTicks: frame.durationTicks,
-                                   duration: duration, isKeyframe: frame.isKeyframe,
-                                   decodeOrder: frame.decodeOrder, packetPosition: position)
+            var entry = FrameEntry(
+                index: index, pts: frame.pts, time: time, durationTicks: frame.durationTicks,
+                duration: duration, isKeyframe: frame.isKeyframe,
+                decodeOrder: frame.decodeOrder, packetPosition: position)
             if index + 1 < packed.count, !endingAtOwnDuration.contains(index) {
                 entry.end = timeBase.time(ofTicks: packed[index + 1].pts &- originPTS)
             }
@@ -110,9 +112,11 @@ public struct FrameList: RandomAccessCollection, Sendable {
         packed.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
             guard entry.index == i, entry.time == timeBase.time(ofTicks: entry.pts &- originPTS),
-                  entry.duration == timeBase.time(ofTicks: entry.durationTicks),
-                  let frame = Packed(pts: entry.pts, durationTicks: entry.durationTicks,
-                                     decodeOrder: entry.decodeOrder, isKeyframe: entry.isKeyframe) else {
+                entry.duration == timeBase.time(ofTicks: entry.durationTicks),
+                let frame = Packed(
+                    pts: entry.pts, durationTicks: entry.durationTicks,
+                    decodeOrder: entry.decodeOrder, isKeyframe: entry.isKeyframe)
+            else {
                 storage = .whole(Self.covering(entries, endingAtOwnDuration: endingAtOwnDuration))
                 positions = nil
                 return
@@ -127,12 +131,15 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// scan of a long file builds, so that its table never exists at 100 bytes a frame. Frame
     /// `i`'s time is `timeBase.time(ofTicks: pts - originPTS)`; `frame(i)` gives its numbers.
     /// Packet positions are kept only when `keepingPacketPositions` (see `Builder`).
-    package init(count: Int, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>, keepingPacketPositions: Bool = true,
-                 frame: (Int) -> (pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?)) {
+    package init(
+        count: Int, timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>, keepingPacketPositions: Bool = true,
+        frame: (Int) -> (pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?)
+    ) {
         var builder = Builder(timeBase: timeBase, originPTS: originPTS, capacity: count, keepingPacketPositions: keepingPacketPositions)
         for i in 0..<count {
             let f = frame(i)
-            builder.append(pts: f.pts, durationTicks: f.durationTicks, isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, position: f.position)
+            builder.append(
+                pts: f.pts, durationTicks: f.durationTicks, isKeyframe: f.isKeyframe, decodeOrder: f.decodeOrder, position: f.position)
         }
         self = builder.finish(endingAtOwnDuration: endingAtOwnDuration)
     }
@@ -143,8 +150,9 @@ public struct FrameList: RandomAccessCollection, Sendable {
     /// cost a fifth of the open. The maker leaves tables whose frames are all keyframes to
     /// `Builder`, which keeps those as runs where that pays.
     package init(packed: [Packed], timeBase: TimeBase, originPTS: Int64, endingAtOwnDuration: Set<Int>) {
-        self.init(storage: .packed(packed), positions: nil, timeBase: timeBase, originPTS: originPTS,
-                  endingAtOwnDuration: endingAtOwnDuration)
+        self.init(
+            storage: .packed(packed), positions: nil, timeBase: timeBase, originPTS: originPTS,
+            endingAtOwnDuration: endingAtOwnDuration)
     }
 
     /// Frames packed one by one as they are read, in presentation order: kept as runs while
@@ -174,8 +182,11 @@ public struct FrameList: RandomAccessCollection, Sendable {
 
         /// Adds the next frame in presentation order.
         package mutating func append(pts: Int64, durationTicks: Int64, isKeyframe: Bool, decodeOrder: Int, position: Int64?) {
-            if whole == nil, runs != nil, runs!.append(pts: pts, durationTicks: durationTicks, isKeyframe: isKeyframe,
-                                                         decodeOrder: decodeOrder, position: keepingPacketPositions ? position : nil) {
+            if whole == nil, runs != nil,
+                runs!.append(
+                    pts: pts, durationTicks: durationTicks, isKeyframe: isKeyframe,
+                    decodeOrder: decodeOrder, position: keepingPacketPositions ? position : nil)
+            {
                 return
             }
             // Runs no longer pay: the frames so far are packed and the rest follow them.
@@ -208,17 +219,20 @@ public struct FrameList: RandomAccessCollection, Sendable {
             }
             if whole == nil {
                 whole = packed.enumerated().map { i, f in
-                    FrameEntry(index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS), durationTicks: f.durationTicks,
-                               duration: timeBase.time(ofTicks: f.durationTicks), isKeyframe: f.isKeyframe,
-                               decodeOrder: f.decodeOrder, packetPosition: positions.flatMap { $0[i] < 0 ? nil : $0[i] })
+                    FrameEntry(
+                        index: i, pts: f.pts, time: timeBase.time(ofTicks: f.pts &- originPTS), durationTicks: f.durationTicks,
+                        duration: timeBase.time(ofTicks: f.durationTicks), isKeyframe: f.isKeyframe,
+                        decodeOrder: f.decodeOrder, packetPosition: positions.flatMap { $0[i] < 0 ? nil : $0[i] })
                 }
                 packed = []
                 positions = nil
             }
             let index = whole!.count
-            whole!.append(FrameEntry(index: index, pts: pts, time: timeBase.time(ofTicks: pts &- originPTS), durationTicks: durationTicks,
-                                     duration: timeBase.time(ofTicks: durationTicks), isKeyframe: isKeyframe,
-                                     decodeOrder: decodeOrder, packetPosition: keepingPacketPositions ? position : nil))
+            whole!.append(
+                FrameEntry(
+                    index: index, pts: pts, time: timeBase.time(ofTicks: pts &- originPTS), durationTicks: durationTicks,
+                    duration: timeBase.time(ofTicks: durationTicks), isKeyframe: isKeyframe,
+                    decodeOrder: decodeOrder, packetPosition: keepingPacketPositions ? position : nil))
         }
 
         /// The list, with `endingAtOwnDuration` as the frames that cover only their own duration.
@@ -226,15 +240,18 @@ public struct FrameList: RandomAccessCollection, Sendable {
             var built = self
             if let runs = built.runs {
                 if runs.pays {
-                    return FrameList(storage: .runs(runs), positions: nil, timeBase: timeBase, originPTS: originPTS,
-                                     endingAtOwnDuration: endingAtOwnDuration)
+                    return FrameList(
+                        storage: .runs(runs), positions: nil, timeBase: timeBase, originPTS: originPTS,
+                        endingAtOwnDuration: endingAtOwnDuration)
                 }
                 built.packRuns()
             }
-            let storage: Storage = built.whole.map { .whole(FrameList.covering($0, endingAtOwnDuration: endingAtOwnDuration)) }
+            let storage: Storage =
+                built.whole.map { .whole(FrameList.covering($0, endingAtOwnDuration: endingAtOwnDuration)) }
                 ?? .packed(built.packed)
-            return FrameList(storage: storage, positions: built.whole == nil ? built.positions : nil, timeBase: timeBase,
-                             originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
+            return FrameList(
+                storage: storage, positions: built.whole == nil ? built.positions : nil, timeBase: timeBase,
+                originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
         }
     }
 
@@ -248,8 +265,9 @@ public struct FrameList: RandomAccessCollection, Sendable {
             // Whole entries hold their ends: set again, as the packed form would read them.
             var entries = whole
             for i in entries.indices { entries[i].end = entries[i].time + entries[i].duration }
-            return FrameList(storage: .whole(Self.covering(entries, endingAtOwnDuration: frames)), positions: nil,
-                             timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
+            return FrameList(
+                storage: .whole(Self.covering(entries, endingAtOwnDuration: frames)), positions: nil,
+                timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: frames)
         }
     }
 

@@ -47,13 +47,17 @@ public struct FrameTable: Sendable {
     /// `randomAccessPoints` sorted by `pts`. `missingDataAfter` maps a frame to the reason the
     /// media after it could not be read: such a frame covers only its own duration, and the
     /// rest of the way to the next frame is `missingData`.
-    public init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: [FrameEntry],
-                randomAccessPoints: [RandomAccessPoint], source: Source,
-                missingDataAfter: [Int: String] = [:]) {
-        self.init(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                  frames: FrameList(frames, timeBase: timeBase, originPTS: originPTS,
-                                    endingAtOwnDuration: Set(missingDataAfter.keys)),
-                  randomAccessPoints: RandomAccessPointList(randomAccessPoints), source: source, missingDataAfter: missingDataAfter)
+    public init(
+        streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: [FrameEntry],
+        randomAccessPoints: [RandomAccessPoint], source: Source,
+        missingDataAfter: [Int: String] = [:]
+    ) {
+        self.init(
+            streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+            frames: FrameList(
+                frames, timeBase: timeBase, originPTS: originPTS,
+                endingAtOwnDuration: Set(missingDataAfter.keys)),
+            randomAccessPoints: RandomAccessPointList(randomAccessPoints), source: source, missingDataAfter: missingDataAfter)
     }
 
     /// Creates a table from frames already packed (`FrameList.init(count:timeBase:originPTS:
@@ -63,9 +67,11 @@ public struct FrameTable: Sendable {
     /// `edgeMissingData` are stretches at the edges of the timeline that no frame bounds on
     /// one side: before the first frame (`afterFrame` -1) and after the last one (an HLS
     /// window's first or last segments that could not be read).
-    package init(streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: FrameList,
-                 randomAccessPoints: RandomAccessPointList, source: Source, missingDataAfter: [Int: String] = [:],
-                 edgeMissingData: [MissingData] = []) {
+    package init(
+        streamIndex: Int, timeBase: TimeBase, originPTS: Int64, frames: FrameList,
+        randomAccessPoints: RandomAccessPointList, source: Source, missingDataAfter: [Int: String] = [:],
+        edgeMissingData: [MissingData] = []
+    ) {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.originPTS = originPTS

@@ -21,9 +21,11 @@ public struct MediaDescription: Sendable, Hashable {
     public let missingData: [MissingData]
 
     /// Creates a description.
-    public init(path: String, container: String, startTime: MediaTime, duration: MediaTime?,
-                streams: [StreamDescription], selectedStreamIndex: Int, truncation: Truncation? = nil,
-                missingData: [MissingData] = []) {
+    public init(
+        path: String, container: String, startTime: MediaTime, duration: MediaTime?,
+        streams: [StreamDescription], selectedStreamIndex: Int, truncation: Truncation? = nil,
+        missingData: [MissingData] = []
+    ) {
         self.path = path
         self.container = container
         self.startTime = startTime
@@ -82,9 +84,11 @@ public struct StreamDescription: Sendable, Hashable {
     public let color: ColorDescription?
 
     /// Creates a stream description.
-    public init(index: Int, mediaType: MediaType, codec: String, timeBase: TimeBase, width: Int?,
-                height: Int?, pixelFormat: String?, sampleRate: Int?, channels: Int?,
-                orientation: DisplayOrientation, sampleAspectRatio: TimeBase?, color: ColorDescription? = nil) {
+    public init(
+        index: Int, mediaType: MediaType, codec: String, timeBase: TimeBase, width: Int?,
+        height: Int?, pixelFormat: String?, sampleRate: Int?, channels: Int?,
+        orientation: DisplayOrientation, sampleAspectRatio: TimeBase?, color: ColorDescription? = nil
+    ) {
         self.index = index
         self.mediaType = mediaType
         self.codec = codec

@@ -36,8 +36,9 @@ public struct RGB16Image: Sendable, Hashable {
 
     /// Wraps `bigEndianSamples`, which must hold `width * height * 6` bytes.
     public init(width: Int, height: Int, bigEndianSamples: [UInt8]) {
-        precondition(bigEndianSamples.count == width * height * 6,
-                     "RGB16Image: \(bigEndianSamples.count) bytes for \(width)x\(height)")
+        precondition(
+            bigEndianSamples.count == width * height * 6,
+            "RGB16Image: \(bigEndianSamples.count) bytes for \(width)x\(height)")
         self.width = width
         self.height = height
         self.bigEndianSamples = bigEndianSamples
@@ -60,8 +61,10 @@ public struct RGB16Image: Sendable, Hashable {
 extension DisplayOrientation {
     /// Packed pixels of `bytesPerPixel` bytes each, `width` x `height`, moved so the picture
     /// appears upright, with the upright size.
-    func reorient(_ pixels: [UInt8], width: Int, height: Int,
-                  bytesPerPixel: Int) -> (size: (width: Int, height: Int), pixels: [UInt8]) {
+    func reorient(
+        _ pixels: [UInt8], width: Int, height: Int,
+        bytesPerPixel: Int
+    ) -> (size: (width: Int, height: Int), pixels: [UInt8]) {
         let size = displaySize(width: width, height: height)
         var out = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { source in

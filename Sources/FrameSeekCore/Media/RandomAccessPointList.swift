@@ -21,9 +21,10 @@ public struct RandomAccessPointList: RandomAccessCollection, Sendable, Equatable
     /// `everyFrame(of:)` where every frame is one, else listed.
     package static func keyframes(of frames: FrameList) -> RandomAccessPointList {
         if frames.isEveryFrameAKeyframe { return everyFrame(of: frames) }
-        return RandomAccessPointList(frames.indices.filter { frames.isKeyframe(at: $0) }.map {
-            RandomAccessPoint(pts: frames[$0].pts, dts: nil, decodeOrder: frames.decodeOrder(at: $0), frameIndex: $0)
-        })
+        return RandomAccessPointList(
+            frames.indices.filter { frames.isKeyframe(at: $0) }.map {
+                RandomAccessPoint(pts: frames[$0].pts, dts: nil, decodeOrder: frames.decodeOrder(at: $0), frameIndex: $0)
+            })
     }
 
     private init(storage: Storage) { self.storage = storage }

@@ -27,8 +27,10 @@ final class EngineHost: Sendable {
     /// of it) before anything queued behind the load, so a seek queued behind the load sees the
     /// player's state for the new item, never the old one; it returns false when a later load or
     /// a close overtook this one, and the engine is then dropped.
-    func load(_ url: URL, with factory: @escaping PlaybackEngineFactory,
-              install: @escaping @Sendable (any PlaybackEngine) -> Bool) async throws(MediaError) {
+    func load(
+        _ url: URL, with factory: @escaping PlaybackEngineFactory,
+        install: @escaping @Sendable (any PlaybackEngine) -> Bool
+    ) async throws(MediaError) {
         let result = await confined.perform { engine -> Result<Void, MediaError> in
             do throws(MediaError) {
                 let opened = try factory(url)

@@ -23,7 +23,8 @@ public struct DispatchPlaybackTicker: PlaybackTicker {
 
     /// Runs `tick` after `delay`, kept within `0 ... 1 day` the way live reloads are.
     public func schedule(after delay: MediaTime, _ tick: @escaping @Sendable () -> Void) {
-        DispatchQueue.global(qos: qos).asyncAfter(deadline: .now() + DispatchLiveReloadScheduler.interval(delay),
-                                                  execute: tick)
+        DispatchQueue.global(qos: qos).asyncAfter(
+            deadline: .now() + DispatchLiveReloadScheduler.interval(delay),
+            execute: tick)
     }
 }

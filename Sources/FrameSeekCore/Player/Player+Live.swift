@@ -28,9 +28,10 @@ extension Player {
     public func seek(toDate date: ProgramDate, precision: SeekPrecision = .exact) async -> DateSeekResult {
         let id = machine.update { $0.makeID() }
         return await awaitingSeek(id: id) { continuation in
-            startDateSeek(id: id, to: date, precision: precision,
-                          reply: .direct { continuation.resume(returning: .seeked($0)) },
-                          unavailable: .direct { continuation.resume(returning: .unavailable($0)) })
+            startDateSeek(
+                id: id, to: date, precision: precision,
+                reply: .direct { continuation.resume(returning: .seeked($0)) },
+                unavailable: .direct { continuation.resume(returning: .unavailable($0)) })
         }
     }
 
@@ -44,16 +45,21 @@ extension Player {
     /// The completion-handler form of `seek(toDate:precision:)`, the one synchronous code
     /// calls: `completion`, if any, runs on the callback queue, after the seek's events. The
     /// date is resolved and the seek registered before this method returns.
-    public func seek(toDate date: ProgramDate, precision: SeekPrecision = .exact,
-                     completion: (@Sendable (DateSeekResult) -> Void)? = nil) {
-        startDateSeek(id: machine.update { $0.makeID() }, to: date, precision: precision,
-                      reply: .callback { completion?(.seeked($0)) },
-                      unavailable: .callback { completion?(.unavailable($0)) })
+    public func seek(
+        toDate date: ProgramDate, precision: SeekPrecision = .exact,
+        completion: (@Sendable (DateSeekResult) -> Void)? = nil
+    ) {
+        startDateSeek(
+            id: machine.update { $0.makeID() }, to: date, precision: precision,
+            reply: .callback { completion?(.seeked($0)) },
+            unavailable: .callback { completion?(.unavailable($0)) })
     }
 
     /// The completion-handler form with a Foundation `Date`.
-    public func seek(toDate date: Date, precision: SeekPrecision = .exact,
-                     completion: (@Sendable (DateSeekResult) -> Void)? = nil) {
+    public func seek(
+        toDate date: Date, precision: SeekPrecision = .exact,
+        completion: (@Sendable (DateSeekResult) -> Void)? = nil
+    ) {
         seek(toDate: ProgramDate(date), precision: precision, completion: completion)
     }
 
@@ -67,20 +73,24 @@ extension Player {
     public func seekToLiveEdge() async -> SeekOutcome? {
         let id = machine.update { $0.makeID() }
         return await awaitingSeek(id: id) { continuation in
-            startLiveEdgeSeek(id: id, reply: .direct { continuation.resume(returning: $0) },
-                              notLive: .direct { continuation.resume(returning: $0) })
+            startLiveEdgeSeek(
+                id: id, reply: .direct { continuation.resume(returning: $0) },
+                notLive: .direct { continuation.resume(returning: $0) })
         }
     }
 
     /// The completion-handler form of `seekToLiveEdge()`, the one synchronous code calls:
     /// `completion`, if any, runs on the callback queue, with nil when the media is not live.
     public func seekToLiveEdge(completion: (@Sendable (SeekOutcome?) -> Void)? = nil) {
-        startLiveEdgeSeek(id: machine.update { $0.makeID() }, reply: .callback { completion?($0) },
-                          notLive: .callback { completion?($0) })
+        startLiveEdgeSeek(
+            id: machine.update { $0.makeID() }, reply: .callback { completion?($0) },
+            notLive: .callback { completion?($0) })
     }
 
-    private func startDateSeek(id: UInt64, to date: ProgramDate, precision: SeekPrecision,
-                               reply: Reply<SeekOutcome>, unavailable: Reply<DateSeekUnavailableReason>) {
+    private func startDateSeek(
+        id: UInt64, to date: ProgramDate, precision: SeekPrecision,
+        reply: Reply<SeekOutcome>, unavailable: Reply<DateSeekUnavailableReason>
+    ) {
         start(id: id, precision: precision, reply: reply) { s, events in
             switch s.time(forDate: date) {
             case .success(let time):

@@ -39,8 +39,9 @@ extension Player {
                 guard let self, let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
                 let failures: Int
                 if case .failure = step.result { failures = failuresInARow + 1 } else { failures = 0 }
-                self.scheduleReloads(of: identity, after: step.nextDelay.map { Self.backedOff($0, afterFailures: failures) },
-                                     failuresInARow: failures)
+                self.scheduleReloads(
+                    of: identity, after: step.nextDelay.map { Self.backedOff($0, afterFailures: failures) },
+                    failuresInARow: failures)
             }
         }
     }
@@ -73,10 +74,13 @@ extension Player {
     /// Nil when the engine or the player's item is no longer `identity`'s (closed, or replaced
     /// by a load): such a reload touches neither the engine nor the state, and reloading stops.
     /// Nil too when the engine no longer asks for reloads.
-    static func reload(_ engine: (any PlaybackEngine)?, of identity: ItemIdentity,
-                       machine: PlayerStateMachine) -> ReloadStep? {
+    static func reload(
+        _ engine: (any PlaybackEngine)?, of identity: ItemIdentity,
+        machine: PlayerStateMachine
+    ) -> ReloadStep? {
         guard let live = engine as? any LivePlaybackEngine, ObjectIdentifier(live) == identity.engine,
-              live.reloadDelay != nil, machine.read({ $0.isCurrent(identity) }) else { return nil }
+            live.reloadDelay != nil, machine.read({ $0.isCurrent(identity) })
+        else { return nil }
         let result: Result<Bool, MediaError>
         let stillCurrent: Bool
         do throws(MediaError) {

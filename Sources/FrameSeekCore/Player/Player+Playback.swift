@@ -72,15 +72,20 @@ extension Player {
         case .advance(let target, let playhead, let identity, let isVideo, let end, let nextUpdate):
             guard let engine, ObjectIdentifier(engine) == identity.engine else { return }
             let ended = target >= end
-            let step = isVideo ? Self.advanceVideo(engine, to: target, from: playhead)
-                               : PlaybackStep(landed: ended ? end : target, nextFrame: nil)
+            let step =
+                isVideo
+                ? Self.advanceVideo(engine, to: target, from: playhead)
+                : PlaybackStep(landed: ended ? end : target, nextFrame: nil)
             let commit = machine.apply { s, events in
                 s.commitTick(id: id, identity: identity, target: target, landed: step.landed, ended: ended, into: &events)
             }
             switch commit {
             case .goOn:
-                scheduleTick(of: id, after: Self.delay(from: target, frame: step.nextFrame, update: nextUpdate,
-                                                       rate: machine.read { $0.playback?.rate ?? 1 }))
+                scheduleTick(
+                    of: id,
+                    after: Self.delay(
+                        from: target, frame: step.nextFrame, update: nextUpdate,
+                        rate: machine.read { $0.playback?.rate ?? 1 }))
             case .stop:
                 break
             case .ended(let rate):

@@ -30,15 +30,20 @@ extension Player {
     ///
     /// This is the form synchronous code calls, as the SDK's does: `player.seek(to: 92.5)` with
     /// no completion, or with a trailing closure.
-    public func seek(to time: MediaTime, precision: SeekPrecision = .exact,
-                     completion: (@Sendable (SeekOutcome) -> Void)? = nil) {
-        start(id: machine.update { $0.makeID() }, to: time, precision: precision,
-              reply: .callback { completion?($0) })
+    public func seek(
+        to time: MediaTime, precision: SeekPrecision = .exact,
+        completion: (@Sendable (SeekOutcome) -> Void)? = nil
+    ) {
+        start(
+            id: machine.update { $0.makeID() }, to: time, precision: precision,
+            reply: .callback { completion?($0) })
     }
 
     /// The completion-handler form with `Double` seconds.
-    public func seek(to seconds: Double, precision: SeekPrecision = .exact,
-                     completion: (@Sendable (SeekOutcome) -> Void)? = nil) {
+    public func seek(
+        to seconds: Double, precision: SeekPrecision = .exact,
+        completion: (@Sendable (SeekOutcome) -> Void)? = nil
+    ) {
         seek(to: MediaTime(decimalSeconds: seconds), precision: precision, completion: completion)
     }
 
@@ -51,8 +56,10 @@ extension Player {
     /// a seek by date uses the window current when it is registered, and no reload comes in
     /// between), and queues it on the engine. `resolve` returns nil when there is nothing to
     /// seek to, after answering the caller through the events itself.
-    func start(id: UInt64, precision: SeekPrecision, reply: Reply<SeekOutcome>,
-               resolve: (PlayerState, inout [PlayerEmission]) -> MediaTime?) {
+    func start(
+        id: UInt64, precision: SeekPrecision, reply: Reply<SeekOutcome>,
+        resolve: (PlayerState, inout [PlayerEmission]) -> MediaTime?
+    ) {
         let started = ContinuousClock.now
         let registration = machine.apply { s, events -> PlayerState.Registration? in
             guard let time = resolve(s, &events) else { return nil }
@@ -63,8 +70,10 @@ extension Player {
 
     /// Runs `begin`, which starts seek `id` answering `continuation`, and waits for the answer;
     /// cancelling the calling task cancels the seek.
-    func awaitingSeek<Value: Sendable>(id: UInt64,
-                                       _ begin: (CheckedContinuation<Value, Never>) -> Void) async -> Value {
+    func awaitingSeek<Value: Sendable>(
+        id: UInt64,
+        _ begin: (CheckedContinuation<Value, Never>) -> Void
+    ) async -> Value {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 begin(continuation)
@@ -91,7 +100,7 @@ extension Player {
             if let engine {
                 do throws(MediaError) {
                     result = .landed(try engine.seek(to: seek.target, precision: seek.precision, interruption: flag))
-                } catch where error.reason == .interrupted {
+                } catch  where error.reason == .interrupted {
                     result = .interrupted
                 } catch {
                     result = .failed(error)

@@ -57,7 +57,8 @@ extension Player {
         let machine = self.machine
         host.schedule { engine in
             guard let playhead = machine.read({ $0.stepToRun(id: id) }) else { return }
-            let report = engine.map { Self.step($0, from: playhead, step.direction, count: step.count) }
+            let report =
+                engine.map { Self.step($0, from: playhead, step.direction, count: step.count) }
                 ?? step.unavailable(.noCurrentItem)
             machine.apply { s, events in s.commitStep(id: id, report, into: &events) }
         }
@@ -68,8 +69,10 @@ extension Player {
     /// The engine's current frame can differ from the playhead: a seek that landed on the
     /// engine just as it was superseded leaves the engine there. The engine is put back on
     /// the playhead's frame first (a cache hit).
-    private static func step(_ engine: any PlaybackEngine, from playhead: MediaTime,
-                             _ direction: FrameStepDirection, count: Int) -> FrameStepReport {
+    private static func step(
+        _ engine: any PlaybackEngine, from playhead: MediaTime,
+        _ direction: FrameStepDirection, count: Int
+    ) -> FrameStepReport {
         let table = engine.frameTable
         let engineTime = engine.currentFrameIndex.map { table.frames[$0].time } ?? table.frames.first?.time
         if engine.media.selectedStream.mediaType == .video, engineTime != playhead {

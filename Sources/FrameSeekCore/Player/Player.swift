@@ -27,10 +27,12 @@ public final class Player: Sendable {
     /// (a real timer by default; tests pass one they advance by hand). `clock` measures
     /// playback and scrub throttling; `ticker` times playback's ticks (both injectable so tests
     /// play on a virtual clock).
-    public init(engineFactory: @escaping PlaybackEngineFactory, callbackQueue: DispatchQueue = .main,
-                clock: any PlayerClock = ContinuousPlayerClock(),
-                reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler(),
-                ticker: any PlaybackTicker = DispatchPlaybackTicker()) {
+    public init(
+        engineFactory: @escaping PlaybackEngineFactory, callbackQueue: DispatchQueue = .main,
+        clock: any PlayerClock = ContinuousPlayerClock(),
+        reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler(),
+        ticker: any PlaybackTicker = DispatchPlaybackTicker()
+    ) {
         self.engineFactory = engineFactory
         self.ticker = ticker
         self.machine = PlayerStateMachine(queue: callbackQueue)
@@ -60,9 +62,11 @@ public final class Player: Sendable {
             try await host.load(url, with: engineFactory) { engine in
                 let item = LoadedItem(engine, generation: generation)
                 let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
-                guard machine.apply({ s, events in
-                    s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
-                }) else { return false }
+                guard
+                    machine.apply({ s, events in
+                        s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
+                    })
+                else { return false }
                 self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay)
                 return true
             }
@@ -76,7 +80,8 @@ public final class Player: Sendable {
     /// or the time itself (audio-only); nil for the item's start. On the engine's queue.
     private static func land(_ engine: any PlaybackEngine, _ item: LoadedItem, atStart start: MediaTime?) -> MediaTime? {
         guard let start, start.isNumeric, let range = item.seekableRange, range.contains(start),
-              start > range.lowerBound else { return nil }
+            start > range.lowerBound
+        else { return nil }
         guard item.media.selectedStream.mediaType == .video else { return start }
         return (try? engine.seek(to: start, precision: .exact))?.frame.time
     }
@@ -146,4 +151,3 @@ public final class Player: Sendable {
         set { machine.update { $0.listeners.seekDelegate = newValue } }
     }
 }
-

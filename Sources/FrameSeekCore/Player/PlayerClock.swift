@@ -1,4 +1,3 @@
-
 /// The monotonic clock the player throttles scrub events by. Injectable, so tests advance
 /// time by hand instead of sleeping.
 public protocol PlayerClock: Sendable {

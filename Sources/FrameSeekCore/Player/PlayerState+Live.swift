@@ -37,8 +37,10 @@ extension PlayerState {
 
     /// A reload of `identity` failed: the window stays, and listeners hear why, unless the
     /// item is gone or being replaced. Returns whether the item is still current.
-    mutating func reloadFailed(_ identity: ItemIdentity, _ error: MediaError,
-                               into events: inout [PlayerEmission]) -> Bool {
+    mutating func reloadFailed(
+        _ identity: ItemIdentity, _ error: MediaError,
+        into events: inout [PlayerEmission]
+    ) -> Bool {
         guard isCurrent(identity) else { return false }
         if !loading { events.append(.liveWindowReloadFailed(error)) }
         return true

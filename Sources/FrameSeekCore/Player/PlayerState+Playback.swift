@@ -34,8 +34,9 @@ enum TickPlan: Sendable {
     /// A seek, step or load is in flight: it moves the playhead; try again later.
     case wait
     /// Bring the playhead to `target`.
-    case advance(target: MediaTime, playhead: MediaTime, identity: ItemIdentity, isVideo: Bool, end: MediaTime,
-                 nextTimeUpdate: MediaTime)
+    case advance(
+        target: MediaTime, playhead: MediaTime, identity: ItemIdentity, isVideo: Bool, end: MediaTime,
+        nextTimeUpdate: MediaTime)
 }
 
 extension PlayerState {
@@ -45,8 +46,9 @@ extension PlayerState {
     /// `play(rate:)`: a new session from the playhead (replacing any running one).
     mutating func startPlaying(id: UInt64, rate: Double, now: Duration, into events: inout [PlayerEmission]) -> Bool {
         guard item != nil, !loading else { return false }
-        playback = PlaybackSession(id: id, rate: rate, anchorClock: now, anchorMedia: playhead,
-                                   nextTimeUpdate: playhead + timeUpdateInterval)
+        playback = PlaybackSession(
+            id: id, rate: rate, anchorClock: now, anchorMedia: playhead,
+            nextTimeUpdate: playhead + timeUpdateInterval)
         events.append(.playbackRate(rate, playhead))
         return true
     }
@@ -75,16 +77,19 @@ extension PlayerState {
         session.anchorClock = anchor
         playback = session
         let target = Self.mediaTime(from: session.anchorMedia, elapsed: now - anchor, rate: session.rate)
-        return .advance(target: target, playhead: playhead, identity: item.identity,
-                        isVideo: item.media.selectedStream.mediaType == .video, end: item.duration,
-                        nextTimeUpdate: session.nextTimeUpdate)
+        return .advance(
+            target: target, playhead: playhead, identity: item.identity,
+            isVideo: item.media.selectedStream.mediaType == .video, end: item.duration,
+            nextTimeUpdate: session.nextTimeUpdate)
     }
 
     /// The engine brought session `id`'s item to `time` for a tick aimed at `target`; `ended`
     /// when the target reached the end. Dropped (returns whether ticks go on) when the session,
     /// the item or the playhead's owner changed meanwhile: a seek or step registered since wins.
-    mutating func commitTick(id: UInt64, identity: ItemIdentity, target: MediaTime, landed time: MediaTime,
-                             ended: Bool, into events: inout [PlayerEmission]) -> TickCommit {
+    mutating func commitTick(
+        id: UInt64, identity: ItemIdentity, target: MediaTime, landed time: MediaTime,
+        ended: Bool, into events: inout [PlayerEmission]
+    ) -> TickCommit {
         guard var session = playback, session.id == id else { return .stop }
         guard item?.identity == identity, activeSeek == nil, pendingSteps.isEmpty else { return .goOn }
         let moved = time != playhead

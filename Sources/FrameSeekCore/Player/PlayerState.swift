@@ -95,10 +95,13 @@ struct PendingSeek: Sendable {
 
     /// The outcome of this seek ending without a landing, the playhead left at `playhead`
     /// (`.invalid` when nothing is loaded).
-    func notLanded(_ interruption: SeekInterruption, playhead: MediaTime, error: MediaError? = nil,
-                   clamp: SeekClamp? = nil) -> SeekOutcome {
-        SeekOutcome(requested: target, precision: precision, clamp: clamp ?? clampIfNotLanded,
-                    interruption: interruption, playhead: playhead, latency: ContinuousClock.now - start, error: error)
+    func notLanded(
+        _ interruption: SeekInterruption, playhead: MediaTime, error: MediaError? = nil,
+        clamp: SeekClamp? = nil
+    ) -> SeekOutcome {
+        SeekOutcome(
+            requested: target, precision: precision, clamp: clamp ?? clampIfNotLanded,
+            interruption: interruption, playhead: playhead, latency: ContinuousClock.now - start, error: error)
     }
 }
 
@@ -113,8 +116,9 @@ struct PendingStep: Sendable {
 
     /// The report of this step ending without stepping.
     func unavailable(_ reason: FrameStepUnavailableReason) -> FrameStepReport {
-        FrameStepReport(result: .unavailable(reason), direction: direction, requestedCount: count,
-                        framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
+        FrameStepReport(
+            result: .unavailable(reason), direction: direction, requestedCount: count,
+            framesStepped: 0, frame: nil, framesDecoded: 0, latency: .zero)
     }
 }
 
@@ -140,13 +144,16 @@ extension PlayerState {
     }
 
     /// A seek is asked for: it supersedes the active one (invariant 1).
-    mutating func registerSeek(id: UInt64, to target: MediaTime, precision: SeekPrecision,
-                               start: ContinuousClock.Instant, reply: Reply<SeekOutcome>,
-                               into events: inout [PlayerEmission]) -> Registration {
-        let seek = PendingSeek(id: id, target: target, precision: precision, flag: SeekInterruptionFlag(),
-                               start: start,
-                               clampIfNotLanded: loading ? .seekableRangeUnknown : item?.clamp(for: target) ?? .seekableRangeUnknown,
-                               reply: reply)
+    mutating func registerSeek(
+        id: UInt64, to target: MediaTime, precision: SeekPrecision,
+        start: ContinuousClock.Instant, reply: Reply<SeekOutcome>,
+        into events: inout [PlayerEmission]
+    ) -> Registration {
+        let seek = PendingSeek(
+            id: id, target: target, precision: precision, flag: SeekInterruptionFlag(),
+            start: start,
+            clampIfNotLanded: loading ? .seekableRangeUnknown : item?.clamp(for: target) ?? .seekableRangeUnknown,
+            reply: reply)
         guard item != nil else {
             seek.flag.interrupt(.notReady)
             events.append(.seekReply(reply, seek.notLanded(.notReady, playhead: .invalid)))
@@ -193,8 +200,9 @@ extension PlayerState {
         guard let seek = activeSeek, seek.id == id else { return }
         switch result {
         case .landed(let landing):
-            let outcome = SeekOutcome(landing: landing, latency: ContinuousClock.now - seek.start,
-                                      landedDate: item?.liveWindow?.date(forTime: landing.frame.time))
+            let outcome = SeekOutcome(
+                landing: landing, latency: ContinuousClock.now - seek.start,
+                landedDate: item?.liveWindow?.date(forTime: landing.frame.time))
             playhead = landing.frame.time
             reanchorPlayback()
             if outcome.clamp.didClamp { events.append(.seekClamped(outcome.clamp)) }
@@ -239,8 +247,10 @@ extension PlayerState {
     /// where the steps still pending will leave the playhead, since the engine runs them in
     /// order before this one. With `refusingFromTable`, a step the table says cannot move
     /// (audio only, an edge) is answered here instead of going to the engine.
-    mutating func registerStep(id: UInt64, _ step: PendingStep, refusingFromTable: Bool,
-                               into events: inout [PlayerEmission]) -> StepRegistration {
+    mutating func registerStep(
+        id: UInt64, _ step: PendingStep, refusingFromTable: Bool,
+        into events: inout [PlayerEmission]
+    ) -> StepRegistration {
         var step = step
         var blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
         if blocked == nil, let item {
@@ -316,8 +326,10 @@ extension PlayerState {
     /// The engine opened the item of load `generation`; ignored if a close or another load
     /// came after it. Returns whether it was installed.
     @discardableResult
-    mutating func install(_ loaded: LoadedItem, url: URL, startingAt start: MediaTime?, generation loadGeneration: UInt64,
-                          into events: inout [PlayerEmission]) -> Bool {
+    mutating func install(
+        _ loaded: LoadedItem, url: URL, startingAt start: MediaTime?, generation loadGeneration: UInt64,
+        into events: inout [PlayerEmission]
+    ) -> Bool {
         guard loadGeneration == generation else { return false }
         item = loaded
         itemURL = url

@@ -52,9 +52,11 @@ extension PlayerState {
 
     /// `endScrubbing(at:precision:)`: the session's one seek. `reply` is made with the
     /// session's sample count.
-    mutating func endScrub(id: UInt64, at time: MediaTime, precision: SeekPrecision, start: ContinuousClock.Instant,
-                           reply: (_ sampleCount: Int) -> Reply<SeekOutcome>,
-                           into events: inout [PlayerEmission]) -> ScrubEnd {
+    mutating func endScrub(
+        id: UInt64, at time: MediaTime, precision: SeekPrecision, start: ContinuousClock.Instant,
+        reply: (_ sampleCount: Int) -> Reply<SeekOutcome>,
+        into events: inout [PlayerEmission]
+    ) -> ScrubEnd {
         guard scrub.state == .scrubbing else { return .noSession(sampleCount: scrub.sampleCount) }
         scrub.position = time
         let seekReply = reply(scrub.sampleCount)

@@ -60,8 +60,10 @@ public final class ScrubSession: Sendable {
     /// Ends the session with its one seek, to `time` at `precision`; `completion` runs on the
     /// callback queue with the seek's outcome and the session's sample count. Outside a
     /// session it issues no seek and completes with no outcome.
-    public func endScrubbing(at time: MediaTime, precision: SeekPrecision = .exact,
-                             completion: (@Sendable (ScrubSessionResult) -> Void)? = nil) {
+    public func endScrubbing(
+        at time: MediaTime, precision: SeekPrecision = .exact,
+        completion: (@Sendable (ScrubSessionResult) -> Void)? = nil
+    ) {
         let end = startEnd(at: time, precision: precision) { sampleCount in
             .callback { outcome in completion?(ScrubSessionResult(outcome: outcome, sampleCount: sampleCount)) }
         }
@@ -73,8 +75,10 @@ public final class ScrubSession: Sendable {
     }
 
     /// `endScrubbing` with `Double` seconds.
-    public func endScrubbing(at seconds: Double, precision: SeekPrecision = .exact,
-                             completion: (@Sendable (ScrubSessionResult) -> Void)? = nil) {
+    public func endScrubbing(
+        at seconds: Double, precision: SeekPrecision = .exact,
+        completion: (@Sendable (ScrubSessionResult) -> Void)? = nil
+    ) {
         endScrubbing(at: MediaTime(decimalSeconds: seconds), precision: precision, completion: completion)
     }
 
@@ -90,8 +94,10 @@ public final class ScrubSession: Sendable {
             if case .noSession(let sampleCount) = end {
                 (count, hadSession) = (sampleCount, false)
                 // No seek was issued; the value is only there to resume, and is dropped below.
-                continuation.resume(returning: SeekOutcome(requested: time, precision: precision, clamp: .seekableRangeUnknown,
-                                                           interruption: .cancelled, playhead: .invalid, latency: .zero))
+                continuation.resume(
+                    returning: SeekOutcome(
+                        requested: time, precision: precision, clamp: .seekableRangeUnknown,
+                        interruption: .cancelled, playhead: .invalid, latency: .zero))
             }
         }
         return ScrubSessionResult(outcome: hadSession ? outcome : nil, sampleCount: count)
@@ -104,8 +110,10 @@ public final class ScrubSession: Sendable {
 
     /// Moves the session to seeking and registers its seek in one transition, then queues the
     /// seek on the engine.
-    private func startEnd(at time: MediaTime, precision: SeekPrecision,
-                          reply: (Int) -> Reply<SeekOutcome>) -> PlayerState.ScrubEnd {
+    private func startEnd(
+        at time: MediaTime, precision: SeekPrecision,
+        reply: (Int) -> Reply<SeekOutcome>
+    ) -> PlayerState.ScrubEnd {
         let started = ContinuousClock.now
         let end = machine.apply { s, events in
             s.endScrub(id: s.makeID(), at: time, precision: precision, start: started, reply: reply, into: &events)

@@ -11,12 +11,13 @@ public final class SeekInterruptionFlag: Sendable {
 
     /// Interrupts the seek for `reason`, unless it was already interrupted.
     public func interrupt(_ reason: SeekInterruption) {
-        let code: UInt8 = switch reason {
-        case .superseded: 1
-        case .cancelled: 2
-        case .notReady: 3
-        case .failed: 4
-        }
+        let code: UInt8 =
+            switch reason {
+            case .superseded: 1
+            case .cancelled: 2
+            case .notReady: 3
+            case .failed: 4
+            }
         _ = state.compareExchange(expected: 0, desired: code, ordering: .acquiringAndReleasing)
     }
 

@@ -117,9 +117,11 @@ public struct SeekOutcome: Sendable, Hashable {
 
     /// An outcome for a seek that did not land, with the playhead where it stayed (`.invalid`
     /// when nothing was loaded).
-    public init(requested: MediaTime, precision: SeekPrecision, clamp: SeekClamp,
-                interruption: SeekInterruption, playhead: MediaTime, latency: Duration,
-                framesDecoded: Int = 0, error: MediaError? = nil) {
+    public init(
+        requested: MediaTime, precision: SeekPrecision, clamp: SeekClamp,
+        interruption: SeekInterruption, playhead: MediaTime, latency: Duration,
+        framesDecoded: Int = 0, error: MediaError? = nil
+    ) {
         requestedMediaTime = requested
         self.precision = precision
         accuracy = SeekAccuracy(requested: requested, notLandedWithPlayheadAt: playhead, precision: precision)

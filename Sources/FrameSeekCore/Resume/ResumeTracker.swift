@@ -35,9 +35,11 @@ public final class ResumeTracker: PlaybackListener, Sendable {
         public var minimumResume: MediaTime
 
         /// Settings with the documented defaults, each overridable.
-        public init(saveInterval: MediaTime = MediaTime(value: 1, timescale: 1),
-                    completionMargin: MediaTime = MediaTime(value: 3, timescale: 1),
-                    minimumResume: MediaTime = MediaTime(value: 3, timescale: 1)) {
+        public init(
+            saveInterval: MediaTime = MediaTime(value: 1, timescale: 1),
+            completionMargin: MediaTime = MediaTime(value: 3, timescale: 1),
+            minimumResume: MediaTime = MediaTime(value: 3, timescale: 1)
+        ) {
             self.saveInterval = saveInterval
             self.completionMargin = completionMargin
             self.minimumResume = minimumResume
@@ -70,8 +72,10 @@ public final class ResumeTracker: PlaybackListener, Sendable {
 
     /// Tracks `player`'s items in `store`. `keyProvider` gives each URL's key (the caller's
     /// identifier); by default `defaultKey`.
-    public init(player: Player, store: any ProgressStore, settings: Settings = Settings(),
-                keyProvider: @escaping @Sendable (URL) -> String = ResumeTracker.defaultKey) {
+    public init(
+        player: Player, store: any ProgressStore, settings: Settings = Settings(),
+        keyProvider: @escaping @Sendable (URL) -> String = ResumeTracker.defaultKey
+    ) {
         self.store = store
         self.settings = settings
         self.keyProvider = keyProvider
@@ -94,7 +98,8 @@ public final class ResumeTracker: PlaybackListener, Sendable {
             return nil
         }
         guard let position = saved?.position, position >= settings.minimumResume,
-              !isComplete(position, duration: duration) else { return nil }
+            !isComplete(position, duration: duration)
+        else { return nil }
         return position
     }
 
@@ -126,10 +131,12 @@ public final class ResumeTracker: PlaybackListener, Sendable {
 
     /// Clears the item's key: it was watched to the end.
     public func onPlaybackEnded(at time: MediaTime, duration: MediaTime) {
-        guard let key = state.withLock({ s -> String? in
-            s.current?.completed = true
-            return s.current?.key
-        }) else { return }
+        guard
+            let key = state.withLock({ s -> String? in
+                s.current?.completed = true
+                return s.current?.key
+            })
+        else { return }
         perform { () throws(ProgressStoreError) in try store.remove(key: key) }
     }
 

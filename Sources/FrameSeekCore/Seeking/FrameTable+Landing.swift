@@ -23,7 +23,8 @@ extension FrameTable {
         }
         let (before, after) = precision.window
         guard before >= .zero, after >= .zero, before.isNumeric || before == .positiveInfinity,
-              after.isNumeric || after == .positiveInfinity else {
+            after.isNumeric || after == .positiveInfinity
+        else {
             throw .invalidTolerance(precision)
         }
 
@@ -46,9 +47,10 @@ extension FrameTable {
             onKeyframe = false
         }
         guard let startPoint = randomAccessPoint(forFrame: landing) else { throw .noRandomAccessPoint }
-        return LandingPlan(requested: requested, precision: precision, target: target, clamp: clamp,
-                           frameIndex: landing, randomAccessPoint: startPoint,
-                           landedOnKeyframeInWindow: onKeyframe)
+        return LandingPlan(
+            requested: requested, precision: precision, target: target, clamp: clamp,
+            frameIndex: landing, randomAccessPoint: startPoint,
+            landedOnKeyframeInWindow: onKeyframe)
     }
 
     /// Plans the landing on frame `index` itself: what a frame step asks for.
@@ -61,13 +63,16 @@ extension FrameTable {
         guard frames.indices.contains(index) else { throw .frameOutOfRange(index) }
         guard let startPoint = randomAccessPoint(forFrame: index) else { throw .noRandomAccessPoint }
         let time = frames[index].time
-        return LandingPlan(requested: time, precision: .exact, target: time, clamp: .none, frameIndex: index,
-                           randomAccessPoint: startPoint, landedOnKeyframeInWindow: frames[index].isKeyframe)
+        return LandingPlan(
+            requested: time, precision: .exact, target: time, clamp: .none, frameIndex: index,
+            randomAccessPoint: startPoint, landedOnKeyframeInWindow: frames[index].isKeyframe)
     }
 
     /// The keyframe in `[windowStart, windowEnd]` nearest to `target`, ties to the earlier.
-    private func nearestKeyframe(to target: MediaTime, from windowStart: MediaTime,
-                                 through windowEnd: MediaTime) -> Int? {
+    private func nearestKeyframe(
+        to target: MediaTime, from windowStart: MediaTime,
+        through windowEnd: MediaTime
+    ) -> Int? {
         let keyframes = keyframePositions
         // Position of the first keyframe whose time is after the target.
         var low = 0, high = keyframes.count

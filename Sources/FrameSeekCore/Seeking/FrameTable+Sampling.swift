@@ -13,7 +13,8 @@ extension FrameTable {
             let numerator = Int64(2 * i + 1), denominator = Int64(2 * count)
             // span × (2i + 1) can overflow on a hostile file's span; the quotient cannot.
             let product = span.multipliedFullWidth(by: numerator)
-            let offset = product.high == 0 && product.low <= UInt64(Int64.max)
+            let offset =
+                product.high == 0 && product.low <= UInt64(Int64.max)
                 ? Int64(product.low) / denominator
                 : Int64(Double(span) * Double(numerator) / Double(denominator))
             return time(ofPTS: first.pts &+ offset)

@@ -24,8 +24,10 @@ public struct SeekAccuracy: Sendable, Hashable {
     /// Creates an accuracy record; `withinRequestedTolerance` is decided here, from the landed
     /// frame's interval (`landedDuration` is how long it covers: up to the next frame), so that
     /// no caller can get it from seconds.
-    public init(requested: MediaTime, landed: MediaTime, landedDuration: MediaTime,
-                toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
+    public init(
+        requested: MediaTime, landed: MediaTime, landedDuration: MediaTime,
+        toleranceBefore: MediaTime, toleranceAfter: MediaTime
+    ) {
         self.requestedMediaTime = requested
         self.landedMediaTime = landed
         self.toleranceBefore = toleranceBefore

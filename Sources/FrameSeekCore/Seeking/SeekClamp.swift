@@ -56,14 +56,17 @@ extension SeekClamp {
     /// may lie inside the duration the container states, past the data that could be read.
     public func explanation(truncation: Truncation?) -> String {
         guard case .clampedToEnd(let t) = self, let truncation else { return explanation }
-        return "The target lay past the readable end of a truncated file (\(truncation)); it was moved to the last readable frame at \(t.seconds) s."
+        return
+            "The target lay past the readable end of a truncated file (\(truncation)); it was moved to the last readable frame at \(t.seconds) s."
     }
 
     /// The clamp rule: a target before `firstFrame` moves to it; a target at or after `end`
     /// (the end of the last frame) moves to `lastFrame`; others stay. Returns the clamp and
     /// the target the landing uses.
-    public static func resolve(_ requested: MediaTime, firstFrame: MediaTime, lastFrame: MediaTime,
-                               end: MediaTime) -> (clamp: SeekClamp, target: MediaTime) {
+    public static func resolve(
+        _ requested: MediaTime, firstFrame: MediaTime, lastFrame: MediaTime,
+        end: MediaTime
+    ) -> (clamp: SeekClamp, target: MediaTime) {
         if requested < firstFrame { return (.clampedToStart(firstFrame), firstFrame) }
         if requested >= end { return (.clampedToEnd(lastFrame), lastFrame) }
         return (.none, requested)

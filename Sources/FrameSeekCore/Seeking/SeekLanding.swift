@@ -51,17 +51,20 @@ public struct SeekLanding: Sendable, Hashable {
     public var damaged: Bool { decodeErrors > 0 || missingData != nil }
 
     /// Creates a landing record.
-    public init(plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
-                demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil,
-                reads: MediaReads? = nil, packetsRead: Int = 0, framesSkipped: Int = 0, decodeTime: Duration = .zero,
-                servedFromCache: Bool = false) {
+    public init(
+        plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
+        demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil,
+        reads: MediaReads? = nil, packetsRead: Int = 0, framesSkipped: Int = 0, decodeTime: Duration = .zero,
+        servedFromCache: Bool = false
+    ) {
         self.plan = plan
         self.frame = frame
         self.keyframeIndex = keyframeIndex
         let window = plan.precision.window
-        self.accuracy = SeekAccuracy(requested: plan.requested, landed: frame.time,
-                                     landedDuration: frame.end - frame.time,
-                                     toleranceBefore: window.before, toleranceAfter: window.after)
+        self.accuracy = SeekAccuracy(
+            requested: plan.requested, landed: frame.time,
+            landedDuration: frame.end - frame.time,
+            toleranceBefore: window.before, toleranceAfter: window.after)
         self.framesDecoded = framesDecoded
         self.demuxerSeeks = demuxerSeeks
         self.latency = latency

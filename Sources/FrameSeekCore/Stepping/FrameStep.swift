@@ -83,9 +83,11 @@ public struct FrameStepReport: Sendable, Hashable {
     public var damaged: Bool { decodeErrors > 0 }
 
     /// Creates a report.
-    public init(result: FrameStepResult, direction: FrameStepDirection, requestedCount: Int,
-                framesStepped: Int, frame: FrameEntry?, framesDecoded: Int, latency: Duration,
-                decodeErrors: Int = 0) {
+    public init(
+        result: FrameStepResult, direction: FrameStepDirection, requestedCount: Int,
+        framesStepped: Int, frame: FrameEntry?, framesDecoded: Int, latency: Duration,
+        decodeErrors: Int = 0
+    ) {
         self.result = result
         self.direction = direction
         self.requestedCount = requestedCount

@@ -4,8 +4,10 @@ extension FrameTable {
     /// The destination of a step of `count` frames from frame `current`.
     ///
     /// Near an edge the step moves as far as it can; at the edge itself it is unavailable.
-    public func stepDestination(from current: Int, _ direction: FrameStepDirection,
-                                count: Int) -> Result<(index: Int, moved: Int), FrameStepUnavailableReason> {
+    public func stepDestination(
+        from current: Int, _ direction: FrameStepDirection,
+        count: Int
+    ) -> Result<(index: Int, moved: Int), FrameStepUnavailableReason> {
         precondition(count >= 1, "a step moves at least one frame")
         switch direction {
         case .forward:

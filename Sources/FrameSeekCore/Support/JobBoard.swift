@@ -53,8 +53,10 @@ package final class JobBoard<Job: Sendable, Success: Sendable, Failure: Error>: 
     /// the next job itself with `make` rather than wait, when `callerDecodes` (it is a decoder
     /// too); with none left to take, it waits for the helper making it, and makes it itself
     /// when no helper is left that could (none could open the media).
-    package func result(of index: Int, callerDecodes: Bool = true,
-                        makingJobsWith make: (Int, Job) -> Result<Success, Failure>) -> Result<Success, Failure> {
+    package func result(
+        of index: Int, callerDecodes: Bool = true,
+        makingJobsWith make: (Int, Job) -> Result<Success, Failure>
+    ) -> Result<Success, Failure> {
         while true {
             if let made = removeResult(index) { return made }
             if callerDecodes, let (taken, job) = take(byHelper: false) {
@@ -89,8 +91,10 @@ package final class JobBoard<Job: Sendable, Success: Sendable, Failure: Error>: 
     /// Sets `helper` taking jobs on its queue, after whatever is queued there first (its
     /// opening), and making each with `make`, until none is left. A helper whose decoder is nil
     /// there (it could not open the media) takes none, and the others do its share.
-    package func start<Decoder>(_ helper: QueueConfined<Decoder?>,
-                                making make: @escaping @Sendable (Decoder, Job) -> Result<Success, Failure>) {
+    package func start<Decoder>(
+        _ helper: QueueConfined<Decoder?>,
+        making make: @escaping @Sendable (Decoder, Job) -> Result<Success, Failure>
+    ) {
         helperStarted()
         helper.schedule { decoder in
             while let decoder, let (index, job) = self.take() { self.finish(index, make(decoder, job), by: 1) }

@@ -28,13 +28,16 @@ extension MediaTime {
     /// with `rounding` and sets `hasBeenRounded`. A result beyond `Int64` ticks saturates to the
     /// matching infinity (flagged). Special kinds are returned unchanged, and a timescale <= 0
     /// gives ``invalid``, because there is no grid to land on.
-    public func convertScale(_ newTimescale: Int32,
-                             rounding: MediaTimeRoundingMethod = .roundHalfAwayFromZero) -> MediaTime {
+    public func convertScale(
+        _ newTimescale: Int32,
+        rounding: MediaTimeRoundingMethod = .roundHalfAwayFromZero
+    ) -> MediaTime {
         guard kind == .numeric else { return self }
         guard newTimescale > 0 else { return MediaTime(kind: .invalid, rounded: hasBeenRounded) }
         if newTimescale == timescale { return self }
-        let (ticks, exact) = MediaTime.divide(Int128(value) * Int128(newTimescale),
-                                              by: Int128(timescale), rounding: rounding)
+        let (ticks, exact) = MediaTime.divide(
+            Int128(value) * Int128(newTimescale),
+            by: Int128(timescale), rounding: rounding)
         return MediaTime.make(ticks, timescale: newTimescale, rounded: hasBeenRounded || !exact)
     }
 
@@ -68,12 +71,14 @@ extension MediaTime {
         case .numeric: break
         }
         if time.value != .min {
-            return MediaTime(uncheckedValue: -time.value, timescale: time.timescale,
-                             kind: .numeric, rounded: time.hasBeenRounded)
+            return MediaTime(
+                uncheckedValue: -time.value, timescale: time.timescale,
+                kind: .numeric, rounded: time.hasBeenRounded)
         }
         if time.timescale % 2 == 0 {
-            return MediaTime(uncheckedValue: 1 << 62, timescale: time.timescale / 2,
-                             kind: .numeric, rounded: time.hasBeenRounded)
+            return MediaTime(
+                uncheckedValue: 1 << 62, timescale: time.timescale / 2,
+                kind: .numeric, rounded: time.hasBeenRounded)
         }
         return MediaTime(uncheckedValue: .max, timescale: time.timescale, kind: .numeric, rounded: true)
     }
@@ -94,8 +99,7 @@ extension MediaTime {
     private static func specialResult(_ lhs: MediaTime, _ rhs: MediaTime, subtracting: Bool) -> Kind? {
         var right = rhs.kind
         if subtracting {
-            if right == .positiveInfinity { right = .negativeInfinity }
-            else if right == .negativeInfinity { right = .positiveInfinity }
+            if right == .positiveInfinity { right = .negativeInfinity } else if right == .negativeInfinity { right = .positiveInfinity }
         }
         let left = lhs.kind
         if left == .invalid || right == .invalid { return .invalid }
@@ -120,14 +124,16 @@ extension MediaTime {
         if common <= Int128(Int32.max) {
             let sum = a * (common / ta) + b * (common / tb)
             if let value = Int64(exactly: sum) {
-                return MediaTime(uncheckedValue: value, timescale: Int32(common), kind: .numeric,
-                                 rounded: wasRounded)
+                return MediaTime(
+                    uncheckedValue: value, timescale: Int32(common), kind: .numeric,
+                    rounded: wasRounded)
             }
         }
         // Exact sum is (a*tb + b*ta) / (ta*tb) (< 2^95 over < 2^62); land it on the larger scale.
         let target = max(lhs.timescale, rhs.timescale)
-        let (ticks, exact) = divide((a * tb + b * ta) * Int128(target), by: ta * tb,
-                                    rounding: .roundHalfAwayFromZero)
+        let (ticks, exact) = divide(
+            (a * tb + b * ta) * Int128(target), by: ta * tb,
+            rounding: .roundHalfAwayFromZero)
         return make(ticks, timescale: target, rounded: wasRounded || !exact)
     }
 
@@ -142,8 +148,10 @@ extension MediaTime {
     /// `numerator / denominator` rounded as asked, and whether no rounding was needed.
     /// `denominator` must be > 0. Shared with `init(seconds:)` and `description` so that every
     /// rounding in the type follows the same rules.
-    static func divide(_ numerator: Int128, by denominator: Int128,
-                       rounding: MediaTimeRoundingMethod) -> (quotient: Int128, exact: Bool) {
+    static func divide(
+        _ numerator: Int128, by denominator: Int128,
+        rounding: MediaTimeRoundingMethod
+    ) -> (quotient: Int128, exact: Bool) {
         let (quotient, remainder) = numerator.quotientAndRemainder(dividingBy: denominator)
         if remainder == 0 { return (quotient, true) }
         let awayStep: Int128 = numerator < 0 ? -1 : 1  // truncation went toward zero

@@ -23,7 +23,8 @@ public struct MediaTimeParseError: Error, Sendable, CustomStringConvertible, Equ
     public var description: String { "not a time: \"\(input)\" (\(reason))" }
 
     /// The accepted forms, appended to messages about input that matched no form at all.
-    static let expectedForms = "expected seconds such as 92.5, a rational such as 1001/30000, "
+    static let expectedForms =
+        "expected seconds such as 92.5, a rational such as 1001/30000, "
         + "or a clock time such as 00:01:32.500"
 }
 
@@ -68,7 +69,8 @@ extension MediaTime {
             }
             if let slash = bytes.firstIndex(of: UInt8(ascii: "/")) {
                 guard let numerator = MediaTime.digits(bytes[..<slash]),
-                      let denominator = MediaTime.digits(bytes[(slash + 1)...]) else {
+                    let denominator = MediaTime.digits(bytes[(slash + 1)...])
+                else {
                     throw fail(MediaTimeParseError.expectedForms)
                 }
                 guard denominator != 0 else { throw fail("timescale 0: the part after / must be positive") }

@@ -102,10 +102,12 @@ public struct MediaTime: Sendable {
             (magnitude, exact) = (0, true)
         } else {
             // |seconds| = significand * 2^exponent with an integer significand of <= 53 bits.
-            let significand = Int128(seconds.significandBitPattern)
+            let significand =
+                Int128(seconds.significandBitPattern)
                 | (seconds.isNormal ? Int128(1) << Double.significandBitCount : 0)
             // Subnormals have no implicit bit and a fixed exponent of -1074.
-            let exponent = seconds.isNormal
+            let exponent =
+                seconds.isNormal
                 ? Int(seconds.exponentBitPattern) - 1075 : -1074
             let product = significand * scale  // < 2^85
             if exponent >= 0 {
@@ -117,8 +119,9 @@ public struct MediaTime: Sendable {
                 // The product is below 2^85, so the quotient is < 2^-15 tick: rounds to 0.
                 (magnitude, exact) = (0, false)
             } else {
-                let (q, isExact) = MediaTime.divide(product, by: Int128(1) << -exponent,
-                                                    rounding: .roundHalfAwayFromZero)
+                let (q, isExact) = MediaTime.divide(
+                    product, by: Int128(1) << -exponent,
+                    rounding: .roundHalfAwayFromZero)
                 (magnitude, exact) = (q, isExact)
             }
         }
@@ -128,8 +131,9 @@ public struct MediaTime: Sendable {
             return
         }
         let standsForInput = Double(value) / Double(preferredTimescale) == seconds
-        self.init(uncheckedValue: value, timescale: preferredTimescale, kind: .numeric,
-                  rounded: !(exact || standsForInput))
+        self.init(
+            uncheckedValue: value, timescale: preferredTimescale, kind: .numeric,
+            rounded: !(exact || standsForInput))
     }
 
     /// Seconds as a `Double`, for display and for `Double`-based APIs only: never compare or
@@ -164,8 +168,9 @@ extension MediaTime: CustomStringConvertible {
         case .negativeInfinity: return "-infinity" + suffix
         case .indefinite: return "indefinite" + suffix
         case .numeric:
-            let (micro, _) = MediaTime.divide(Int128(value) * 1_000_000, by: Int128(timescale),
-                                              rounding: .roundHalfAwayFromZero)
+            let (micro, _) = MediaTime.divide(
+                Int128(value) * 1_000_000, by: Int128(timescale),
+                rounding: .roundHalfAwayFromZero)
             let sign = micro < 0 ? "-" : ""
             let whole = String(micro.magnitude / 1_000_000)
             let fraction = String(micro.magnitude % 1_000_000)

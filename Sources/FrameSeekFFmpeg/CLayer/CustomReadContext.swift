@@ -62,17 +62,18 @@ final class CustomReadContext {
         // The callbacks cannot capture: they find the cursor through `opaque`, which stays valid
         // because `self` keeps the cursor for as long as the context exists.
         let opaque = Unmanaged.passUnretained(cursor).toOpaque()
-        guard let context = avio_alloc_context(
-            buffer, Self.bufferSize, 0, opaque,
-            { opaque, buffer, size in
-                guard let opaque, let buffer else { return fs_averror(EINVAL) }
-                return Unmanaged<ReadCursor>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
-            },
-            nil,
-            { opaque, offset, whence in
-                guard let opaque else { return Int64(fs_averror(EINVAL)) }
-                return Unmanaged<ReadCursor>.fromOpaque(opaque).takeUnretainedValue().seek(offset: offset, whence: whence)
-            })
+        guard
+            let context = avio_alloc_context(
+                buffer, Self.bufferSize, 0, opaque,
+                { opaque, buffer, size in
+                    guard let opaque, let buffer else { return fs_averror(EINVAL) }
+                    return Unmanaged<ReadCursor>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+                },
+                nil,
+                { opaque, offset, whence in
+                    guard let opaque else { return Int64(fs_averror(EINVAL)) }
+                    return Unmanaged<ReadCursor>.fromOpaque(opaque).takeUnretainedValue().seek(offset: offset, whence: whence)
+                })
         else {
             av_free(buffer)
             throw FFmpegError(function: "avio_alloc_context", code: fs_averror(ENOMEM))

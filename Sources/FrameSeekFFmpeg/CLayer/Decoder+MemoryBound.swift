@@ -28,10 +28,12 @@ extension Decoder {
 
     /// H.264 Table A-1: `MaxDpbFrames = min(MaxDpbMbs / (PicWidthInMbs * FrameHeightInMbs), 16)`.
     static func h264PictureBufferFrames(level: Int, width: Int, height: Int) -> Int {
-        let maxDpbMbs: [Int: Int] = [9: 396, 10: 396, 11: 900, 12: 2376, 13: 2376, 20: 2376, 21: 4752,
-                                     22: 8100, 30: 8100, 31: 18_000, 32: 20_480, 40: 32_768, 41: 32_768,
-                                     42: 34_816, 50: 110_400, 51: 184_320, 52: 184_320, 60: 696_320,
-                                     61: 696_320, 62: 696_320]
+        let maxDpbMbs: [Int: Int] = [
+            9: 396, 10: 396, 11: 900, 12: 2376, 13: 2376, 20: 2376, 21: 4752,
+            22: 8100, 30: 8100, 31: 18_000, 32: 20_480, 40: 32_768, 41: 32_768,
+            42: 34_816, 50: 110_400, 51: 184_320, 52: 184_320, 60: 696_320,
+            61: 696_320, 62: 696_320
+        ]
         let macroblocks = max(1, ((width + 15) / 16) * ((height + 15) / 16))
         guard let limit = maxDpbMbs[level] else { return 16 }
         return min(max(1, limit / macroblocks), 16)

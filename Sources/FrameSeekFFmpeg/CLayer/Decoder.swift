@@ -119,7 +119,7 @@ final class Decoder {
     var nonReferenceFramesAreUnreferenced: Bool {
         switch context.pointee.codec_id {
         case AV_CODEC_ID_H264, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG4,
-             AV_CODEC_ID_VP8, AV_CODEC_ID_VP9:
+            AV_CODEC_ID_VP8, AV_CODEC_ID_VP9:
             return true
         default:
             return false

@@ -41,8 +41,10 @@ final class Demuxer {
     /// With `skippingPayloads`, FFmpeg reads `path` through that context, with no parser
     /// (`AVFMT_FLAG_NOPARSE`: packets carry the flags of the container's index and nothing
     /// looks at their payload) and without probing streams: the demuxer of an index scan.
-    init(path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true,
-         skippingPayloads: PayloadSkippingReader? = nil, network: NetworkPolicy = NetworkPolicy()) throws(FFmpegError) {
+    init(
+        path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true,
+        skippingPayloads: PayloadSkippingReader? = nil, network: NetworkPolicy = NetworkPolicy()
+    ) throws(FFmpegError) {
         let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
         // while probing already carry the sink's token.
@@ -53,7 +55,8 @@ final class Demuxer {
         allocated.pointee.opaque = log.token
         // A plain file over HTTP is read in bounded ranges; a playlist is left to FFmpeg, whose
         // HLS demuxer fetches its segments itself.
-        let isPlainRemoteFile = memory == nil && skippingPayloads == nil
+        let isPlainRemoteFile =
+            memory == nil && skippingPayloads == nil
             && (path.hasPrefix("http://") || path.hasPrefix("https://"))
             && !(URL(string: path).map(HLSEngine.hasPlaylistName) ?? false)
         let ranged = isPlainRemoteFile ? RangedHTTPReader(url: path, policy: network) : nil
@@ -150,8 +153,10 @@ final class Demuxer {
         var flags: [UInt8] = []
         let timestamps = [Int64](unsafeUninitializedCapacity: count) { timestampBuffer, timestampsCount in
             flags = [UInt8](unsafeUninitializedCapacity: count) { flagBuffer, flagsCount in
-                copied = fs_index_entries_copy(stream(streamIndex), count32, timestampBuffer.baseAddress,
-                                               flagBuffer.baseAddress) != 0
+                copied =
+                    fs_index_entries_copy(
+                        stream(streamIndex), count32, timestampBuffer.baseAddress,
+                        flagBuffer.baseAddress) != 0
                 flagsCount = copied ? count : 0
             }
             timestampsCount = copied ? count : 0
@@ -163,10 +168,11 @@ final class Demuxer {
     /// copied out: the pointer FFmpeg gives is only valid until its next libavformat call.
     func indexEntry(of streamIndex: Int, at position: Int) -> ContainerIndexEntry? {
         guard let entry = avformat_index_get_entry(stream(streamIndex), Int32(position)) else { return nil }
-        return ContainerIndexEntry(position: entry.pointee.pos, timestamp: entry.pointee.timestamp,
-                                   size: Int(fs_index_entry_size(entry)),
-                                   isKeyframe: fs_index_entry_is_keyframe(entry) != 0,
-                                   isDiscarded: fs_index_entry_is_discarded(entry) != 0)
+        return ContainerIndexEntry(
+            position: entry.pointee.pos, timestamp: entry.pointee.timestamp,
+            size: Int(fs_index_entry_size(entry)),
+            isKeyframe: fs_index_entry_is_keyframe(entry) != 0,
+            isDiscarded: fs_index_entry_is_discarded(entry) != 0)
     }
 
     /// What this demuxer has read since it was opened: its I/O context's byte count

@@ -60,10 +60,18 @@ final class FFmpegLogSink: Sendable {
     /// FFmpeg's HLS demuxer warns "Failed to open segment N of playlist P" and goes on with
     /// the next segment, so a playlist with a missing segment otherwise reads as one whose
     /// frames simply jump.
-    func takeMissingData() -> [String] { missingData.withLock { value in defer { value = [] }; return value } }
+    func takeMissingData() -> [String] {
+        missingData.withLock { value in
+            defer { value = [] }; return value
+        }
+    }
 
     /// Takes the last error FFmpeg logged for this sink's contexts since the previous call.
-    func takeLastError() -> String? { lastError.withLock { value in defer { value = nil }; return value } }
+    func takeLastError() -> String? {
+        lastError.withLock { value in
+            defer { value = nil }; return value
+        }
+    }
 
     /// `av_strerror`'s text for `error`, followed by what FFmpeg logged about it, if anything:
     /// "Invalid data found when processing input (moov atom not found)".
@@ -102,8 +110,9 @@ enum FFmpegLog {
     static func installOnce() {
         installation.withLock { done in
             guard done == nil else { return }
-            let chosen = choose(policy: policy.withLock { $0 },
-                                environment: getenv("FRAMESEEK_FFMPEG_LOG").map { String(cString: $0) })
+            let chosen = choose(
+                policy: policy.withLock { $0 },
+                environment: getenv("FRAMESEEK_FFMPEG_LOG").map { String(cString: $0) })
             done = chosen
             switch chosen {
             case .untouched:
@@ -161,8 +170,10 @@ enum FFmpegLog {
     /// Runs `body` with the messages this thread logs from contexts no engine owns (swscale's
     /// `SwsContext`, or no context at all, as `av_image_check_size` logs) going to `sink`.
     /// Conversions run on the engine's own thread, so this is how their messages find it.
-    static func attributing<Result, Failure: Error>(to sink: FFmpegLogSink,
-                                                    _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    static func attributing<Result, Failure: Error>(
+        to sink: FFmpegLogSink,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         let previous = pthread_getspecific(threadKey)
         pthread_setspecific(threadKey, sink.token)
         defer { pthread_setspecific(threadKey, previous) }

@@ -54,8 +54,9 @@ final class FilterGraph {
         var graph: UnsafeMutablePointer<AVFilterGraph>?
         var source: UnsafeMutablePointer<AVFilterContext>?
         var sink: UnsafeMutablePointer<AVFilterContext>?
-        let code = fs_filter_graph_build(library.api, Int32(clamping: width), Int32(clamping: height), format.rawValue,
-                                         description, &graph, &source, &sink)
+        let code = fs_filter_graph_build(
+            library.api, Int32(clamping: width), Int32(clamping: height), format.rawValue,
+            description, &graph, &source, &sink)
         guard code >= 0, let graph, let source, let sink else {
             throw FFmpegError(function: "avfilter_graph_config", code: code < 0 ? code : fs_averror_external())
         }

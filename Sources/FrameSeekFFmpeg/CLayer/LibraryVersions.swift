@@ -13,7 +13,7 @@ public enum FFmpegLibraries {
             "libavformat": dotted(avformat_version()),
             "libavutil": dotted(avutil_version()),
             "libswscale": dotted(swscale_version()),
-            "libswresample": dotted(swresample_version()),
+            "libswresample": dotted(swresample_version())
         ]
     }
 

@@ -56,7 +56,9 @@ final class RangedHTTPReader {
         func open(at offset: Int64) -> Int32 {
             let continuing = inner != nil && offset == innerEnd
             closeInner()
-            nextRequestBytes = continuing ? min(nextRequestBytes * 2, RangedHTTPReader.largestRequestBytes)
+            nextRequestBytes =
+                continuing
+                ? min(nextRequestBytes * 2, RangedHTTPReader.largestRequestBytes)
                 : RangedHTTPReader.firstRequestBytes
             var end = offset + nextRequestBytes
             if let expected, expected.contains(offset) { end = expected.upperBound }

@@ -71,9 +71,10 @@ final class SegmentFetcher: Sendable {
                     try read(location, range: range)
                 }
             }
-        } catch where attempts > 1 {
-            throw FetchError(url: error.url, function: error.function, cause: "\(error.cause) (after \(attempts) attempts)",
-                             retry: error.retry)
+        } catch  where attempts > 1 {
+            throw FetchError(
+                url: error.url, function: error.function, cause: "\(error.cause) (after \(attempts) attempts)",
+                retry: error.retry)
         }
     }
 
@@ -112,8 +113,9 @@ final class SegmentFetcher: Sendable {
         var announced: Int64?
         if let range {
             guard range.length <= limitBytes else {
-                throw FetchError(url: location, function: "avio_size",
-                                 cause: "BYTERANGE of \(range.length) bytes exceeds the \(limitBytes)-byte limit")
+                throw FetchError(
+                    url: location, function: "avio_size",
+                    cause: "BYTERANGE of \(range.length) bytes exceeds the \(limitBytes)-byte limit")
             }
             let sought = avio_seek(io, Int64(range.offset), SEEK_SET)
             guard sought >= 0 else { throw failure(location, "avio_seek", code: Int32(truncatingIfNeeded: sought)) }
@@ -121,8 +123,9 @@ final class SegmentFetcher: Sendable {
         } else {
             let size = avio_size(io)
             if size > Int64(limitBytes) {
-                throw FetchError(url: location, function: "avio_size",
-                                 cause: "\(size) bytes exceeds the \(limitBytes)-byte limit")
+                throw FetchError(
+                    url: location, function: "avio_size",
+                    cause: "\(size) bytes exceeds the \(limitBytes)-byte limit")
             }
             wanted = limitBytes + 1  // read to the end; one byte more than the limit proves it is exceeded
             announced = size > 0 ? size : nil
@@ -131,14 +134,16 @@ final class SegmentFetcher: Sendable {
         let bytes: [UInt8]
         do { bytes = try readBytes(from: io, upTo: wanted) } catch { throw failure(location, "avio_read", code: error.code) }
         if let range, bytes.count < range.length {
-            throw FetchError(url: location, function: "avio_read",
-                             cause: "BYTERANGE \(range.length)@\(range.offset): only \(bytes.count) bytes could be read",
-                             retry: .transient)
+            throw FetchError(
+                url: location, function: "avio_read",
+                cause: "BYTERANGE \(range.length)@\(range.offset): only \(bytes.count) bytes could be read",
+                retry: .transient)
         }
         if let announced, Int64(bytes.count) < announced {
             // The server said how long the body is and closed before sending it all.
-            throw FetchError(url: location, function: "avio_read",
-                             cause: "the body was cut short: \(bytes.count) of \(announced) bytes", retry: .transient)
+            throw FetchError(
+                url: location, function: "avio_read",
+                cause: "the body was cut short: \(bytes.count) of \(announced) bytes", retry: .transient)
         }
         if range == nil, bytes.count > limitBytes {
             throw FetchError(url: location, function: "avio_size", cause: "more than \(limitBytes) bytes (the limit)")

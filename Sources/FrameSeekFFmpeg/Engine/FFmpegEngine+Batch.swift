@@ -24,16 +24,20 @@ extension FFmpegEngine {
     /// - Throws: `MediaError` as a single seek does (with `.interrupted` when `interruption`
     ///   is set, between packets), or whatever `each` throws; the landings made by then are
     ///   lost, and the engine stays usable.
-    public func seek(to times: [MediaTime], precision: SeekPrecision, interruption: SeekInterruptionFlag? = nil,
-                     each: (_ position: Int, _ landing: SeekLanding) throws -> Void = { _, _ in }) throws -> [SeekLanding] {
+    public func seek(
+        to times: [MediaTime], precision: SeekPrecision, interruption: SeekInterruptionFlag? = nil,
+        each: (_ position: Int, _ landing: SeekLanding) throws -> Void = { _, _ in }
+    ) throws -> [SeekLanding] {
         let plans = try times.map { time throws(MediaError) in try plan(at: time, precision: precision) }
         return try land(plans, interruption: interruption, each: each)
     }
 
     /// Carries out `plans` as one batch, as `seek(to:precision:interruption:each:)` does: for
     /// callers whose targets differ in precision too (landing manifests).
-    package func land(_ plans: [LandingPlan], interruption: SeekInterruptionFlag? = nil,
-                      each: (_ position: Int, _ landing: SeekLanding) throws -> Void) throws -> [SeekLanding] {
+    package func land(
+        _ plans: [LandingPlan], interruption: SeekInterruptionFlag? = nil,
+        each: (_ position: Int, _ landing: SeekLanding) throws -> Void
+    ) throws -> [SeekLanding] {
         var landings = [SeekLanding?](repeating: nil, count: plans.count)
         try land(Self.landingOrder(of: plans), of: plans, interruption: interruption) { position, landing in
             try each(position, landing)
@@ -52,8 +56,10 @@ extension FFmpegEngine {
     /// calling `each` after each landing while its frame is the landed one. `startingFresh`
     /// seeks for the first landing even when the active decoder could go on to it, so that a
     /// run reports the same work and damage whichever decoder lands it.
-    func land(_ order: [Int], of plans: [LandingPlan], interruption: SeekInterruptionFlag?, startingFresh: Bool = false,
-              each: (_ position: Int, _ landing: SeekLanding) throws -> Void) throws {
+    func land(
+        _ order: [Int], of plans: [LandingPlan], interruption: SeekInterruptionFlag?, startingFresh: Bool = false,
+        each: (_ position: Int, _ landing: SeekLanding) throws -> Void
+    ) throws {
         if startingFresh { position = nil }
         var previous: SeekLanding?
         for position in order {
@@ -61,11 +67,12 @@ extension FFmpegEngine {
             let landing: SeekLanding
             // A repeat is the frame still landed, unless `each` landed elsewhere meanwhile.
             if let previous, previous.plan.frameIndex == plan.frameIndex, currentFrameIndex == previous.frame.index {
-                landing = SeekLanding(plan: plan, frame: previous.frame, keyframeIndex: previous.keyframeIndex,
-                                      framesDecoded: 0, demuxerSeeks: 0, latency: .zero,
-                                      decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target),
-                                      reads: MediaReads(bytes: 0, requests: previous.reads?.requests.map { _ in 0 }),
-                                      servedFromCache: true)
+                landing = SeekLanding(
+                    plan: plan, frame: previous.frame, keyframeIndex: previous.keyframeIndex,
+                    framesDecoded: 0, demuxerSeeks: 0, latency: .zero,
+                    decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target),
+                    reads: MediaReads(bytes: 0, requests: previous.reads?.requests.map { _ in 0 }),
+                    servedFromCache: true)
             } else {
                 landing = try land(plan, mode: .forwardPass, interruption: interruption)
             }

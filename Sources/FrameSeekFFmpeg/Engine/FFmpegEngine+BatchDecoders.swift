@@ -114,9 +114,10 @@ extension FFmpegEngine {
             board.finish(index, Result { try landRun(run, of: plans, interruption: interruption, startingFresh: false, each: each) }, by: 0)
         }
         for index in runs.indices {
-            try deliver(board.result(of: index, callerDecodes: callerLandsBatchRuns) { _, run in
-                Result { try self.landRun(run, of: plans, interruption: interruption, startingFresh: wanted > 0, each: each) }
-            }.get())
+            try deliver(
+                board.result(of: index, callerDecodes: callerLandsBatchRuns) { _, run in
+                    Result { try self.landRun(run, of: plans, interruption: interruption, startingFresh: wanted > 0, each: each) }
+                }.get())
         }
     }
 
@@ -154,10 +155,11 @@ extension FFmpegEngine {
     package var blueprint: EngineBlueprint {
         var helperOptions = options
         helperOptions.cacheBytes = 0
-        return EngineBlueprint(path: path, options: helperOptions, memory: pool.slots[0].demuxer.memory, media: media,
-                               frameTable: frameTable, packetOrder: packetOrder,
-                               demuxerFlaggedFrames: demuxerFlaggedFrames, keyframePrefetch: keyframePrefetch,
-                               decoderParameters: decoderParameters)
+        return EngineBlueprint(
+            path: path, options: helperOptions, memory: pool.slots[0].demuxer.memory, media: media,
+            frameTable: frameTable, packetOrder: packetOrder,
+            demuxerFlaggedFrames: demuxerFlaggedFrames, keyframePrefetch: keyframePrefetch,
+            decoderParameters: decoderParameters)
     }
 
     /// Batch decoder `number`: an engine sharing this one's index, opened on a queue of its

@@ -21,15 +21,18 @@ extension FFmpegEngine {
     /// count since the last flush. The decoder's log is not counted: FFmpeg logs errors for
     /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
     /// on an intra frame that decodes exactly).
-    func run(toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
-             keyframeOnly: Bool, tally: inout DecodeTally) throws(MediaError) -> RunResult {
+    func run(
+        toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
+        keyframeOnly: Bool, tally: inout DecodeTally
+    ) throws(MediaError) -> RunResult {
         var skipping = skippingTo
         let identifiesPackets = packetOrder.identifiesPackets
         if !identifiesPackets { skipping = nil }
         // Non-reference frames before the first frame anyone will look at (the target, or the
         // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
         // without them a packet cannot be placed before or after the target.
-        let skipBeforePTS: Int64? = options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
+        let skipBeforePTS: Int64? =
+            options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
             ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
         defer { decoder.skipsNonReferenceFrames = false }
         let clock = ContinuousClock()
@@ -44,7 +47,7 @@ extension FFmpegEngine {
                     do {
                         output = try decoder.receive(into: scratchFrame)
                         tally.decodeTime += clock.now - receiveStart
-                    } catch where error.code == fs_averror_invaliddata() {
+                    } catch  where error.code == fs_averror_invaliddata() {
                         tally.decodeTime += clock.now - receiveStart
                         try countInvalidData(error, consecutive: &consecutiveErrors)
                         continue
@@ -84,10 +87,10 @@ extension FFmpegEngine {
                 let more: Bool
                 do {
                     more = try demuxer.read(into: packet)
-                } catch where error.code == fs_averror_invaliddata() {
+                } catch  where error.code == fs_averror_invaliddata() {
                     try countInvalidData(error, consecutive: &consecutiveErrors)
                     continue
-                } catch where media.truncation != nil {
+                } catch  where media.truncation != nil {
                     // The scan's reads broke off too, and that is where the readable media
                     // ends (a file over HTTP whose body always stops early): the end of the
                     // stream, as a file cut short on disk ends at EOF.
@@ -107,7 +110,9 @@ extension FFmpegEngine {
                     if pts == point.pts {
                         skipping = nil
                     } else {
-                        if let order = packetOrder.order(ofPTS: pts, in: frameTable), order > point.decodeOrder { return .demuxerLandedLate }
+                        if let order = packetOrder.order(ofPTS: pts, in: frameTable), order > point.decodeOrder {
+                            return .demuxerLandedLate
+                        }
                         tally.packetsPassedOver += 1
                         continue
                     }
@@ -125,7 +130,7 @@ extension FFmpegEngine {
                 defer { tally.decodeTime += clock.now - sendStart }
                 do {
                     try decoder.send(packet)
-                } catch where error.code == fs_averror_invaliddata() {
+                } catch  where error.code == fs_averror_invaliddata() {
                     // A damaged packet: skipped as FFmpeg's own decode skips it, and counted,
                     // since the frames after it may reference what it should have produced.
                     try countInvalidData(error, consecutive: &consecutiveErrors)

@@ -26,19 +26,22 @@ extension FFmpegEngine {
         let streamIndex = media.selectedStreamIndex
         do {
             if let preroll = Self.audioPreroll(codecName: media.selectedStream.codec), index > 2 * preroll,
-               let near = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: index - preroll),
-               let far = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: index - 2 * preroll),
-               near == far {
+                let near = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: index - preroll),
+                let far = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: index - 2 * preroll),
+                near == far
+            {
                 return near
             }
             guard let audio = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: nil) else {
-                throw MediaError(path: path, reason: .decodeFailed,
-                                 detail: "audio frame \(index) (pts \(target)) not found decoding from the start")
+                throw MediaError(
+                    path: path, reason: .decodeFailed,
+                    detail: "audio frame \(index) (pts \(target)) not found decoding from the start")
             }
             return audio
         } catch let error as FFmpegError {
-            throw MediaError(path: path, reason: .conversionFailed,
-                             detail: "cannot decode audio frame \(index) as 16-bit samples: \(error.description)")
+            throw MediaError(
+                path: path, reason: .conversionFailed,
+                detail: "cannot decode audio frame \(index) as 16-bit samples: \(error.description)")
         } catch let error as MediaError {
             throw error
         } catch {

@@ -47,8 +47,10 @@ extension FFmpegEngine {
     ///
     /// - Parameter interruption: polled between packets; when set, the landing throws
     ///   `MediaError` with reason `.interrupted`.
-    package func land(_ plan: LandingPlan, mode: LandingMode = .decode,
-                      interruption: SeekInterruptionFlag? = nil) throws(MediaError) -> SeekLanding {
+    package func land(
+        _ plan: LandingPlan, mode: LandingMode = .decode,
+        interruption: SeekInterruptionFlag? = nil
+    ) throws(MediaError) -> SeekLanding {
         self.interruption = interruption
         defer { self.interruption = nil }
         let clock = ContinuousClock()
@@ -73,24 +75,27 @@ extension FFmpegEngine {
                 let fitting = cache.capacity(framesOf: max(1, landedFrame.byteCount))
                 cachingFrom = max(point.frameIndex ?? 0, index - fitting + 1)
             }
-            work = try decode(frame: index, startingAt: point, cachingFrom: cachingFrom,
-                              keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
-                              forwardPass: mode == .forwardPass)
+            work = try decode(
+                frame: index, startingAt: point, cachingFrom: cachingFrom,
+                keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
+                forwardPass: mode == .forwardPass)
             fromCache = work.continuedParkedDecoder
             landedFrameIndex = decodedFrameIndex(planned: index)
             // A pass forward (steps, a batch) rarely lands on a frame again: its landings keep
             // to the short trail, so the decoder's buffers go back to its pool instead of the
             // cache holding a fresh one per landing.
-            cache.insert(landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
-                         trailing: mode == .steppingForward || mode == .forwardPass)
+            cache.insert(
+                landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
+                trailing: mode == .steppingForward || mode == .forwardPass)
         }
-        return SeekLanding(plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
-                           keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.tally.framesDecoded,
-                           demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
-                           decodeErrors: landedDecodeErrors, missingData: frameTable.missingData(at: plan.target),
-                           reads: readsSoFar - readsBefore, packetsRead: work.tally.packetsRead,
-                           framesSkipped: work.tally.framesSkipped, decodeTime: work.tally.decodeTime,
-                           servedFromCache: fromCache)
+        return SeekLanding(
+            plan: plan, frame: frameTable.frames[landedFrameIndex ?? index],
+            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.tally.framesDecoded,
+            demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
+            decodeErrors: landedDecodeErrors, missingData: frameTable.missingData(at: plan.target),
+            reads: readsSoFar - readsBefore, packetsRead: work.tally.packetsRead,
+            framesSkipped: work.tally.framesSkipped, decodeTime: work.tally.decodeTime,
+            servedFromCache: fromCache)
     }
 
     /// What every demuxer of the pool has read, and those it replaced: a landing's reads are
@@ -113,10 +118,13 @@ extension FFmpegEngine {
     /// Keyframe `index` as `KeyframePrefetch` decoded it during the opening scan, for a
     /// keyframe-only landing: from its packet alone, with no error, so what this landing would
     /// decode. Taken from the prefetch and kept in the cache as a decoded frame is.
-    private func prefetchedKeyframe(_ index: Int, from point: RandomAccessPoint,
-                                    mode: LandingMode) -> (frame: Frame, decodeErrors: Int)? {
+    private func prefetchedKeyframe(
+        _ index: Int, from point: RandomAccessPoint,
+        mode: LandingMode
+    ) -> (frame: Frame, decodeErrors: Int)? {
         guard mode == .keyframeOnly, decodesAlone(index, from: point),
-              let frame = keyframePrefetch?.take(pts: frameTable.frames[index].pts) else { return nil }
+            let frame = keyframePrefetch?.take(pts: frameTable.frames[index].pts)
+        else { return nil }
         cache.insert(frame, as: index, decodeErrors: 0)
         return (frame, 0)
     }

@@ -34,8 +34,10 @@ extension FFmpegEngine {
     /// out by `land(_:mode:interruption:)`: decode forward when the decoder already sits before
     /// the frame in the same GOP, else seek the demuxer to the random access point, flush, and
     /// decode forward, checking that decoding really starts at or before the target.
-    public func seek(to time: MediaTime, precision: SeekPrecision,
-                     interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+    public func seek(
+        to time: MediaTime, precision: SeekPrecision,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
         try land(plan(at: time, precision: precision), interruption: interruption)
     }
 
@@ -70,12 +72,15 @@ extension FFmpegEngine {
     /// demuxer that lands late is sent further back as on the ordinary path (the packets before
     /// the keyframe are passed over undecoded); when the packet alone does not give the frame,
     /// decoding starts over as an ordinary landing.
-    func decode(frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?,
-                keyframeOnly: Bool, forwardPass: Bool = false) throws(MediaError) -> DecodeWork {
+    func decode(
+        frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?,
+        keyframeOnly: Bool, forwardPass: Bool = false
+    ) throws(MediaError) -> DecodeWork {
         let target = frameTable.frames[index]
         if let known = undecodable[index] {
-            throw MediaError(path: path, reason: .decodeFailed,
-                             detail: "frame \(index) (pts \(target.pts)) cannot be decoded: \(known) (found by an earlier attempt)")
+            throw MediaError(
+                path: path, reason: .decodeFailed,
+                detail: "frame \(index) (pts \(target.pts)) cannot be decoded: \(known) (found by an earlier attempt)")
         }
         var decodeStart = point
         var seekPoint = point
@@ -99,7 +104,8 @@ extension FFmpegEngine {
             // every frame on the way, so dragging back over them lands in the cache. A long run
             // is a seek that happens to fall after a parked decoder: it skips what a seek skips.
             if !forwardPass, cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = frameTable.frameIndex(ofPTS: last),
-               isDragDistance(from: lastIndex, to: index) {
+                isDragDistance(from: lastIndex, to: index)
+            {
                 cachingFrom = lastIndex + 1
             }
         } else {
@@ -111,8 +117,9 @@ extension FFmpegEngine {
         }
 
         while true {
-            let result = try run(toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
-                                 keyframeOnly: keyframeOnly, tally: &tally)
+            let result = try run(
+                toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
+                keyframeOnly: keyframeOnly, tally: &tally)
             switch result {
             case .landed:
                 if keyframeOnly {
@@ -123,8 +130,9 @@ extension FFmpegEngine {
                 }
                 return DecodeWork(startPoint: decodeStart, tally: tally, demuxerSeeks: seeks, continuedParkedDecoder: continued)
             case .interrupted:
-                throw MediaError(path: path, reason: .interrupted,
-                                 detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
+                throw MediaError(
+                    path: path, reason: .interrupted,
+                    detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
             case .demuxerLandedLate:
                 seekPoint = frameTable.randomAccessPoint(before: seekPoint) ?? seekPoint
             case .targetMissed where keyframeOnly:
@@ -167,7 +175,8 @@ extension FFmpegEngine {
         var best: (slot: DecoderSlot, last: Int64)?
         for slot in pool.slots {
             guard let position = slot.position, !position.drained, let last = position.lastOutputPTS,
-                  last < target.pts, last > best?.last ?? .min else { continue }
+                last < target.pts, last > best?.last ?? .min
+            else { continue }
             if let skipped = position.skippedBeforePTS, target.pts < skipped { continue }
             if position.startPoint == point {
                 best = (slot, last)
@@ -176,7 +185,8 @@ extension FFmpegEngine {
             // Standing just before the keyframe that starts the target's GOP, it reads that
             // keyframe next.
             if let lastIndex = frameTable.frameIndex(ofPTS: last), let keyIndex = point.frameIndex,
-               point.pts > position.startPoint.pts, lastIndex + 1 >= keyIndex {
+                point.pts > position.startPoint.pts, lastIndex + 1 >= keyIndex
+            {
                 best = (slot, last)
             }
         }
@@ -238,8 +248,10 @@ extension FFmpegEngine {
         demuxer.expectReads(in: span)
     }
 
-    private func reposition(seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
-                            fromFileStart: Bool) throws(MediaError) {
+    private func reposition(
+        seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
+        fromFileStart: Bool
+    ) throws(MediaError) {
         decoder.flush()
         position = DecodePosition(startPoint: decodeStart, lastOutputPTS: nil, endOfStreamSent: false)
         if !fromFileStart {
@@ -252,7 +264,8 @@ extension FFmpegEngine {
             // An audio frame's packet has one timestamp, its PTS, except the first frame's,
             // which priming moved: past it, the table can say where the packet is.
             if media.selectedStream.mediaType == .audio, let frame = seekPoint.frameIndex, frame > 0,
-               let position = frameTable.frames[frame].packetPosition {
+                let position = frameTable.frames[frame].packetPosition
+            {
                 demuxer.addSeekPoint(streamIndex: frameTable.streamIndex, position: position, timestamp: seekPoint.pts)
             }
             do {
@@ -298,7 +311,8 @@ extension FFmpegEngine {
             start = max(start, min(firstNotSkipped, index))
         }
         for skipped in start..<end { undecodable[skipped] = why }
-        return MediaError(path: path, reason: .decodeFailed,
-                          detail: "frame \(index) (pts \(frameTable.frames[index].pts)) cannot be decoded: \(why)")
+        return MediaError(
+            path: path, reason: .decodeFailed,
+            detail: "frame \(index) (pts \(frameTable.frames[index].pts)) cannot be decoded: \(why)")
     }
 }

@@ -15,10 +15,11 @@ extension FFmpegEngine {
 
     /// The step every engine of this module takes, on this engine's table and landings.
     private var stepLoop: FrameStepLoop {
-        FrameStepLoop(table: frameTable, isVideo: media.selectedStream.mediaType == .video,
-                      land: { plan, mode throws(MediaError) in try self.land(plan, mode: mode) },
-                      isUndecodable: { self.undecodable[$0] != nil },
-                      currentFrame: { self.landedFrameIndex.map { self.frameTable.frames[$0] } })
+        FrameStepLoop(
+            table: frameTable, isVideo: media.selectedStream.mediaType == .video,
+            land: { plan, mode throws(MediaError) in try self.land(plan, mode: mode) },
+            isUndecodable: { self.undecodable[$0] != nil },
+            currentFrame: { self.landedFrameIndex.map { self.frameTable.frames[$0] } })
     }
 
     /// Takes up to `repeats` forward steps of `count` frames from the current frame, as
@@ -76,10 +77,11 @@ extension FFmpegEngine {
             let plans = try destinations.map { destination throws(LandingError) in try frameTable.planLanding(onFrame: destination.index) }
             let moved = destinations.map(\.moved)
             try land(plans, decoders: decoders) { position, landing, engine in
-                let report = FrameStepReport(result: .stepped(.forward, landedMediaTime: landing.frame.time), direction: .forward,
-                                             requestedCount: count, framesStepped: moved[position], frame: landing.frame,
-                                             framesDecoded: landing.framesDecoded, latency: landing.latency,
-                                             decodeErrors: landing.decodeErrors)
+                let report = FrameStepReport(
+                    result: .stepped(.forward, landedMediaTime: landing.frame.time), direction: .forward,
+                    requestedCount: count, framesStepped: moved[position], frame: landing.frame,
+                    framesDecoded: landing.framesDecoded, latency: landing.latency,
+                    decodeErrors: landing.decodeErrors)
                 return StepOutcome(report: report, output: try each(position, report, engine))
             } deliver: { run in
                 for landed in run {
@@ -91,12 +93,14 @@ extension FFmpegEngine {
         } catch let failure as DeliveryFailure {
             throw failure.error
         } catch is MediaError, is LandingError {
-            return try stepForwardOneByOne(from: lastFrame, count: count, repeats: repeats - done, firstOrdinal: done,
-                                           each: each, delivered: delivered)
+            return try stepForwardOneByOne(
+                from: lastFrame, count: count, repeats: repeats - done, firstOrdinal: done,
+                each: each, delivered: delivered)
         }
         if let edge {
-            let report = FrameStepReport(result: .unavailable(edge), direction: .forward, requestedCount: count, framesStepped: 0,
-                                         frame: landedFrameIndex.map { frameTable.frames[$0] }, framesDecoded: 0, latency: .zero)
+            let report = FrameStepReport(
+                result: .unavailable(edge), direction: .forward, requestedCount: count, framesStepped: 0,
+                frame: landedFrameIndex.map { frameTable.frames[$0] }, framesDecoded: 0, latency: .zero)
             try delivered(report, try each(done, report, self))
         }
     }

@@ -55,8 +55,10 @@ public final class FFmpegEngine: PlaybackEngine {
 
         /// Options with FFmpeg's stream choice, one decoder thread, the default cache and the
         /// default decoder pool.
-        public init(streamIndex: Int? = nil, threads: Int = 1, cacheBytes: Int = Options.defaultCacheBytes,
-                    skipsNonReferenceFrames: Bool = true, decoderPoolBytes: Int = Options.defaultDecoderPoolBytes) {
+        public init(
+            streamIndex: Int? = nil, threads: Int = 1, cacheBytes: Int = Options.defaultCacheBytes,
+            skipsNonReferenceFrames: Bool = true, decoderPoolBytes: Int = Options.defaultDecoderPoolBytes
+        ) {
             self.streamIndex = streamIndex
             self.threads = threads
             self.cacheBytes = cacheBytes
@@ -206,9 +208,11 @@ public final class FFmpegEngine: PlaybackEngine {
         self.streamIndex = streamIndex
         let stream = demuxer.stream(streamIndex)
         do { decoderParameters = try StreamParameters(copying: stream) } catch {
-            throw MediaError(path: path, reason: .readFailed, detail: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
+            throw MediaError(
+                path: path, reason: .readFailed, detail: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
         }
-        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
+        active = try Self.openFirstSlot(
+            demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
         pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         let originPTS = Self.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
@@ -217,17 +221,21 @@ public final class FFmpegEngine: PlaybackEngine {
         // A decoder that cannot open only means no prefetch: the landings decode as ever. An
         // MP4's index says where each keyframe is, so its keyframes are read when asked for
         // rather than all of them during a scan of the whole file.
-        let indexLocatesKeyframes = options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
+        let indexLocatesKeyframes =
+            options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
             && demuxer.indexEntryCount(of: streamIndex) > 0
-        let prefetch = !options.prefetchesKeyframes || indexLocatesKeyframes
-            || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO ? nil
+        let prefetch =
+            !options.prefetchesKeyframes || indexLocatesKeyframes
+                || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO
+            ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
         keyframePrefetch = prefetch
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
         builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
-        let cacheKey = memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)
+        let cacheKey =
+            memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)
             ? options.indexCache?.key(forFileAt: path, streamIndex: streamIndex, libraries: Self.cacheLibraries) : nil
         let cached = cacheKey.flatMap { options.indexCache?.read($0) }
         let built: FrameTableBuilder.Result
@@ -251,9 +259,10 @@ public final class FFmpegEngine: PlaybackEngine {
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
         openReads = demuxer.reads
-        media = MediaProbe.describe(demuxer, path: path, selectedStream: streamIndex,
-                                    truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
-                                    missingData: built.table.missingData)
+        media = MediaProbe.describe(
+            demuxer, path: path, selectedStream: streamIndex,
+            truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
+            missingData: built.table.missingData)
         openLatency = clock.now - start
     }
 
@@ -277,12 +286,14 @@ public final class FFmpegEngine: PlaybackEngine {
         // The blueprint's engine probed the file: this demuxer only reads packets.
         let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false, network: options.network)
         guard demuxer.streamCount == blueprint.media.streams.count else {
-            throw MediaError(path: path, reason: .readFailed,
-                             detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
+            throw MediaError(
+                path: path, reason: .readFailed,
+                detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
         }
         streamIndex = blueprint.frameTable.streamIndex
         decoderParameters = blueprint.decoderParameters
-        active = try Self.openFirstSlot(demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
+        active = try Self.openFirstSlot(
+            demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
         pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
         frameTable = blueprint.frameTable
         packetOrder = blueprint.packetOrder
@@ -307,9 +318,11 @@ public final class FFmpegEngine: PlaybackEngine {
         .map { "\($0.key) \($0.value)" }.joined(separator: " ")
 
     /// What the cache did: read the entry, or write `built` (after rejecting a bad entry).
-    private static func cacheOutcome(_ cache: IndexCache?, key: IndexCache.Key?,
-                                     cached: Result<FrameTableBuilder.Result, IndexCacheRejection>?,
-                                     built: FrameTableBuilder.Result) -> IndexCache.Outcome? {
+    private static func cacheOutcome(
+        _ cache: IndexCache?, key: IndexCache.Key?,
+        cached: Result<FrameTableBuilder.Result, IndexCacheRejection>?,
+        built: FrameTableBuilder.Result
+    ) -> IndexCache.Outcome? {
         guard let cache, let key else { return nil }
         switch cached {
         case .success: return .read(path: key.path)
@@ -322,8 +335,10 @@ public final class FFmpegEngine: PlaybackEngine {
     }
 
     /// A demuxer for `path` (or `memory`), its failure named by `openError`.
-    private static func openDemuxer(_ path: String, log: FFmpegLogSink, memory: MemoryInput?,
-                                    probingStreams: Bool = true, network: NetworkPolicy) throws(MediaError) -> Demuxer {
+    private static func openDemuxer(
+        _ path: String, log: FFmpegLogSink, memory: MemoryInput?,
+        probingStreams: Bool = true, network: NetworkPolicy
+    ) throws(MediaError) -> Demuxer {
         do {
             return try Demuxer(path: path, log: log, memory: memory, probingStreams: probingStreams, network: network)
         } catch {
@@ -333,14 +348,17 @@ public final class FFmpegEngine: PlaybackEngine {
 
     /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for
     /// it opened from `parameters`.
-    private static func openFirstSlot(_ demuxer: Demuxer, streamIndex: Int, parameters: StreamParameters, options: Options,
-                                      log: FFmpegLogSink, path: String) throws(MediaError) -> DecoderSlot {
+    private static func openFirstSlot(
+        _ demuxer: Demuxer, streamIndex: Int, parameters: StreamParameters, options: Options,
+        log: FFmpegLogSink, path: String
+    ) throws(MediaError) -> DecoderSlot {
         demuxer.selectOnly(streamIndex: streamIndex)
         do {
             return DecoderSlot(demuxer: demuxer, decoder: try Decoder(parameters: parameters, threads: options.threads, log: log))
         } catch {
-            throw MediaError(path: path, reason: .streamUnavailable,
-                             detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
+            throw MediaError(
+                path: path, reason: .streamUnavailable,
+                detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
         }
     }
 
@@ -385,8 +403,11 @@ public final class FFmpegEngine: PlaybackEngine {
         let cause = log.takeLastError() ?? "\(error.function): \(error.message)"
         let signature = ContainerSignature(path: path)
         if error.code == fs_averror(ENOMEM) && error.function != "avformat_alloc_context" {
-            return MediaError(path: path, reason: .damagedHeader,
-                              detail: "damaged header: \(signature?.name ?? "the container") header states sizes no file holds (FFmpeg: \(error.message), \(cause))")
+            return MediaError(
+                path: path, reason: .damagedHeader,
+                detail:
+                    "damaged header: \(signature?.name ?? "the container") header states sizes no file holds (FFmpeg: \(error.message), \(cause))"
+            )
         }
         guard error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" else {
             return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
@@ -396,11 +417,16 @@ public final class FFmpegEngine: PlaybackEngine {
         // demuxer, which probed it as ISO media from its first bytes, speaks for it. A file on
         // disk that only its name calls MP4 is not media.
         case .isoMedia? where cause.contains("moov atom not found"),
-             nil where cause.contains("moov atom not found") && (path.hasPrefix("http://") || path.hasPrefix("https://")):
-            return MediaError(path: path, reason: .truncated,
-                              detail: "truncated or unfinished MP4: it has no moov box, the index written last, so the file was cut short or never finalized (\(cause))")
+            nil where cause.contains("moov atom not found") && (path.hasPrefix("http://") || path.hasPrefix("https://")):
+            return MediaError(
+                path: path, reason: .truncated,
+                detail:
+                    "truncated or unfinished MP4: it has no moov box, the index written last, so the file was cut short or never finalized (\(cause))"
+            )
         case let container?:
-            return MediaError(path: path, reason: .damagedHeader, detail: "damaged header: the file starts as \(container.name) but FFmpeg cannot read its header (\(cause))")
+            return MediaError(
+                path: path, reason: .damagedHeader,
+                detail: "damaged header: the file starts as \(container.name) but FFmpeg cannot read its header (\(cause))")
         case nil:
             return MediaError(path: path, reason: .notMedia, detail: "not a media file FFmpeg can read (\(cause))")
         }
@@ -409,13 +435,17 @@ public final class FFmpegEngine: PlaybackEngine {
     private static func selectStream(in demuxer: Demuxer, requested: Int?, path: String) throws(MediaError) -> Int {
         if let requested {
             guard requested >= 0 && requested < demuxer.streamCount else {
-                throw MediaError(path: path, reason: .streamUnavailable,
-                                 detail: "no stream \(requested) (the file has \(demuxer.streamCount) stream\(demuxer.streamCount == 1 ? "" : "s"), numbered from 0)")
+                throw MediaError(
+                    path: path, reason: .streamUnavailable,
+                    detail:
+                        "no stream \(requested) (the file has \(demuxer.streamCount) stream\(demuxer.streamCount == 1 ? "" : "s"), numbered from 0)"
+                )
             }
             let type = demuxer.stream(requested).pointee.codecpar.pointee.codec_type
             guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else {
-                throw MediaError(path: path, reason: .streamUnavailable,
-                                 detail: "stream \(requested) is \(MediaProbe.mediaType(type).rawValue); FrameSeek seeks in video or audio streams")
+                throw MediaError(
+                    path: path, reason: .streamUnavailable,
+                    detail: "stream \(requested) is \(MediaProbe.mediaType(type).rawValue); FrameSeek seeks in video or audio streams")
             }
             return requested
         }

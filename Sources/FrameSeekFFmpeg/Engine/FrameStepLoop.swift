@@ -23,9 +23,10 @@ struct FrameStepLoop {
         let clock = ContinuousClock()
         let start = clock.now
         func report(_ result: FrameStepResult, moved: Int, decoded: Int, errors: Int = 0) -> FrameStepReport {
-            FrameStepReport(result: result, direction: direction, requestedCount: count, framesStepped: moved,
-                            frame: currentFrame(), framesDecoded: decoded, latency: clock.now - start,
-                            decodeErrors: errors)
+            FrameStepReport(
+                result: result, direction: direction, requestedCount: count, framesStepped: moved,
+                frame: currentFrame(), framesDecoded: decoded, latency: clock.now - start,
+                decodeErrors: errors)
         }
         guard isVideo else { return report(.unavailable(.audioOnly), moved: 0, decoded: 0) }
         let destination: (index: Int, moved: Int)
@@ -41,9 +42,10 @@ struct FrameStepLoop {
                 // A step is a landing planned on its destination frame, carried out as seeks are.
                 let plan = try table.planLanding(onFrame: target)
                 let landing = try land(plan, direction == .backward ? .refillingBackward : .steppingForward)
-                return report(.stepped(direction, landedMediaTime: landing.frame.time), moved: moved,
-                              decoded: landing.framesDecoded, errors: landing.decodeErrors + passedOver)
-            } catch where isUndecodable(target) {
+                return report(
+                    .stepped(direction, landedMediaTime: landing.frame.time), moved: moved,
+                    decoded: landing.framesDecoded, errors: landing.decodeErrors + passedOver)
+            } catch  where isUndecodable(target) {
                 // A frame the decoder does not produce (FFmpeg's own decode lacks it too) is
                 // stepped over, and the step is reported damaged: stopping there would leave
                 // every later step failing on the same frame.

@@ -14,8 +14,9 @@ extension MediaProbe {
         }
         return ColorDescription(
             transfer: named(av_color_transfer_name(parameters.color_trc), unspecified: parameters.color_trc == AVCOL_TRC_UNSPECIFIED),
-            primaries: named(av_color_primaries_name(parameters.color_primaries),
-                             unspecified: parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
+            primaries: named(
+                av_color_primaries_name(parameters.color_primaries),
+                unspecified: parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
             matrix: named(av_color_space_name(parameters.color_space), unspecified: parameters.color_space == AVCOL_SPC_UNSPECIFIED),
             range: named(av_color_range_name(parameters.color_range), unspecified: parameters.color_range == AVCOL_RANGE_UNSPECIFIED),
             masteringDisplay: fs_stream_mastering_display(stream).map { masteringDisplay($0.pointee) },
@@ -24,10 +25,11 @@ extension MediaProbe {
             },
             dolbyVision: fs_stream_dovi_configuration(stream).map { record in
                 let r = record.pointee
-                return DolbyVisionConfiguration(profile: Int(r.dv_profile), level: Int(r.dv_level),
-                                                baseLayerCompatibility: Int(r.dv_bl_signal_compatibility_id),
-                                                hasRPU: r.rpu_present_flag != 0, hasEnhancementLayer: r.el_present_flag != 0,
-                                                hasBaseLayer: r.bl_present_flag != 0)
+                return DolbyVisionConfiguration(
+                    profile: Int(r.dv_profile), level: Int(r.dv_level),
+                    baseLayerCompatibility: Int(r.dv_bl_signal_compatibility_id),
+                    hasRPU: r.rpu_present_flag != 0, hasEnhancementLayer: r.el_present_flag != 0,
+                    hasBaseLayer: r.bl_present_flag != 0)
             })
     }
 
@@ -35,10 +37,12 @@ extension MediaProbe {
     static func masteringDisplay(_ m: AVMasteringDisplayMetadata) -> MasteringDisplay {
         func value(_ r: AVRational) -> Double { r.den == 0 ? 0 : Double(r.num) / Double(r.den) }
         func point(_ xy: (AVRational, AVRational)) -> Chromaticity { Chromaticity(x: value(xy.0), y: value(xy.1)) }
-        let primaries = m.has_primaries != 0
+        let primaries =
+            m.has_primaries != 0
             ? [point(m.display_primaries.0), point(m.display_primaries.1), point(m.display_primaries.2)] : nil
-        return MasteringDisplay(primaries: primaries, whitePoint: m.has_primaries != 0 ? point(m.white_point) : nil,
-                                minimumLuminance: m.has_luminance != 0 ? value(m.min_luminance) : nil,
-                                maximumLuminance: m.has_luminance != 0 ? value(m.max_luminance) : nil)
+        return MasteringDisplay(
+            primaries: primaries, whitePoint: m.has_primaries != 0 ? point(m.white_point) : nil,
+            minimumLuminance: m.has_luminance != 0 ? value(m.min_luminance) : nil,
+            maximumLuminance: m.has_luminance != 0 ? value(m.max_luminance) : nil)
     }
 }

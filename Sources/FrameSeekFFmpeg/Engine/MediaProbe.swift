@@ -3,8 +3,10 @@ import FrameSeekCore
 
 /// Turns an open `AVFormatContext` into FrameSeek's `MediaDescription`.
 enum MediaProbe {
-    static func describe(_ demuxer: Demuxer, path: String, selectedStream: Int, truncation: Truncation?,
-                         missingData: [MissingData] = []) -> MediaDescription {
+    static func describe(
+        _ demuxer: Demuxer, path: String, selectedStream: Int, truncation: Truncation?,
+        missingData: [MissingData] = []
+    ) -> MediaDescription {
         let streams = (0..<demuxer.streamCount).map { describeStream(demuxer.stream($0), index: $0) }
         let microseconds = TimeBase(numerator: 1, denominator: fs_time_base())
         return MediaDescription(

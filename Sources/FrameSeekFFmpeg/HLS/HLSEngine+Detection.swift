@@ -10,8 +10,9 @@ extension HLSEngine {
         // Only a regular file is sniffed: opening a FIFO to read would block until a writer
         // came, and a device may never end.
         guard url.isFileURL,
-              (try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeRegular,
-              let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+            (try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeRegular,
+            let handle = FileHandle(forReadingAtPath: url.path)
+        else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 10)) ?? Data()
         let text = String(decoding: head, as: UTF8.self)

@@ -59,8 +59,9 @@ extension HLSEngine {
             do throws(MediaError) {
                 let engine = try openSegment(segment)
                 engines.insert(engine, for: segment.mediaSequence)
-                return IndexedSegment(segment: segment, start: start,
-                                      content: .success(.init(table: engine.frameTable, media: engine.media)))
+                return IndexedSegment(
+                    segment: segment, start: start,
+                    content: .success(.init(table: engine.frameTable, media: engine.media)))
             } catch {
                 return IndexedSegment(segment: segment, start: start, content: .failure(error))
             }
@@ -74,27 +75,31 @@ extension HLSEngine {
     ///   nothing changes then.
     func rebuildIndex() throws(MediaError) {
         guard let built = HLSWindowIndex.build(segments, timeBase: timeBase),
-              let first = segments.lazy.compactMap(\.frames).first else {
+            let first = segments.lazy.compactMap(\.frames).first
+        else {
             let causes = segments.compactMap { segment -> String? in
                 if case .failure(let error) = segment.content { return error.description }
                 return nil
             }
-            throw MediaError(path: url, reason: .noPlayableStream,
-                             detail: "no segment of the window can be read"
-                                + (causes.isEmpty ? "" : ": \(causes.joined(separator: "; "))"))
+            throw MediaError(
+                path: url, reason: .noPlayableStream,
+                detail: "no segment of the window can be read"
+                    + (causes.isEmpty ? "" : ": \(causes.joined(separator: "; "))"))
         }
         index = built
         let window = timeline.window
         let window0 = window.seekableRange.lowerBound
         // A hole at the end of the window is missing data, as one anywhere else is: the
         // playlist says the segment is there, so the window is not cut short.
-        media = MediaDescription(path: url, container: "hls", startTime: .zero,
-                                 duration: window.seekableRange.upperBound - window0,
-                                 streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
-                                 truncation: nil, missingData: built.table.missingData)
+        media = MediaDescription(
+            path: url, container: "hls", startTime: .zero,
+            duration: window.seekableRange.upperBound - window0,
+            streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
+            truncation: nil, missingData: built.table.missingData)
         engines.keepOnly(Set(segments.map(\.segment.mediaSequence)))
         if let landed = landedLocation,
-           let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex) {
+            let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex)
+        {
             currentFrameIndex = global
         } else {
             // The landed frame's segment left the window: nothing in the window is current.

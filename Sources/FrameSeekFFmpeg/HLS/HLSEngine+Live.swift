@@ -20,8 +20,9 @@ extension HLSEngine {
         var playlistChanged = false
         if !timeline.playlist.hasEndList {
             guard case .media(let playlist) = try Self.readPlaylist(mediaPlaylistURL, fetcher: fetcher, name: url) else {
-                throw MediaError(path: url, reason: .notMedia,
-                                 detail: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
+                throw MediaError(
+                    path: url, reason: .notMedia,
+                    detail: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
             }
             do {
                 playlistChanged = try reloaded.reload(with: playlist)

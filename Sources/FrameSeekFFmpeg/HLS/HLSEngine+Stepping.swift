@@ -8,11 +8,13 @@ extension HLSEngine {
     /// cache, and a frame its segment engine knows it cannot decode is stepped over and
     /// counted in `decodeErrors`. Never throws: failures are typed reasons.
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
-        FrameStepLoop(table: frameTable, isVideo: media.selectedStream.mediaType == .video,
-                      land: { plan, mode throws(MediaError) in try self.land(plan, mode: mode, interruption: nil) },
-                      isUndecodable: { self.isUndecodable($0) },
-                      currentFrame: { self.currentFrameIndex.map { self.frameTable.frames[$0] } })
-            .step(direction, count: count, from: currentFrameIndex ?? 0)
+        FrameStepLoop(
+            table: frameTable, isVideo: media.selectedStream.mediaType == .video,
+            land: { plan, mode throws(MediaError) in try self.land(plan, mode: mode, interruption: nil) },
+            isUndecodable: { self.isUndecodable($0) },
+            currentFrame: { self.currentFrameIndex.map { self.frameTable.frames[$0] } }
+        )
+        .step(direction, count: count, from: currentFrameIndex ?? 0)
     }
 
     /// Whether global frame `index` is one its segment's open engine found it cannot decode.

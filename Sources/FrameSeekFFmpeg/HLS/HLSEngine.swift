@@ -64,8 +64,10 @@ public final class HLSEngine: LivePlaybackEngine {
     /// - Throws: `MediaError` naming the playlist: it cannot be read (`readFailed`), is not a
     ///   playlist (`notMedia`), names no such variant (`streamUnavailable`), or none of its
     ///   segments can be read (the first segment's cause).
-    public init(url: String, variant: HLSVariantSelection = .highestBandwidth,
-                options: FFmpegEngine.Options = .init()) throws(MediaError) {
+    public init(
+        url: String, variant: HLSVariantSelection = .highestBandwidth,
+        options: FFmpegEngine.Options = .init()
+    ) throws(MediaError) {
         self.url = url
         var segmentOptions = options
         segmentOptions.cacheBytes = options.cacheBytes / HLSEngine.openSegmentEngines
@@ -87,8 +89,9 @@ public final class HLSEngine: LivePlaybackEngine {
                 throw MediaError(path: url, reason: .streamUnavailable, detail: error.description)
             }
             guard case .media(let media) = try Self.readPlaylist(mediaURL, fetcher: fetcher, name: url) else {
-                throw MediaError(path: url, reason: .notMedia,
-                                 detail: "variant \(mediaURL.absoluteString) is a multivariant playlist, not a media playlist")
+                throw MediaError(
+                    path: url, reason: .notMedia,
+                    detail: "variant \(mediaURL.absoluteString) is a multivariant playlist, not a media playlist")
             }
             playlist = media
         }
@@ -97,17 +100,21 @@ public final class HLSEngine: LivePlaybackEngine {
         // Placeholders until the segments are indexed; every stored property must be set first.
         segments = []
         timeBase = TimeBase(numerator: 1, denominator: 90_000)
-        index = HLSWindowIndex(table: FrameTable(streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: [],
-                                                 randomAccessPoints: [], source: .packetScan),
-                               locations: [], globalIndices: [:])
-        media = MediaDescription(path: url, container: "hls", startTime: .zero, duration: nil, streams: [],
-                                 selectedStreamIndex: 0)
+        index = HLSWindowIndex(
+            table: FrameTable(
+                streamIndex: 0, timeBase: timeBase, originPTS: 0, frames: [],
+                randomAccessPoints: [], source: .packetScan),
+            locations: [], globalIndices: [:])
+        media = MediaDescription(
+            path: url, container: "hls", startTime: .zero, duration: nil, streams: [],
+            selectedStreamIndex: 0)
         segments = indexWindow(reusing: [])
         guard let first = segments.lazy.compactMap(\.frames).first else {
-            let cause = segments.first.map { segment -> String in
-                if case .failure(let error) = segment.content { return error.description }
-                return "no frames"
-            } ?? "the playlist lists no segments"
+            let cause =
+                segments.first.map { segment -> String in
+                    if case .failure(let error) = segment.content { return error.description }
+                    return "no frames"
+                } ?? "the playlist lists no segments"
             throw MediaError(path: url, reason: .noPlayableStream, detail: "no segment can be read: \(cause)")
         }
         timeBase = HLSWindowIndex.timeBase(for: first.table)
@@ -149,8 +156,10 @@ public final class HLSEngine: LivePlaybackEngine {
     /// - Throws: `MediaError`: `.invalidRequest` for a target no landing can satisfy,
     ///   `.readFailed` when the segment cannot be fetched again, the segment engine's errors
     ///   while decoding, `.interrupted` when `interruption` is set (the previous landing stays).
-    public func seek(to time: MediaTime, precision: SeekPrecision,
-                     interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+    public func seek(
+        to time: MediaTime, precision: SeekPrecision,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
         let plan: LandingPlan
         do {
             plan = try frameTable.planLanding(at: time, precision: precision)
@@ -163,8 +172,10 @@ public final class HLSEngine: LivePlaybackEngine {
     /// Carries out a plan made on the window's table: plans the same frame on its segment's
     /// table and lets that segment's engine land on it. The landing reports the global plan
     /// and frame, with the work the segment engine did.
-    func land(_ plan: LandingPlan, mode: LandingMode,
-              interruption: SeekInterruptionFlag?) throws(MediaError) -> SeekLanding {
+    func land(
+        _ plan: LandingPlan, mode: LandingMode,
+        interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
         let clock = ContinuousClock()
         let start = clock.now
         let location = index.locations[plan.frameIndex]
@@ -173,21 +184,23 @@ public final class HLSEngine: LivePlaybackEngine {
         do {
             localPlan = try engine.frameTable.planLanding(onFrame: location.localIndex)
         } catch {
-            throw MediaError(path: url, reason: .decodeFailed,
-                             detail: "segment \(location.sequence) frame \(location.localIndex): \(error.description)")
+            throw MediaError(
+                path: url, reason: .decodeFailed,
+                detail: "segment \(location.sequence) frame \(location.localIndex): \(error.description)")
         }
         let local = try engine.land(localPlan, mode: mode, interruption: interruption)
         let global = index.globalIndex(sequence: location.sequence, localIndex: local.frame.index) ?? plan.frameIndex
         currentSegmentEngine = engine
         currentFrameIndex = global
         landedLocation = index.locations[global]
-        return SeekLanding(plan: plan, frame: frameTable.frames[global],
-                           keyframeIndex: local.keyframeIndex.flatMap {
-                               index.globalIndex(sequence: location.sequence, localIndex: $0)
-                           },
-                           framesDecoded: local.framesDecoded, demuxerSeeks: local.demuxerSeeks,
-                           latency: clock.now - start, decodeErrors: local.decodeErrors,
-                           missingData: frameTable.missingData(at: plan.target))
+        return SeekLanding(
+            plan: plan, frame: frameTable.frames[global],
+            keyframeIndex: local.keyframeIndex.flatMap {
+                index.globalIndex(sequence: location.sequence, localIndex: $0)
+            },
+            framesDecoded: local.framesDecoded, demuxerSeeks: local.demuxerSeeks,
+            latency: clock.now - start, decodeErrors: local.decodeErrors,
+            missingData: frameTable.missingData(at: plan.target))
     }
 
     /// The engine of segment `sequence`: an open one, or the segment fetched and opened again.

@@ -108,26 +108,32 @@ struct HLSWindowIndex {
             for frame in local.frames {
                 let time = indexed.start + (frame.time - zero)
                 guard let pts = timeBase.ticks(in: time), limit.map({ time < $0 }) ?? true,
-                      frames.last.map({ pts > $0.pts }) ?? true else { continue }
+                    frames.last.map({ pts > $0.pts }) ?? true
+                else { continue }
                 let durationTicks = timeBase.ticks(in: frame.duration) ?? 0
                 map[frame.index] = frames.count
-                frames.append(FrameEntry(index: frames.count, pts: pts, time: timeBase.time(ofTicks: pts),
-                                         durationTicks: durationTicks, duration: timeBase.time(ofTicks: durationTicks),
-                                         isKeyframe: frame.isKeyframe, decodeOrder: decodeBase + frame.decodeOrder,
-                                         packetPosition: nil))
+                frames.append(
+                    FrameEntry(
+                        index: frames.count, pts: pts, time: timeBase.time(ofTicks: pts),
+                        durationTicks: durationTicks, duration: timeBase.time(ofTicks: durationTicks),
+                        isKeyframe: frame.isKeyframe, decodeOrder: decodeBase + frame.decodeOrder,
+                        packetPosition: nil))
                 locations.append(Location(sequence: indexed.segment.mediaSequence, localIndex: frame.index))
             }
             for point in local.randomAccessPoints {
                 guard let localIndex = point.frameIndex, let global = map[localIndex] else { continue }
-                points.append(RandomAccessPoint(pts: frames[global].pts, dts: nil,
-                                                decodeOrder: decodeBase + point.decodeOrder, frameIndex: global))
+                points.append(
+                    RandomAccessPoint(
+                        pts: frames[global].pts, dts: nil,
+                        decodeOrder: decodeBase + point.decodeOrder, frameIndex: global))
             }
             globalIndices[indexed.segment.mediaSequence] = map
             let packets = (local.frames.map(\.decodeOrder) + local.randomAccessPoints.map(\.decodeOrder)).max() ?? 0
             decodeBase += packets + 1
         }
         guard let firstFrame = frames.first, let lastFrame = frames.last, let windowStart = segments.first?.start,
-              let lastSegment = segments.last else { return nil }
+            let lastSegment = segments.last
+        else { return nil }
         // Holes at the edges of the window are part of its timeline: from the window's start to
         // the first frame, and from the last frame to the window's end.
         var edges: [MissingData] = []
@@ -136,13 +142,16 @@ struct HLSWindowIndex {
         }
         if let trailing = missingAfter[lastFrame.index] {
             missingAfter[lastFrame.index] = nil
-            edges.append(MissingData(afterFrame: lastFrame.index, start: lastFrame.time + lastFrame.duration,
-                                     end: lastSegment.start + lastSegment.segment.duration, evidence: trailing))
+            edges.append(
+                MissingData(
+                    afterFrame: lastFrame.index, start: lastFrame.time + lastFrame.duration,
+                    end: lastSegment.start + lastSegment.segment.duration, evidence: trailing))
         }
         let list = FrameList(frames, timeBase: timeBase, originPTS: 0, endingAtOwnDuration: Set(missingAfter.keys).union([lastFrame.index]))
-        let table = FrameTable(streamIndex: firstTable.streamIndex, timeBase: timeBase, originPTS: 0, frames: list,
-                               randomAccessPoints: RandomAccessPointList(points), source: firstTable.source,
-                               missingDataAfter: missingAfter, edgeMissingData: edges)
+        let table = FrameTable(
+            streamIndex: firstTable.streamIndex, timeBase: timeBase, originPTS: 0, frames: list,
+            randomAccessPoints: RandomAccessPointList(points), source: firstTable.source,
+            missingDataAfter: missingAfter, edgeMissingData: edges)
         return HLSWindowIndex(table: table, locations: locations, globalIndices: globalIndices)
     }
 }

@@ -111,7 +111,11 @@ struct SampleTablePackets: DecodeOrderPackets {
         switch durations {
         case .constant(let ticks): ticks
         case .timeToSample(let last):
-            if let gaps, i + 1 < count { Int64(gaps[i]) } else { Self.timeToSample(i, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex) }
+            if let gaps, i + 1 < count {
+                Int64(gaps[i])
+            } else {
+                Self.timeToSample(i, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex)
+            }
         }
     }
 
@@ -119,7 +123,8 @@ struct SampleTablePackets: DecodeOrderPackets {
     /// and `last` for the last of `count`.
     static func timeToSample(_ i: Int, count: Int, last: Int64, demuxer: Demuxer, streamIndex: Int) -> Int64 {
         guard i + 1 < count, let now = demuxer.indexEntry(of: streamIndex, at: i),
-              let next = demuxer.indexEntry(of: streamIndex, at: i + 1) else { return last }
+            let next = demuxer.indexEntry(of: streamIndex, at: i + 1)
+        else { return last }
         return next.timestamp - now.timestamp
     }
     func position(_ i: Int) -> Int64? { demuxer.indexEntry(of: streamIndex, at: i)?.position }

@@ -35,7 +35,8 @@ extension FrameTableBuilder {
         let parameters = stream.codecpar.pointee
         let codecName = String(cString: avcodec_get_name(parameters.codec_id))
         guard parameters.sample_rate > 0, Self.audioFramesFollowPackets(codecName: codecName),
-              let decoder = try? makeDecoder() else { return .declined(movedDemuxer: false) }
+            let decoder = try? makeDecoder()
+        else { return .declined(movedDemuxer: false) }
         var check = AudioFrameCheck(decoder: decoder, timeBase: stream.time_base, packetLimit: Self.audioPacketsChecked)
         var trimmer = AudioFrameTrimmer(timeBase: stream.time_base, sampleRate: parameters.sample_rate)
         var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS)
@@ -67,8 +68,9 @@ extension FrameTableBuilder {
             return .declined(movedDemuxer: true)
         }
         let list = frames.finish(endingAtOwnDuration: [])
-        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS, frames: list,
-                               randomAccessPoints: .keyframes(of: list), source: .audioPackets)
+        let table = FrameTable(
+            streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS, frames: list,
+            randomAccessPoints: .keyframes(of: list), source: .audioPackets)
         // After a seek a decoder may keep priming the table saw trimmed (MP3, Opus), so the
         // engine lands on the decoded frame covering the target, as on a decode-scanned table,
         // rather than recognising packets by PTS.
@@ -100,8 +102,9 @@ struct AudioFrameTrimmer {
     /// The frame `packet` makes; nil when it lacks a PTS, a duration or the keyframe flag,
     /// without which the rule cannot be followed.
     mutating func frame(of packet: Packet) -> Outcome? {
-        frame(pts: packet.pts, duration: packet.duration, isKeyframe: packet.isKeyframe, isDiscarded: packet.isDiscarded,
-              trim: packet.sampleTrim)
+        frame(
+            pts: packet.pts, duration: packet.duration, isKeyframe: packet.isKeyframe, isDiscarded: packet.isDiscarded,
+            trim: packet.sampleTrim)
     }
 
     /// The frame a packet with these numbers and skip side data `trim` makes.

@@ -24,7 +24,8 @@ extension FrameTableBuilder {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return .declined(movedDemuxer: false) }
         let count = demuxer.indexEntryCount(of: streamIndex)
         guard count > 0, let reader = ByteRangeReader(borrowing: demuxer), let size = reader.size,
-              samplesLieInFile(ofSize: size) else { return .declined(movedDemuxer: false) }
+            samplesLieInFile(ofSize: size)
+        else { return .declined(movedDemuxer: false) }
         // The packets first: the last sample lies just before a `moov` at the end of the file,
         // so over HTTP reading it and then the boxes is one stream of bytes forward.
         let observed: [(index: Int, packet: ScannedPacket)]
@@ -45,8 +46,9 @@ extension FrameTableBuilder {
             guard !overflow else { return .declined(movedDemuxer: true) }
             pts[i] = shifted
         }
-        let packets = SampleTablePackets(demuxer: demuxer, streamIndex: streamIndex, pts: pts, flags: unshifted.flags,
-                                         durations: measured.durations, gaps: unshifted.gaps)
+        let packets = SampleTablePackets(
+            demuxer: demuxer, streamIndex: streamIndex, pts: pts, flags: unshifted.flags,
+            durations: measured.durations, gaps: unshifted.gaps)
         var result = try tableFromPackets(packets, missingDataBefore: [:], source: .sampleTable)
         result.indexScanBytes = (reader.bytesRead, max(0, size - reader.bytesRead))
         return .built(result)
@@ -56,12 +58,18 @@ extension FrameTableBuilder {
     /// the last sample's duration; nil unless the track's samples map one to one to the
     /// demuxer's index. The offsets are let go here, before the table is made: their array
     /// holds the gaps from then on.
-    private func unshiftedPackets(count: Int, reader: ByteRangeReader, fileSize: Int64)
-        -> (pts: [Int64], flags: [UInt8], gaps: [Int32]?, lastSampleDelta: Int64?)? {
+    private func unshiftedPackets(
+        count: Int, reader: ByteRangeReader, fileSize: Int64
+    )
+        -> (pts: [Int64], flags: [UInt8], gaps: [Int32]?, lastSampleDelta: Int64?)?
+    {
         let trackID = Int(demuxer.stream(streamIndex).pointee.id)
-        guard var samples = MP4SampleTable.read(trackID: trackID, expectedSamples: count, fileSize: fileSize,
-                                                using: { try? reader.read(at: $0, count: $1) }),
-              samples.mediaEditCount <= 1, samples.editsPlayAtNormalRate else { return nil }
+        guard
+            var samples = MP4SampleTable.read(
+                trackID: trackID, expectedSamples: count, fileSize: fileSize,
+                using: { try? reader.read(at: $0, count: $1) }),
+            samples.mediaEditCount <= 1, samples.editsPlayAtNormalRate
+        else { return nil }
         guard let (dts, flags) = demuxer.indexTimestampsAndFlags(of: streamIndex, count: count) else { return nil }
         // The DTS, made PTS in place below once the gaps are taken from them (consumed, so not copied).
         var pts = consume dts
@@ -130,17 +138,21 @@ extension FrameTableBuilder {
 
     /// The demuxer's PTS shift and duration rule, measured on the packets `read`; nil unless
     /// one shift and one rule hold for all of them.
-    private func measure(_ read: [(index: Int, packet: ScannedPacket)], count: Int, unshiftedPTS: [Int64],
-                         lastSampleDelta: Int64?) -> (shift: Int64, durations: SampleTablePackets.Durations)? {
+    private func measure(
+        _ read: [(index: Int, packet: ScannedPacket)], count: Int, unshiftedPTS: [Int64],
+        lastSampleDelta: Int64?
+    ) -> (shift: Int64, durations: SampleTablePackets.Durations)? {
         guard let firstPTS = read.first?.packet.pts else { return nil }
         let shift = firstPTS &- unshiftedPTS[0]
         for (i, packet) in read {
             guard let entry = demuxer.indexEntry(of: streamIndex, at: i), packet.pts == unshiftedPTS[i] &+ shift,
-                  packet.agrees(with: entry) else { return nil }
+                packet.agrees(with: entry)
+            else { return nil }
         }
         let last = lastSampleDelta ?? 0
         let followsTimeToSample = read.allSatisfy {
-            $0.packet.duration == SampleTablePackets.timeToSample($0.index, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex)
+            $0.packet.duration
+                == SampleTablePackets.timeToSample($0.index, count: count, last: last, demuxer: demuxer, streamIndex: streamIndex)
         }
         if followsTimeToSample { return (shift, .timeToSample(last: last)) }
         let constant = read[0].packet.duration
@@ -173,7 +185,8 @@ extension FrameTableBuilder {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
         let count = demuxer.indexEntryCount(of: streamIndex)
         guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size,
-              samplesLieInFile(ofSize: size) else { return nil }
+            samplesLieInFile(ofSize: size)
+        else { return nil }
         // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
         // samples lie back to back: kept as one run, there are as many runs as chunks.
         var payloads: [Range<Int64>] = []
@@ -189,7 +202,8 @@ extension FrameTableBuilder {
             }
         }
         guard let indexed = try? Demuxer(path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader),
-              indexed.streamCount == demuxer.streamCount else { return nil }
+            indexed.streamCount == demuxer.streamCount
+        else { return nil }
         indexed.selectOnly(streamIndex: streamIndex)
         reader.skip(payloads)
         let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
@@ -197,7 +211,8 @@ extension FrameTableBuilder {
         let packets = scanned.packets
         for (position, packet) in packets.enumerated() {
             guard packet.pts != nil, let entry = demuxer.indexEntry(of: streamIndex, at: position),
-                  packet.agrees(with: entry), packet.isKeyframe == entry.isKeyframe else { return nil }
+                packet.agrees(with: entry), packet.isKeyframe == entry.isKeyframe
+            else { return nil }
         }
         var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
         result.indexScanBytes = (reader.bytesRead, reader.bytesSkipped)

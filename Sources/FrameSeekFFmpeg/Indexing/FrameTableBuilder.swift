@@ -61,7 +61,8 @@ struct FrameTableBuilder {
             switch try audioTableFromPackets(decodeWith: makeDecoder) {
             case .built(let fromPackets): return fromPackets
             case .declined(movedDemuxer: false): return try tableFromDecoding(demuxer, makeDecoder)
-            case .declined(movedDemuxer: true), .unreadable: return try tableFromDecoding(reopenedDemuxer(probingStreams: true), makeDecoder)
+            case .declined(movedDemuxer: true), .unreadable:
+                return try tableFromDecoding(reopenedDemuxer(probingStreams: true), makeDecoder)
             }
         }
         var scanner = self
@@ -75,7 +76,8 @@ struct FrameTableBuilder {
             // The scan reads from the first packet, which this demuxer has gone past.
             switch fromSampleTable {
             case .declined(movedDemuxer: true), .unreadable:
-                scanner = FrameTableBuilder(demuxer: try reopenedDemuxer(probingStreams: false), streamIndex: streamIndex, originPTS: originPTS)
+                scanner = FrameTableBuilder(
+                    demuxer: try reopenedDemuxer(probingStreams: false), streamIndex: streamIndex, originPTS: originPTS)
             case .declined(movedDemuxer: false), .built:
                 break
             }
@@ -87,8 +89,10 @@ struct FrameTableBuilder {
         let indexed = Int(avformat_index_get_entries_count(stream))
         let declared = indexed > 0 ? indexed : Int(stream.pointee.nb_frames)
         if declared > 0 && packets.count < declared && demuxer.formatName.hasPrefix("mov") {
-            throw MediaError(path: demuxer.path, reason: .truncated,
-                             detail: "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
+            throw MediaError(
+                path: demuxer.path, reason: .truncated,
+                detail:
+                    "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
             var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: missingData)
@@ -103,8 +107,9 @@ struct FrameTableBuilder {
     private func reopenedDemuxer(probingStreams: Bool) throws(MediaError) -> Demuxer {
         let fresh: Demuxer
         do {
-            fresh = try Demuxer(path: demuxer.path, log: demuxer.log, memory: demuxer.memory, probingStreams: probingStreams,
-                                network: demuxer.network)
+            fresh = try Demuxer(
+                path: demuxer.path, log: demuxer.log, memory: demuxer.memory, probingStreams: probingStreams,
+                network: demuxer.network)
         } catch {
             throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
         }
@@ -122,8 +127,11 @@ struct FrameTableBuilder {
     /// `watching` sees each of the stream's packets, with its index, while it is read; with
     /// `keepingPackets` false, it alone does (the scan returns no packets, and indices count
     /// the packets read).
-    func scanPackets(keepingPackets: Bool = true, watching: ((Packet, Int) -> Void)? = nil) throws(MediaError)
-        -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String]) {
+    func scanPackets(
+        keepingPackets: Bool = true, watching: ((Packet, Int) -> Void)? = nil
+    ) throws(MediaError)
+        -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String])
+    {
         let packet = Packet()
         var packets: [ScannedPacket] = []
         var packetsRead = 0
@@ -144,7 +152,8 @@ struct FrameTableBuilder {
             do { more = try demuxer.read(into: packet) } catch {
                 let cause = demuxer.log.message(for: error)
                 if packetsRead == 0 {
-                    throw MediaError(path: demuxer.path, reason: .readFailed, detail: "reading packets failed before the first packet: \(cause)")
+                    throw MediaError(
+                        path: demuxer.path, reason: .readFailed, detail: "reading packets failed before the first packet: \(cause)")
                 }
                 return (packets, "reading failed after \(packetsRead) packets: \(cause)", missingData)
             }
@@ -160,14 +169,17 @@ struct FrameTableBuilder {
     }
 
     /// The table made from `packets`, which all have a PTS.
-    func tableFromPackets<Packets: DecodeOrderPackets>(_ packets: Packets, missingDataBefore: [Int: String],
-                                                      source: FrameTable.Source = .packetScan) throws(MediaError) -> Result {
+    func tableFromPackets<Packets: DecodeOrderPackets>(
+        _ packets: Packets, missingDataBefore: [Int: String],
+        source: FrameTable.Source = .packetScan
+    ) throws(MediaError) -> Result {
         let count = packets.count
         // Decoding can only start at a keyframe: packets before the first one (a stream cut
         // mid-GOP) and the leading pictures shown before it (RASL frames of an opening CRA,
         // B-frames of an open GOP) never come out of the decoder, so they are not frames.
         guard let firstKey = (0..<count).first(where: { packets.isKeyframe($0) }) else {
-            throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "stream \(streamIndex) has no keyframe to start decoding from")
+            throw MediaError(
+                path: demuxer.path, reason: .decodeFailed, detail: "stream \(streamIndex) has no keyframe to start decoding from")
         }
         guard count <= Int(Int32.max) else {
             throw MediaError(path: demuxer.path, reason: .unsupported, detail: "stream \(streamIndex) has more than \(Int32.max) packets")
@@ -207,12 +219,14 @@ struct FrameTableBuilder {
             points.append(RandomAccessPoint(pts: pts(packet), dts: packets.dts(packet), decodeOrder: packet, frameIndex: nil))
         }
         if points.count > pointsShown { points.sort { $0.pts < $1.pts } }
-        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: frames, randomAccessPoints: RandomAccessPointList(points), source: source,
-                               missingDataAfter: missingDataAfter)
+        let table = FrameTable(
+            streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+            frames: frames, randomAccessPoints: RandomAccessPointList(points), source: source,
+            missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets.isCorrupt(Int(shown[$0])) })
-        return Result(table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
-                      missingDataAfter: missingDataAfter)
+        return Result(
+            table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
+            missingDataAfter: missingDataAfter)
     }
 
     private func tableFromDecoding(_ demuxer: Demuxer, _ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
@@ -220,7 +234,9 @@ struct FrameTableBuilder {
         do {
             decoder = try makeDecoder()
         } catch {
-            throw MediaError(path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(demuxer.log.message(for: error))")
+            throw MediaError(
+                path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(demuxer.log.message(for: error))"
+            )
         }
         typealias Decoded = DecodedFrames.Frame
         var decoded: [Decoded] = []
@@ -237,8 +253,10 @@ struct FrameTableBuilder {
                     defer { frame.unref() }
                     guard let pts = frame.pts else { decodedWithoutTimestamps += 1; continue }
                     let duration = frame.duration(orSamplesAt: sampleRate, in: stream.time_base)
-                    decoded.append(Decoded(pts: pts, duration: duration, key: frame.isKeyframe,
-                                           position: frame.packetPosition))
+                    decoded.append(
+                        Decoded(
+                            pts: pts, duration: duration, key: frame.isKeyframe,
+                            position: frame.packetPosition))
                 }
             }
         }
@@ -247,24 +265,27 @@ struct FrameTableBuilder {
                 guard try demuxer.read(into: packet) else { break reading }
                 defer { packet.unref() }
                 guard packet.streamIndex == streamIndex else { continue }
-                do { try decoder.send(packet) } catch where error.code == fs_averror_invaliddata() { continue }
+                do { try decoder.send(packet) } catch  where error.code == fs_averror_invaliddata() { continue }
                 _ = try collect()
             }
             try decoder.sendEndOfStream()
             _ = try collect()
         } catch {
-            throw MediaError(path: demuxer.path, reason: .decodeFailed,
-                             detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(demuxer.log.message(for: error))")
+            throw MediaError(
+                path: demuxer.path, reason: .decodeFailed,
+                detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(demuxer.log.message(for: error))")
         }
         if decoded.isEmpty && decodedWithoutTimestamps > 0 {
-            throw MediaError(path: demuxer.path, reason: .unsupported,
-                             detail: "stream \(streamIndex) has no timestamps (a raw elementary stream?); remux it into MP4 or Matroska first")
+            throw MediaError(
+                path: demuxer.path, reason: .unsupported,
+                detail: "stream \(streamIndex) has no timestamps (a raw elementary stream?); remux it into MP4 or Matroska first")
         }
         let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
         try checkUnique(count: sorted.count) { sorted[$0].element.pts }
         let frames = try makeFrames(DecodedFrames(sorted: sorted), endingAtOwnDuration: [])
-        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: frames, randomAccessPoints: .keyframes(of: frames), source: .decodeScan)
+        let table = FrameTable(
+            streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+            frames: frames, randomAccessPoints: .keyframes(of: frames), source: .decodeScan)
         return Result(table: table, packetOrder: .unknown)
     }
 
@@ -302,21 +323,28 @@ struct FrameTableBuilder {
             if first == nil { first = sortedPTS(i) }
         }
         guard let first else { return }
-        throw MediaError(path: demuxer.path, reason: .unsupported,
-                         detail: "\(repeats) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first)); FrameSeek cannot tell such frames apart")
+        throw MediaError(
+            path: demuxer.path, reason: .unsupported,
+            detail:
+                "\(repeats) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first)); FrameSeek cannot tell such frames apart"
+        )
     }
 
     /// Frames in presentation order, packed as they are made. A frame's duration is its
     /// packet's; where the packet has none, the gap to the next frame; for a last frame
     /// without one, the median gap.
-    private func makeFrames<Frames: PresentationOrderFrames>(_ frames: Frames, endingAtOwnDuration: Set<Int>) throws(MediaError) -> FrameList {
+    private func makeFrames<Frames: PresentationOrderFrames>(
+        _ frames: Frames, endingAtOwnDuration: Set<Int>
+    ) throws(MediaError) -> FrameList {
         let count = frames.count
         for i in 0..<count {
-            let outOfRange = frames.pts(i).subtractingReportingOverflow(originPTS).overflow
+            let outOfRange =
+                frames.pts(i).subtractingReportingOverflow(originPTS).overflow
                 || (i + 1 < count && frames.pts(i + 1).subtractingReportingOverflow(frames.pts(i)).overflow)
             if outOfRange {
-                throw MediaError(path: demuxer.path, reason: .unsupported,
-                                 detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
+                throw MediaError(
+                    path: demuxer.path, reason: .unsupported,
+                    detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
             }
         }
         // Only a last frame without a duration needs the median, so the gaps are sorted only then.
@@ -339,8 +367,11 @@ struct FrameTableBuilder {
             let packed = [FrameList.Packed](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for i in 0..<count {
                     let isKeyframe = frames.isKeyframe(i)
-                    guard let frame = FrameList.Packed(pts: frames.pts(i), durationTicks: duration(i),
-                                                       decodeOrder: frames.decodeOrder(i), isKeyframe: isKeyframe) else {
+                    guard
+                        let frame = FrameList.Packed(
+                            pts: frames.pts(i), durationTicks: duration(i),
+                            decodeOrder: frames.decodeOrder(i), isKeyframe: isKeyframe)
+                    else {
                         fits = false
                         initialized = i
                         return
@@ -354,8 +385,10 @@ struct FrameTableBuilder {
                 return FrameList(packed: packed, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration)
             }
         }
-        return FrameList(count: count, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration,
-                         keepingPacketPositions: isAudio) { i in
+        return FrameList(
+            count: count, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: endingAtOwnDuration,
+            keepingPacketPositions: isAudio
+        ) { i in
             // Not asked for where it is not kept: from a sample table, one more index lookup a frame.
             (frames.pts(i), duration(i), frames.isKeyframe(i), frames.decodeOrder(i), isAudio ? frames.position(i) : nil)
         }

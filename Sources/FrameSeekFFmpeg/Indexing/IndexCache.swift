@@ -1,7 +1,7 @@
 import Foundation
 import FrameSeekCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Frame tables kept on disk, so that opening a file again reads its table instead of its
@@ -24,7 +24,8 @@ public struct IndexCache: Sendable, Hashable {
     /// `$XDG_CACHE_HOME/frameseek/index`, else `~/.cache/frameseek/index`.
     public static var defaultDirectory: String {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
         return ((base as NSString).appendingPathComponent("frameseek") as NSString).appendingPathComponent("index")
     }
@@ -57,8 +58,10 @@ public struct IndexCache: Sendable, Hashable {
     /// can change, go missing or differ between two copies of the same playlist: those are
     /// never cached.
     static func holdsItsOwnMedia(_ formatName: String) -> Bool {
-        let selfContained: Set<String> = ["mov", "mp4", "matroska", "webm", "mpegts", "avi", "flv", "mpeg", "mp3", "aac",
-                                          "flac", "wav", "ogg", "asf", "mxf", "ivf", "h264", "hevc", "m4v", "obu", "nut"]
+        let selfContained: Set<String> = [
+            "mov", "mp4", "matroska", "webm", "mpegts", "avi", "flv", "mpeg", "mp3", "aac",
+            "flac", "wav", "ogg", "asf", "mxf", "ivf", "h264", "hevc", "m4v", "obu", "nut"
+        ]
         return formatName.split(separator: ",").contains { selfContained.contains(String($0)) }
     }
 
@@ -73,16 +76,19 @@ public struct IndexCache: Sendable, Hashable {
     func key(forFileAt path: String, streamIndex: Int, libraries: String) -> Key? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return nil }
         defer { try? handle.close() }
         let size = Int64(status.st_size)
         let mebibyte: Int64 = 1 << 20
         guard let head = try? handle.read(upToCount: Int(mebibyte)) ?? Data(),
-              (try? handle.seek(toOffset: UInt64(max(0, size - mebibyte)))) != nil,
-              let tail = try? handle.readToEnd() ?? Data(),
-              let headDigest = SHA256Digest.digest(of: head), let tailDigest = SHA256Digest.digest(of: tail) else { return nil }
+            (try? handle.seek(toOffset: UInt64(max(0, size - mebibyte)))) != nil,
+            let tail = try? handle.readToEnd() ?? Data(),
+            let headDigest = SHA256Digest.digest(of: head), let tailDigest = SHA256Digest.digest(of: tail)
+        else { return nil }
         let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        let text = "frameseek \(FrameSeekVersion.current) format \(IndexCacheFile.formatVersion) \(libraries) "
+        let text =
+            "frameseek \(FrameSeekVersion.current) format \(IndexCacheFile.formatVersion) \(libraries) "
             + "size \(size) mtime \(modified) head \(lowercaseHex(headDigest)) tail \(lowercaseHex(tailDigest)) stream \(streamIndex)"
         guard let name = SHA256Digest.digest(of: Array(text.utf8)) else { return nil }
         return Key(text: text, path: (directory as NSString).appendingPathComponent(lowercaseHex(Array(name.prefix(16))) + ".fsidx"))

@@ -91,7 +91,8 @@ enum IndexCacheFile {
         guard let storedKey = reader.text() else { return .failure(.init("its header is cut short")) }
         guard storedKey == key else { return .failure(.init("it indexes another file, or this one before it changed")) }
         guard let length = reader.int(), length >= 0, let checksum = reader.take(32).map(Array.init),
-              let payload = reader.take(Int(length)), reader.atEnd else {
+            let payload = reader.take(Int(length)), reader.atEnd
+        else {
             return .failure(.init("its length does not match its contents (truncated?)"))
         }
         guard SHA256Digest.digest(of: payload) == checksum else { return .failure(.init("its checksum does not match (damaged)")) }
@@ -102,9 +103,10 @@ enum IndexCacheFile {
     private static func table(from payload: UnsafeRawBufferPointer) -> FrameTableBuilder.Result? {
         var reader = ByteReader(payload)
         guard let sourceByte = reader.byte(), let source = source(sourceByte),
-              let streamIndex = reader.count(), let numerator = reader.int32(), let denominator = reader.int32(),
-              numerator > 0, denominator > 0, let originPTS = reader.int(),
-              let frameCount = reader.count(limit: reader.remaining / 4) else { return nil }
+            let streamIndex = reader.count(), let numerator = reader.int32(), let denominator = reader.int32(),
+            numerator > 0, denominator > 0, let originPTS = reader.int(),
+            let frameCount = reader.count(limit: reader.remaining / 4)
+        else { return nil }
         let timeBase = TimeBase(numerator: numerator, denominator: denominator)
         // The frames are packed as they are read; a frame that breaks the rules (PTS not
         // strictly increasing, a flag that is not 0 or 1) rejects the whole entry afterwards.
@@ -114,7 +116,8 @@ enum IndexCacheFile {
         var framesReader = reader
         let list = FrameList(count: frameCount, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: []) { _ in
             guard !broken, let ptsDelta = framesReader.signed(), let durationDelta = framesReader.signed(),
-                  let positionDelta = framesReader.signed(), let orderAndKey = framesReader.varint() else {
+                let positionDelta = framesReader.signed(), let orderAndKey = framesReader.varint()
+            else {
                 broken = true
                 return (0, 0, false, 0, nil)
             }
@@ -131,13 +134,17 @@ enum IndexCacheFile {
         guard !broken else { return nil }
         reader = framesReader
         guard let everyFrame = reader.byte(), everyFrame <= 1, let pointCount = reader.count(limit: reader.remaining / 32),
-              everyFrame == 0 || (pointCount == 0 && list.isEveryFrameAKeyframe) else { return nil }
+            everyFrame == 0 || (pointCount == 0 && list.isEveryFrameAKeyframe)
+        else { return nil }
         var points: [RandomAccessPoint] = []
         for _ in 0..<pointCount {
             guard let pts = reader.int(), let dts = reader.int(), let order = reader.count(), let frame = reader.int(),
-                  frame >= -1, frame < Int64(frameCount), points.last.map({ $0.pts <= pts }) ?? true else { return nil }
-            points.append(RandomAccessPoint(pts: pts, dts: dts == .min ? nil : dts, decodeOrder: order,
-                                            frameIndex: frame < 0 ? nil : Int(frame)))
+                frame >= -1, frame < Int64(frameCount), points.last.map({ $0.pts <= pts }) ?? true
+            else { return nil }
+            points.append(
+                RandomAccessPoint(
+                    pts: pts, dts: dts == .min ? nil : dts, decodeOrder: order,
+                    frameIndex: frame < 0 ? nil : Int(frame)))
         }
         guard let missingCount = reader.count(limit: reader.remaining / 16) else { return nil }
         var missingDataAfter: [Int: String] = [:]
@@ -157,19 +164,23 @@ enum IndexCacheFile {
             guard let text = reader.text() else { return nil }
             readError = text
         }
-        guard let identifies = reader.byte(), identifies <= 1, let otherCount = reader.count(limit: reader.remaining / 16) else { return nil }
+        guard let identifies = reader.byte(), identifies <= 1, let otherCount = reader.count(limit: reader.remaining / 16) else {
+            return nil
+        }
         var others: [Int64: Int] = [:]
         for _ in 0..<otherCount {
             guard let pts = reader.int(), let order = reader.count() else { return nil }
             others[pts] = order
         }
         guard reader.atEnd else { return nil }
-        let table = FrameTable(streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
-                               frames: list.endingAtOwnDuration(Set(missingDataAfter.keys)),
-                               randomAccessPoints: everyFrame == 1 ? .everyFrame(of: list) : RandomAccessPointList(points),
-                               source: source, missingDataAfter: missingDataAfter)
-        return FrameTableBuilder.Result(table: table, packetOrder: identifies == 1 ? PacketDecodeOrder(others: others) : .unknown,
-                                        readError: readError, corruptFrames: corrupt, missingDataAfter: missingDataAfter)
+        let table = FrameTable(
+            streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS,
+            frames: list.endingAtOwnDuration(Set(missingDataAfter.keys)),
+            randomAccessPoints: everyFrame == 1 ? .everyFrame(of: list) : RandomAccessPointList(points),
+            source: source, missingDataAfter: missingDataAfter)
+        return FrameTableBuilder.Result(
+            table: table, packetOrder: identifies == 1 ? PacketDecodeOrder(others: others) : .unknown,
+            readError: readError, corruptFrames: corrupt, missingDataAfter: missingDataAfter)
     }
 
     private static func sourceCode(_ source: FrameTable.Source) -> UInt8 {

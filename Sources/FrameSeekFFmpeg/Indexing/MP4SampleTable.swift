@@ -36,8 +36,10 @@ struct MP4SampleTable {
     /// track, its samples are not `expectedSamples`, a box does not parse, or a read fails.
     ///
     /// `fileSize` bounds every box: a box that claims to run past it is not parsed.
-    static func read(trackID: Int, expectedSamples: Int, fileSize: Int64,
-                     using read: @escaping (Int64, Int) -> [UInt8]?) -> MP4SampleTable? {
+    static func read(
+        trackID: Int, expectedSamples: Int, fileSize: Int64,
+        using read: @escaping (Int64, Int) -> [UInt8]?
+    ) -> MP4SampleTable? {
         let reader = BoxReader(read: read, fileSize: fileSize)
         var found: MP4SampleTable??
         reader.forEachChild(of: 0..<fileSize) { box in
@@ -71,8 +73,9 @@ private struct TrackParse {
 
     var table: MP4SampleTable? {
         guard !failed, let sampleCount, sampleCount == expectedSamples, offsets == nil || offsets!.count == sampleCount else { return nil }
-        return MP4SampleTable(sampleCount: sampleCount, compositionOffsets: offsets, lastSampleDelta: lastDelta,
-                              mediaEditCount: mediaEdits, editsPlayAtNormalRate: normalRate)
+        return MP4SampleTable(
+            sampleCount: sampleCount, compositionOffsets: offsets, lastSampleDelta: lastDelta,
+            mediaEditCount: mediaEdits, editsPlayAtNormalRate: normalRate)
     }
 
     /// Takes in one box of the `trak` (or of the boxes inside it); false to stop the walk.
@@ -158,7 +161,8 @@ private struct BoxReader {
 
     func editList(_ box: Box) -> [(mediaTime: Int64, rate: UInt32)]? {
         guard let (version, count, size) = entries(box, entrySize: { $0 == 1 ? 20 : 12 }),
-              let data = read(box.body.lowerBound + 8, count * size), data.count == count * size else { return nil }
+            let data = read(box.body.lowerBound + 8, count * size), data.count == count * size
+        else { return nil }
         return (0..<count).map { i in
             let at = i * size
             let mediaTime = version == 1 ? Int64(bitPattern: data.uint64(at: at + 8)) : Int64(Int32(bitPattern: data.uint32(at: at + 4)))
@@ -207,7 +211,8 @@ private struct BoxReader {
     /// The delta of the last `stts` entry.
     func lastTimeToSampleDelta(_ box: Box) -> Int64? {
         guard let (_, count, size) = entries(box, entrySize: { _ in 8 }), count > 0,
-              let last = read(box.body.lowerBound + 8 + Int64((count - 1) * size), 8), last.count == 8 else { return nil }
+            let last = read(box.body.lowerBound + 8 + Int64((count - 1) * size), 8), last.count == 8
+        else { return nil }
         return Int64(last.uint32(at: 4))
     }
 }

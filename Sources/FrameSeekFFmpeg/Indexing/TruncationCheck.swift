@@ -32,13 +32,16 @@ enum TruncationCheck {
             return Truncation(readableEnd: readableEnd, statedDuration: stated, evidence: readError)
         }
         if let stated, stated - readableEnd > tolerance(for: stated) {
-            return Truncation(readableEnd: readableEnd, statedDuration: stated,
-                              evidence: "the stream's packets end before the duration the \(demuxer.formatName) header states")
+            return Truncation(
+                readableEnd: readableEnd, statedDuration: stated,
+                evidence: "the stream's packets end before the duration the \(demuxer.formatName) header states")
         }
         if demuxer.formatName == "mpegts", let size = fileSize(demuxer.path),
-           !transportPacketSizes.contains(where: { size % $0 == 0 }) {
-            return Truncation(readableEnd: readableEnd, statedDuration: nil,
-                              evidence: "the file ends inside a transport packet (\(size) bytes is no whole number of 188-byte packets)")
+            !transportPacketSizes.contains(where: { size % $0 == 0 })
+        {
+            return Truncation(
+                readableEnd: readableEnd, statedDuration: nil,
+                evidence: "the file ends inside a transport packet (\(size) bytes is no whole number of 188-byte packets)")
         }
         return nil
     }
@@ -48,7 +51,8 @@ enum TruncationCheck {
     static func emptyStreamCause(_ demuxer: Demuxer, streamIndex: Int) -> String? {
         guard fs_format_duration_is_stated(demuxer.context) != 0, let duration = demuxer.durationMicroseconds else { return nil }
         let stated = TimeBase(numerator: 1, denominator: fs_time_base()).time(ofTicks: duration)
-        return "truncated: the file ends before the first complete frame of stream \(streamIndex), though its \(demuxer.formatName) header states \(stated.seconds) s"
+        return
+            "truncated: the file ends before the first complete frame of stream \(streamIndex), though its \(demuxer.formatName) header states \(stated.seconds) s"
     }
 
     /// The duration the header states for the stream, on the zero-based timeline: the stream's

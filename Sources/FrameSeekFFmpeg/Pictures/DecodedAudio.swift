@@ -48,7 +48,8 @@ extension DecodedAudio {
         if count > 0, let data = output.pointer.pointee.data.0 {
             bytes.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: data, count: count) }
         }
-        self.init(sampleRate: Int(input.pointee.sample_rate), channels: channels, sampleCount: samples,
-                  pts: frame.pts ?? 0, bytes: bytes)
+        self.init(
+            sampleRate: Int(input.pointee.sample_rate), channels: channels, sampleCount: samples,
+            pts: frame.pts ?? 0, bytes: bytes)
     }
 }

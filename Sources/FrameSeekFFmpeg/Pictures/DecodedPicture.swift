@@ -45,11 +45,12 @@ extension DecodedPicture {
         }
         try check(copied, "av_image_copy_to_buffer")
         let descriptor = av_pix_fmt_desc_get(format)
-        self.init(width: Int(f.width), height: Int(f.height),
-                  pixelFormat: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
-                  bitsPerComponent: Int(descriptor?.pointee.comp.0.depth ?? 8),
-                  pts: frame.pts ?? 0, bytes: bytes, orientation: orientation, pixelFormatID: format,
-                  color: PictureColor(frame, stream: stream))
+        self.init(
+            width: Int(f.width), height: Int(f.height),
+            pixelFormat: av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown",
+            bitsPerComponent: Int(descriptor?.pointee.comp.0.depth ?? 8),
+            pts: frame.pts ?? 0, bytes: bytes, orientation: orientation, pixelFormatID: format,
+            color: PictureColor(frame, stream: stream))
     }
 
     /// The MD5 of the packed planes in lowercase hex, computed with libavutil's `av_md5_sum`:
@@ -88,11 +89,13 @@ extension FFmpegEngine {
     public func landedPicture() throws(MediaError) -> DecodedPicture? {
         guard let index = landedFrameIndex, media.selectedStream.mediaType == .video else { return nil }
         do {
-            return try DecodedPicture(frame: landedFrame, orientation: media.selectedStream.orientation,
-                                      stream: media.selectedStream.color)
+            return try DecodedPicture(
+                frame: landedFrame, orientation: media.selectedStream.orientation,
+                stream: media.selectedStream.color)
         } catch {
-            throw MediaError(path: path, reason: .conversionFailed,
-                             detail: "cannot copy frame \(index) out of the decoder: \(error.description)")
+            throw MediaError(
+                path: path, reason: .conversionFailed,
+                detail: "cannot copy frame \(index) out of the decoder: \(error.description)")
         }
     }
 
@@ -103,13 +106,16 @@ extension FFmpegEngine {
             return try source.withUnsafeMutableBufferPointer { (buffer) throws(FFmpegError) in
                 var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
                 var strides: [Int32] = Array(repeating: 0, count: 4)
-                try check(av_image_fill_arrays(&planes, &strides, buffer.baseAddress, picture.pixelFormatID,
-                                               Int32(clamping: picture.width), Int32(clamping: picture.height), 1),
-                          "av_image_fill_arrays")
+                try check(
+                    av_image_fill_arrays(
+                        &planes, &strides, buffer.baseAddress, picture.pixelFormatID,
+                        Int32(clamping: picture.width), Int32(clamping: picture.height), 1),
+                    "av_image_fill_arrays")
                 return try FFmpegLog.attributing(to: log) { () throws(FFmpegError) in
-                    try converter.packedRGB(planes: planes.map { UnsafePointer($0) }, strides: strides,
-                                            format: picture.pixelFormatID, width: picture.width, height: picture.height,
-                                            color: picture.color, outputWidth: nil, outputHeight: nil, depth: depth)
+                    try converter.packedRGB(
+                        planes: planes.map { UnsafePointer($0) }, strides: strides,
+                        format: picture.pixelFormatID, width: picture.width, height: picture.height,
+                        color: picture.color, outputWidth: nil, outputHeight: nil, depth: depth)
                 }
             }
         } catch {

@@ -30,7 +30,8 @@ struct PictureColor: Sendable, Hashable {
         if transfer == AVCOL_TRC_UNSPECIFIED, let name = stream?.transfer, case let value = av_color_transfer_from_name(name), value >= 0 {
             transfer = AVColorTransferCharacteristic(rawValue: UInt32(value))
         }
-        if primaries == AVCOL_PRI_UNSPECIFIED, let name = stream?.primaries, case let value = av_color_primaries_from_name(name), value >= 0 {
+        if primaries == AVCOL_PRI_UNSPECIFIED, let name = stream?.primaries, case let value = av_color_primaries_from_name(name), value >= 0
+        {
             primaries = AVColorPrimaries(rawValue: UInt32(value))
         }
         // An SDR picture's matrix and range stay the frame's alone, as they always were; an
@@ -42,7 +43,8 @@ struct PictureColor: Sendable, Hashable {
         }
         if f.color_range == AVCOL_RANGE_UNSPECIFIED, stream?.range == "pc" { fullRange = true }
         if primaries == AVCOL_PRI_UNSPECIFIED { primaries = AVCOL_PRI_BT2020 }
-        let streamPeak = stream?.contentLightLevel.map { Double($0.maxContentLightLevel) }.flatMap { $0 > 0 ? $0 : nil }
+        let streamPeak =
+            stream?.contentLightLevel.map { Double($0.maxContentLightLevel) }.flatMap { $0 > 0 ? $0 : nil }
             ?? stream?.masteringDisplay?.maximumLuminance.flatMap { $0 > 0 ? $0 : nil }
         let frameCLL = Double(fs_frame_max_cll(frame.pointer)), frameMastering = fs_frame_mastering_peak(frame.pointer)
         let framePeak = frameCLL > 0 ? frameCLL : (frameMastering > 0 ? frameMastering : nil)
@@ -66,9 +68,11 @@ struct PictureColor: Sendable, Hashable {
         case AVCOL_SPC_SMPTE240M: coefficients = SWS_CS_SMPTE240M
         default: coefficients = height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601  // what players assume
         }
-        try check(sws_setColorspaceDetails(context, sws_getCoefficients(coefficients), fullRange ? 1 : 0,
-                                           sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16),
-                  "sws_setColorspaceDetails")
+        try check(
+            sws_setColorspaceDetails(
+                context, sws_getCoefficients(coefficients), fullRange ? 1 : 0,
+                sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16),
+            "sws_setColorspaceDetails")
     }
 
     /// Writes this colour into `frame`'s fields, which zscale reads as its input's.

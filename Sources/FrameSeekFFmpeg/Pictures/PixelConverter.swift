@@ -33,11 +33,14 @@ final class PixelConverter {
     /// when nil).
     ///
     /// - Throws: `FFmpegError` as `packedRGB` does.
-    func rgb(planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
-             width: Int, height: Int, color: PictureColor = PictureColor(),
-             outputWidth: Int? = nil, outputHeight: Int? = nil) throws(FFmpegError) -> RGBImage {
-        let (w, h, pixels) = try packedRGB(planes: planes, strides: strides, format: format, width: width, height: height,
-                                           color: color, outputWidth: outputWidth, outputHeight: outputHeight, depth: .eight)
+    func rgb(
+        planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
+        width: Int, height: Int, color: PictureColor = PictureColor(),
+        outputWidth: Int? = nil, outputHeight: Int? = nil
+    ) throws(FFmpegError) -> RGBImage {
+        let (w, h, pixels) = try packedRGB(
+            planes: planes, strides: strides, format: format, width: width, height: height,
+            color: color, outputWidth: outputWidth, outputHeight: outputHeight, depth: .eight)
         return RGBImage(width: w, height: h, pixels: pixels)
     }
 
@@ -45,12 +48,15 @@ final class PixelConverter {
     ///
     /// - Throws: `FFmpegError` from the tone mapping for HDR (`ToneMapper.map`), or from the
     ///   swscale conversion (`scale`).
-    func packedRGB(planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
-                   width: Int, height: Int, color: PictureColor, outputWidth: Int?, outputHeight: Int?,
-                   depth: RGBDepth) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
+    func packedRGB(
+        planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat,
+        width: Int, height: Int, color: PictureColor, outputWidth: Int?, outputHeight: Int?,
+        depth: RGBDepth
+    ) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
         guard color.isHDR, toneMapper.mapping != .none else {
-            return try scale(planes: planes, strides: strides, format: format, width: width, height: height, color: color,
-                             outputWidth: outputWidth, outputHeight: outputHeight, depth: depth)
+            return try scale(
+                planes: planes, strides: strides, format: format, width: width, height: height, color: color,
+                outputWidth: outputWidth, outputHeight: outputHeight, depth: depth)
         }
         try checkSize(width, height)
         guard let wrapper = av_frame_alloc() else { throw FFmpegError(function: "av_frame_alloc", code: fs_averror(ENOMEM)) }
@@ -66,15 +72,18 @@ final class PixelConverter {
     /// `width` x `height` when given; `stream` fills in the colour the frame does not state.
     ///
     /// - Throws: `FFmpegError` as `packedRGB` does.
-    func rgb(_ frame: Frame, stream: ColorDescription?, width outputWidth: Int? = nil, height outputHeight: Int? = nil,
-             depth: RGBDepth = .eight) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
+    func rgb(
+        _ frame: Frame, stream: ColorDescription?, width outputWidth: Int? = nil, height outputHeight: Int? = nil,
+        depth: RGBDepth = .eight
+    ) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
         let color = PictureColor(frame, stream: stream)
         guard color.isHDR, toneMapper.mapping != .none else {
             let (planes, strides) = Self.planes(of: frame.pointer)
             let f = frame.pointer.pointee
-            return try scale(planes: planes, strides: strides, format: AVPixelFormat(rawValue: f.format),
-                             width: Int(f.width), height: Int(f.height), color: color,
-                             outputWidth: outputWidth, outputHeight: outputHeight, depth: depth)
+            return try scale(
+                planes: planes, strides: strides, format: AVPixelFormat(rawValue: f.format),
+                width: Int(f.width), height: Int(f.height), color: color,
+                outputWidth: outputWidth, outputHeight: outputHeight, depth: depth)
         }
         // A reference of its own, since tagging writes the colour fields.
         guard let reference = av_frame_clone(frame.pointer) else {
@@ -86,14 +95,17 @@ final class PixelConverter {
     }
 
     /// Tone-maps `frame` at its own size, then scales the RGB that comes out when a size is given.
-    private func toneMapped(_ frame: UnsafeMutablePointer<AVFrame>, color: PictureColor, outputWidth: Int?, outputHeight: Int?,
-                            depth: RGBDepth) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
+    private func toneMapped(
+        _ frame: UnsafeMutablePointer<AVFrame>, color: PictureColor, outputWidth: Int?, outputHeight: Int?,
+        depth: RGBDepth
+    ) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
         let mapped = try toneMapper.map(frame, color: color, depth: depth)
         let (planes, strides) = Self.planes(of: mapped.pointer)
         let f = mapped.pointer.pointee
-        return try scale(planes: planes, strides: strides, format: AVPixelFormat(rawValue: f.format), width: Int(f.width),
-                         height: Int(f.height), color: PictureColor(), outputWidth: outputWidth, outputHeight: outputHeight,
-                         depth: depth)
+        return try scale(
+            planes: planes, strides: strides, format: AVPixelFormat(rawValue: f.format), width: Int(f.width),
+            height: Int(f.height), color: PictureColor(), outputWidth: outputWidth, outputHeight: outputHeight,
+            depth: depth)
     }
 
     /// The swscale conversion to packed RGB of `depth`.
@@ -101,9 +113,11 @@ final class PixelConverter {
     /// - Throws: `FFmpegError` from `av_image_check_size` (a size FFmpeg refuses for any
     ///   image), `sws_getCachedContext` (`AVERROR(EINVAL)`: a format swscale cannot convert),
     ///   `sws_setColorspaceDetails`, or `sws_scale` (`AVERROR_EXTERNAL` when it converts no rows).
-    private func scale(planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat, width: Int, height: Int,
-                       color: PictureColor, outputWidth: Int?, outputHeight: Int?,
-                       depth: RGBDepth) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
+    private func scale(
+        planes: [UnsafePointer<UInt8>?], strides: [Int32], format: AVPixelFormat, width: Int, height: Int,
+        color: PictureColor, outputWidth: Int?, outputHeight: Int?,
+        depth: RGBDepth
+    ) throws(FFmpegError) -> (width: Int, height: Int, pixels: [UInt8]) {
         let outW = outputWidth ?? width, outH = outputHeight ?? height
         try checkSize(width, height)
         try checkSize(outW, outH)
@@ -112,8 +126,9 @@ final class PixelConverter {
         // which keeps thumbnails free of aliasing at the cost of nothing measurable.
         let flags = (scaling ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND
         // On failure the old context is freed too, so the NULL is kept.
-        context = sws_getCachedContext(context, Int32(width), Int32(height), format, Int32(outW), Int32(outH),
-                                       depth.pixelFormat, flags, nil, nil, nil)
+        context = sws_getCachedContext(
+            context, Int32(width), Int32(height), format, Int32(outW), Int32(outH),
+            depth.pixelFormat, flags, nil, nil, nil)
         guard let context else { throw FFmpegError(function: "sws_getCachedContext", code: fs_averror(EINVAL)) }
         // RGB in (a tone-mapped picture) has no matrix or range to state.
         if fs_pixel_format_is_rgb(format) == 0 { try color.apply(to: context, height: height) }
@@ -142,8 +157,12 @@ final class PixelConverter {
     private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> (planes: [UnsafePointer<UInt8>?], strides: [Int32]) {
         let f = frame.pointee
         let planes = withUnsafeBytes(of: f.data) { raw in
-            (0..<4).map { UnsafePointer(raw.load(fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
-                                                  as: UnsafeMutablePointer<UInt8>?.self)) }
+            (0..<4).map {
+                UnsafePointer(
+                    raw.load(
+                        fromByteOffset: $0 * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
+                        as: UnsafeMutablePointer<UInt8>?.self))
+            }
         }
         let strides = withUnsafeBytes(of: f.linesize) { raw in
             (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<Int32>.stride, as: Int32.self) }
@@ -181,12 +200,14 @@ extension FFmpegEngine {
         let size = width.flatMap { w in height.map { h in " to \(w)x\(h)" } } ?? ""
         if error.code == fs_averror_filter_not_found() {
             let filter = error.function.split(separator: "\"").dropFirst().first.map(String.init) ?? "zscale"
-            return MediaError(path: path, reason: .conversionFailed,
-                              detail: "cannot tone-map \(what), an HDR picture, to SDR: \(filter) is not there "
-                                  + "(\(FilterLibrary.soname) missing, or FFmpeg built without libzimg); "
-                                  + "--tonemap none converts it without tone mapping")
+            return MediaError(
+                path: path, reason: .conversionFailed,
+                detail: "cannot tone-map \(what), an HDR picture, to SDR: \(filter) is not there "
+                    + "(\(FilterLibrary.soname) missing, or FFmpeg built without libzimg); "
+                    + "--tonemap none converts it without tone mapping")
         }
-        return MediaError(path: path, reason: .conversionFailed,
-                          detail: "cannot convert \(what) to RGB\(size): \(error.function): \(log.message(for: error))")
+        return MediaError(
+            path: path, reason: .conversionFailed,
+            detail: "cannot convert \(what) to RGB\(size): \(error.function): \(log.message(for: error))")
     }
 }

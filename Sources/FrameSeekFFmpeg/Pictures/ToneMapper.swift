@@ -52,13 +52,15 @@ final class ToneMapper {
             throw FFmpegError(function: "avfilter_get_by_name(\"\(name)\")", code: fs_averror_filter_not_found())
         }
         color.tag(frame)
-        let shape = Shape(width: Int(frame.pointee.width), height: Int(frame.pointee.height), format: frame.pointee.format,
-                          description: Self.filters(mapping: mapping, peakLuminance: color.peakLuminance, depth: depth))
+        let shape = Shape(
+            width: Int(frame.pointee.width), height: Int(frame.pointee.height), format: frame.pointee.format,
+            description: Self.filters(mapping: mapping, peakLuminance: color.peakLuminance, depth: depth))
         if shape != graphShape {
             graph = nil
             graphShape = nil
-            graph = try FilterGraph(width: shape.width, height: shape.height, format: AVPixelFormat(rawValue: shape.format),
-                                    description: shape.description)
+            graph = try FilterGraph(
+                width: shape.width, height: shape.height, format: AVPixelFormat(rawValue: shape.format),
+                description: shape.description)
             graphShape = shape
         }
         guard let graph else { preconditionFailure("a tone-mapping graph was just made") }

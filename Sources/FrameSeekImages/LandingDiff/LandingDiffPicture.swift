@@ -69,17 +69,22 @@ public enum LandingDiffPicture {
     /// Labels are drawn as capitals (but "x"), and cut to whole glyphs fitting their panel.
     /// `amplification` is clamped to 0 ... 255: beyond 255 every non-zero difference is
     /// already white.
-    public static func compose(expected: RGBImage?, landed: RGBImage, expectedLabel: String, landedLabel: String,
-                               amplification: Int = defaultAmplification) -> RGBImage {
+    public static func compose(
+        expected: RGBImage?, landed: RGBImage, expectedLabel: String, landedLabel: String,
+        amplification: Int = defaultAmplification
+    ) -> RGBImage {
         let (pw, ph) = clampedPanel(expected?.width ?? landed.width, expected?.height ?? landed.height)
         let size = size(panelWidth: pw, panelHeight: ph)
         var canvas = Canvas(width: size.width, height: size.height, color: background)
         let left = (0..<3).map { $0 * (pw + panelGap) }
-        let labels = [expected == nil ? expectedLabel + missingSuffix : expectedLabel, landedLabel,
-                      differenceLabel(amplification: amplification)]
+        let labels = [
+            expected == nil ? expectedLabel + missingSuffix : expectedLabel, landedLabel,
+            differenceLabel(amplification: amplification)
+        ]
         for (x, label) in zip(left, labels) {
-            LabelFont.draw(label, on: &canvas, x: x + labelInset.x, y: labelInset.y,
-                           width: pw - labelInset.x, color: textColor)
+            LabelFont.draw(
+                label, on: &canvas, x: x + labelInset.x, y: labelInset.y,
+                width: pw - labelInset.x, color: textColor)
         }
         let expectedPanel = expected.flatMap { Panel($0, width: pw, height: ph) }
         let landedPanel = Panel(landed, width: pw, height: ph)
@@ -129,8 +134,10 @@ private struct Panel {
 extension Canvas {
     /// Fills the `width` x `height` panel at (`x0`, `y0`) with `pixel`'s colour for each
     /// panel pixel, or `grey` when there is nothing to show (`pixel` nil).
-    fileprivate mutating func draw(panelAt x0: Int, _ y0: Int, width: Int, height: Int, grey: Color,
-                                   _ pixel: ((Int, Int) -> Color)?) {
+    fileprivate mutating func draw(
+        panelAt x0: Int, _ y0: Int, width: Int, height: Int, grey: Color,
+        _ pixel: ((Int, Int) -> Color)?
+    ) {
         guard let pixel else { return fill(x: x0, y: y0, width: width, height: height, color: grey) }
         let canvasWidth = self.width
         pixels.withUnsafeMutableBufferPointer { out in

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import FrameSeekCore
@@ -70,17 +70,20 @@ public struct Storyboard: Sendable {
         let (pixels, tooMany) = tileWidth.multipliedReportingOverflow(by: tileHeight)
         let (bytes, tooLarge) = pixels.multipliedReportingOverflow(by: 3 * max(0, count))
         guard !tooMany, !tooLarge, bytes <= maximumTotalBytes else {
-            throw StoryboardLimitError(message: "\(count) thumbnails of \(tileWidth)x\(tileHeight) are more than "
-                                       + "\(maximumTotalBytes >> 30) GiB of pictures; use fewer or a smaller --size")
+            throw StoryboardLimitError(
+                message: "\(count) thumbnails of \(tileWidth)x\(tileHeight) are more than "
+                    + "\(maximumTotalBytes >> 30) GiB of pictures; use fewer or a smaller --size")
         }
         guard let columns, let rows else { return }
         guard columns > 0, rows > 0 else { throw StoryboardLimitError(message: "a sheet needs at least 1 column and 1 row") }
         let (perSheet, overflow) = columns.multipliedReportingOverflow(by: rows)
         let tiles = overflow ? count : min(count, perSheet)
         guard let size = sheetSize(tiles: tiles, columns: columns, tileWidth: tileWidth, tileHeight: tileHeight),
-              size.width <= maximumSheetSide, size.height <= maximumSheetSide else {
-            throw StoryboardLimitError(message: "\(tiles) tiles of \(tileWidth)x\(tileHeight) in rows of \(columns) make a sheet larger than "
-                                       + "\(maximumSheetSide) px on a side; use fewer --columns or --rows, or a smaller --size")
+            size.width <= maximumSheetSide, size.height <= maximumSheetSide
+        else {
+            throw StoryboardLimitError(
+                message: "\(tiles) tiles of \(tileWidth)x\(tileHeight) in rows of \(columns) make a sheet larger than "
+                    + "\(maximumSheetSide) px on a side; use fewer --columns or --rows, or a smaller --size")
         }
     }
 
@@ -99,12 +102,15 @@ public struct Storyboard: Sendable {
     ///
     /// - Throws: `StoryboardLimitError` beyond the limits (see `checkLimits`), `PNGWriteError`
     ///   or `OutputFileError` naming the file that could not be written.
-    public static func write(_ thumbnails: [Thumbnail], duration: MediaTime, to directory: String,
-                             columns: Int? = nil, rows: Int? = nil, withTrack: Bool = false,
-                             compression: PNGCompression = .default) throws -> Storyboard {
+    public static func write(
+        _ thumbnails: [Thumbnail], duration: MediaTime, to directory: String,
+        columns: Int? = nil, rows: Int? = nil, withTrack: Bool = false,
+        compression: PNGCompression = .default
+    ) throws -> Storyboard {
         let (w, h) = thumbnails.first.map { ($0.image.width, $0.image.height) } ?? (0, 0)
-        let writer = try StoryboardWriter(directory: directory, count: thumbnails.count, tileWidth: w, tileHeight: h,
-                                          columns: columns, rows: rows, withTrack: withTrack, compression: compression)
+        let writer = try StoryboardWriter(
+            directory: directory, count: thumbnails.count, tileWidth: w, tileHeight: h,
+            columns: columns, rows: rows, withTrack: withTrack, compression: compression)
         for thumbnail in thumbnails { try writer.add(thumbnail) }
         return try writer.finish(duration: duration)
     }
@@ -184,10 +190,16 @@ public struct Storyboard: Sendable {
             ("url", .string(tiles.first?.file)),
             ("tile_width", .integer(Int64(tileWidth))), ("tile_height", .integer(Int64(tileHeight))),
             ("duration", .number(duration.seconds)),
-            ("tiles", .array(tiles.map { tile in
-                .object([("start", .number(tile.requested.seconds)), ("x", .integer(Int64(tile.x))),
-                         ("y", .integer(Int64(tile.y))), ("url", .string(tile.file))])
-            })),
+            (
+                "tiles",
+                .array(
+                    tiles.map { tile in
+                        .object([
+                            ("start", .number(tile.requested.seconds)), ("x", .integer(Int64(tile.x))),
+                            ("y", .integer(Int64(tile.y))), ("url", .string(tile.file))
+                        ])
+                    })
+            )
         ])
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Dispatch
 import FrameSeekCore
@@ -35,10 +35,13 @@ public final class StoryboardWriter {
     /// `storyboard.json` too.
     ///
     /// - Throws: `StoryboardLimitError` beyond the limits (see `Storyboard.checkLimits`).
-    public init(directory: String, count: Int, tileWidth: Int, tileHeight: Int, columns: Int? = nil, rows: Int? = nil,
-                withTrack: Bool = false, compression: PNGCompression = .default) throws(StoryboardLimitError) {
-        try Storyboard.checkLimits(count: count, tileWidth: max(1, tileWidth), tileHeight: max(1, tileHeight),
-                                   columns: columns, rows: rows)
+    public init(
+        directory: String, count: Int, tileWidth: Int, tileHeight: Int, columns: Int? = nil, rows: Int? = nil,
+        withTrack: Bool = false, compression: PNGCompression = .default
+    ) throws(StoryboardLimitError) {
+        try Storyboard.checkLimits(
+            count: count, tileWidth: max(1, tileWidth), tileHeight: max(1, tileHeight),
+            columns: columns, rows: rows)
         self.directory = directory
         self.count = count
         self.tileWidth = tileWidth
@@ -65,12 +68,15 @@ public final class StoryboardWriter {
     ///   than `count`; `PNGWriteError` when an earlier file could not be written.
     public func add(_ thumbnail: Thumbnail) throws {
         guard thumbnail.image.width == tileWidth, thumbnail.image.height == tileHeight, placed.count < count else {
-            throw StoryboardLimitError(message: "thumbnail \(placed.count + 1) of \(count) is \(thumbnail.image.width)x"
-                                       + "\(thumbnail.image.height), not the tile size \(tileWidth)x\(tileHeight)")
+            throw StoryboardLimitError(
+                message: "thumbnail \(placed.count + 1) of \(count) is \(thumbnail.image.width)x"
+                    + "\(thumbnail.image.height), not the tile size \(tileWidth)x\(tileHeight)")
         }
         if let error = failure.withLock({ $0 }) { throw error }
         let slot = placed.count % perFile
-        let name = columns == nil ? String(format: "thumb-%04d.png", placed.count + 1)
+        let name =
+            columns == nil
+            ? String(format: "thumb-%04d.png", placed.count + 1)
             : String(format: "sheet-%03d.png", placed.count / perFile + 1)
         let columns = self.columns ?? 1
         placed.append((thumbnail.requestedTime, thumbnail.actualTime, name, (slot % columns) * tileWidth, (slot / columns) * tileHeight))
@@ -90,15 +96,19 @@ public final class StoryboardWriter {
         if let error = failure.withLock({ $0 }) { abandon(); throw error }
         let tiles = placed.indices.map { i in
             let end = i + 1 < placed.count ? placed[i + 1].requested : max(duration, placed[i].requested)
-            return Storyboard.Tile(requested: placed[i].requested, end: end, actual: placed[i].actual,
-                                   file: placed[i].file, x: placed[i].x, y: placed[i].y)
+            return Storyboard.Tile(
+                requested: placed[i].requested, end: end, actual: placed[i].actual,
+                file: placed[i].file, x: placed[i].x, y: placed[i].y)
         }
-        let storyboard = Storyboard(tileWidth: placed.isEmpty ? 0 : tileWidth, tileHeight: placed.isEmpty ? 0 : tileHeight,
-                                    duration: duration, tiles: tiles)
+        let storyboard = Storyboard(
+            tileWidth: placed.isEmpty ? 0 : tileWidth, tileHeight: placed.isEmpty ? 0 : tileHeight,
+            duration: duration, tiles: tiles)
         do {
             if withTrack {
-                for (name, text) in [(Storyboard.trackFileName, storyboard.webVTT),
-                                     (Storyboard.storyboardFileName, storyboard.json.serialized + "\n")] {
+                for (name, text) in [
+                    (Storyboard.trackFileName, storyboard.webVTT),
+                    (Storyboard.storyboardFileName, storyboard.json.serialized + "\n")
+                ] {
                     let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
                     staged.append((temporary, final))
                     try OutputFile.writeInPlace(text, to: temporary, naming: final)
@@ -133,7 +143,8 @@ public final class StoryboardWriter {
         pending.removeAll(keepingCapacity: true)
         encoder.async {
             guard failure.withLock({ $0 == nil }) else { return }
-            let picture = columns.map { Storyboard.sheet(of: images, columns: $0, tileWidth: tileWidth, tileHeight: tileHeight) }
+            let picture =
+                columns.map { Storyboard.sheet(of: images, columns: $0, tileWidth: tileWidth, tileHeight: tileHeight) }
                 ?? images[0]
             do throws(PNGWriteError) {
                 try PNGFile.writeInPlace(picture, to: temporary, naming: final, compression: compression)

@@ -19,8 +19,10 @@ extension ThumbnailGenerator {
     /// The pictures are the ones one decoder makes: every frame is landed by the same plan and
     /// decodes to the same pixels on any decoder. Times that land on the same frame share its
     /// picture. `progress` is called on the calling thread with (done, total).
-    public func thumbnails(at times: [MediaTime], decoders: Int,
-                           progress: ((Int, Int) -> Void)? = nil) throws(MediaError) -> [Thumbnail] {
+    public func thumbnails(
+        at times: [MediaTime], decoders: Int,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws(MediaError) -> [Thumbnail] {
         let order = times.indices.sorted { times[$0] < times[$1] }
         var results = [Thumbnail?](repeating: nil, count: times.count)
         var next = 0
@@ -45,9 +47,11 @@ extension ThumbnailGenerator {
     /// - Throws: the first `MediaError` in time order, after delivering every thumbnail before
     ///   it; or what `deliver` throws, which stops the decoders. Either way every other decoder
     ///   has stopped and been closed when this returns.
-    public func forEachThumbnail(at times: [MediaTime], decoders: Int = ThumbnailGenerator.defaultDecoders,
-                                 progress: ((Int, Int) -> Void)? = nil,
-                                 _ deliver: (Thumbnail) throws -> Void) throws {
+    public func forEachThumbnail(
+        at times: [MediaTime], decoders: Int = ThumbnailGenerator.defaultDecoders,
+        progress: ((Int, Int) -> Void)? = nil,
+        _ deliver: (Thumbnail) throws -> Void
+    ) throws {
         var jobs: [ThumbnailJob] = []
         var planFailure: MediaError?
         for time in times {
@@ -102,8 +106,9 @@ extension ThumbnailGenerator {
 extension Thumbnail {
     /// This thumbnail's picture and frame, for another requested time that lands on it.
     func shown(for time: MediaTime) -> Thumbnail {
-        Thumbnail(requestedTime: time, actualTime: actualTime, frameIndex: frameIndex, fromKeyframeOnly: fromKeyframeOnly,
-                  image: image, decodeErrors: decodeErrors)
+        Thumbnail(
+            requestedTime: time, actualTime: actualTime, frameIndex: frameIndex, fromKeyframeOnly: fromKeyframeOnly,
+            image: image, decodeErrors: decodeErrors)
     }
 }
 

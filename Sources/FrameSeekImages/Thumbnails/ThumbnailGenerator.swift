@@ -62,9 +62,11 @@ public final class ThumbnailGenerator {
     /// and the thumbnails that land on one of them take it from there: a run of thumbnails
     /// made right after opening no longer leaves a core idle during the scan. Off by default:
     /// the frames not taken stay held (at most 64 MiB) as long as the generator.
-    public init(path: String, options: FFmpegEngine.Options = FFmpegEngine.Options(),
-                precision: SeekPrecision = .tolerance(before: .positiveInfinity, after: .positiveInfinity),
-                prefetchingKeyframes: Bool = false) throws(MediaError) {
+    public init(
+        path: String, options: FFmpegEngine.Options = FFmpegEngine.Options(),
+        precision: SeekPrecision = .tolerance(before: .positiveInfinity, after: .positiveInfinity),
+        prefetchingKeyframes: Bool = false
+    ) throws(MediaError) {
         var options = options
         options.prefetchesKeyframes = options.prefetchesKeyframes || (prefetchingKeyframes && precision != .exact)
         engine = try FFmpegEngine(path: path, options: options)
@@ -72,7 +74,9 @@ public final class ThumbnailGenerator {
         (toleranceBefore, toleranceAfter) = precision.window
         let stream = engine.media.selectedStream
         guard stream.mediaType == .video else {
-            let detail = options.streamIndex == nil ? "no video stream to make thumbnails from"
+            let detail =
+                options.streamIndex == nil
+                ? "no video stream to make thumbnails from"
                 : "stream \(stream.index) is \(stream.mediaType.rawValue); thumbnails need a video stream"
             throw MediaError(path: path, reason: .noPlayableStream, detail: detail)
         }
@@ -155,8 +159,9 @@ public final class ThumbnailGenerator {
     func thumbnail(for plan: LandingPlan, inForwardPass: Bool = false) throws(MediaError) -> Thumbnail {
         let keyframeOnly = plan.landedOnKeyframeInWindow
         let landing = try engine.land(plan, mode: keyframeOnly ? .keyframeOnly : inForwardPass ? .forwardPass : .decode)
-        return Thumbnail(requestedTime: plan.requested, actualTime: landing.frame.time, frameIndex: landing.frame.index,
-                         fromKeyframeOnly: keyframeOnly, image: try picture(), decodeErrors: landing.decodeErrors)
+        return Thumbnail(
+            requestedTime: plan.requested, actualTime: landing.frame.time, frameIndex: landing.frame.index,
+            fromKeyframeOnly: keyframeOnly, image: try picture(), decodeErrors: landing.decodeErrors)
     }
 
     /// The landed frame scaled to the thumbnail size in one swscale call, then turned upright.

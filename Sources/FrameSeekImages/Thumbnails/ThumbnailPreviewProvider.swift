@@ -10,9 +10,11 @@ public final class ThumbnailPreviewProvider: ScrubPreviewProvider {
 
     /// Opens `path` for previews fitted in `maximumSize`, at `precision` (nearest keyframe
     /// by default: one packet per preview), keeping up to `cachedPreviews` pictures.
-    public init(path: String, maximumSize: (width: Int, height: Int) = (160, 90),
-                precision: SeekPrecision = .tolerance(before: .positiveInfinity, after: .positiveInfinity),
-                cachedPreviews: Int = 512) throws(MediaError) {
+    public init(
+        path: String, maximumSize: (width: Int, height: Int) = (160, 90),
+        precision: SeekPrecision = .tolerance(before: .positiveInfinity, after: .positiveInfinity),
+        cachedPreviews: Int = 512
+    ) throws(MediaError) {
         let made = try ThumbnailGenerator(path: path)
         made.maximumSize = maximumSize
         made.precision = precision
