@@ -50,10 +50,10 @@ echo "2. swiftc -typecheck of FrameSeekFFmpeg against these headers"
 # matter. FrameSeekCore is built from source into the cache so its module matches.
 MODULES=$CACHE/modules
 mkdir -p "$MODULES"
-swiftc -module-cache-path "$CACHE/module-cache" -parse-as-library -swift-version 6 -module-name FrameSeekCore -emit-module \
+swiftc -module-cache-path "$CACHE/module-cache" -parse-as-library -swift-version 6 -package-name FrameSeek -module-name FrameSeekCore -emit-module \
     -emit-module-path "$MODULES/FrameSeekCore.swiftmodule" $(find Sources/FrameSeekCore -name '*.swift') 2>"$CACHE/core.log" \
     || { cat "$CACHE/core.log"; exit 1; }
-swiftc -typecheck -module-cache-path "$CACHE/module-cache" -parse-as-library -swift-version 6 -module-name FrameSeekFFmpeg \
+swiftc -typecheck -module-cache-path "$CACHE/module-cache" -parse-as-library -swift-version 6 -package-name FrameSeek -module-name FrameSeekFFmpeg \
     -I "$MODULES" -I Sources/CFFmpeg -Xcc -I"$INCLUDE" \
     $(find Sources/FrameSeekFFmpeg -name '*.swift') 2>&1 | tee "$CACHE/typecheck.log"
 if grep -q -E 'error:|deprecated' "$CACHE/typecheck.log"; then
