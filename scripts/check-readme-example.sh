@@ -48,4 +48,4 @@ cp "$repo/Fixtures/media/h264_bframes_gop250.mp4" Tests/MyEncodesTests/Landings/
 "$repo/.build/debug/frameseek" landing record Tests/MyEncodesTests/Landings/clip.mp4 -n 8 \
     --precision exact --precision previous-keyframe -o Tests/MyEncodesTests/Landings/clip.landing.json
 swift test 2>&1 | tail -n 5
-echo "check-readme-example: the README's example compiled and passed in a fresh package"
+echo "check-readme-example: the documentation's example compiled and passed in a fresh package"
