@@ -332,7 +332,7 @@ void fs_log_handle(void *context, int level, const char *text);
 /// Formats a message `fs_log_filter` lets through and hands it to `fs_log_handle`: a function
 /// of its own so that the filter, which drops all the rest, does not set up (and check) the
 /// 512-byte buffer for each of them.
-static inline __attribute__((noinline)) void fs_log_forward(void *context, int level, const char *format, va_list arguments) {
+static __attribute__((noinline, unused)) void fs_log_forward(void *context, int level, const char *format, va_list arguments) {
     char text[512];
     if (vsnprintf(text, sizeof text, format, arguments) < 0) return;
     fs_log_handle(context, level, text);

@@ -29,34 +29,30 @@ private func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
 /// Frame `index` of `fixture` (ffmpeg's decode order of output, which is presentation order)
 /// through `filters` with the ffmpeg CLI, in coded orientation, as 8-bit RGB.
 private func ffmpegPicture(_ fixture: Fixture, frame index: Int, filters: String, in directory: URL) throws -> RGBImage {
-    let out = directory.appendingPathComponent("ffmpeg-\(index).rgb")
-    try runTool([
-        "ffmpeg", "-nostdin", "-v", "error", "-y", "-threads", "1", "-noautorotate", "-i", fixture.path,
-        "-map", "0:\(fixture.stream)", "-vf", "select=eq(n\\,\(index)),\(filters)", "-frames:v", "1",
-        "-f", "rawvideo", "-pix_fmt", "rgb24", out.path
-    ])
-    let size = try outputSize(of: fixture, through: filters)
-    return RGBImage(width: size.width, height: size.height, pixels: [UInt8](try Data(contentsOf: out)))
+    let picture = try ffmpegPPM(
+        [
+            "-threads", "1", "-noautorotate", "-i", fixture.path, "-map", "0:\(fixture.stream)",
+            "-vf", "select=eq(n\\,\(index)),\(filters)"
+        ], pixelFormat: "rgb24", to: directory.appendingPathComponent("ffmpeg-\(index).ppm").path)
+    return RGBImage(width: picture.width, height: picture.height, pixels: picture.samples)
 }
 
-/// A PNG's samples as ffmpeg decodes them, in `pixelFormat` (`rgb24`, `rgb48be`): exactly what
-/// the file holds, where libpng's simplified reader would apply the file's gAMA chunk.
-private func ffmpegSamples(_ png: String, pixelFormat: String) throws -> [UInt8] {
-    let out = png + "." + pixelFormat
-    try runTool(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", png, "-f", "rawvideo", "-pix_fmt", pixelFormat, out])
-    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
-}
-
-/// The size of what `filters` make of the fixture's frames: the scale's when it ends in one,
-/// else the stream's coded size.
-private func outputSize(of fixture: Fixture, through filters: String) throws -> (width: Int, height: Int) {
-    if let scale = filters.split(separator: ",").last(where: { $0.hasPrefix("scale=") }) {
-        let sides = scale.dropFirst("scale=".count).split(separator: ":").compactMap { Int($0) }
-        if sides.count == 2 { return (sides[0], sides[1]) }
-    }
-    let probe = try JSON.file(fixture.probe)
-    let stream = (probe["streams"] as? [[String: Any]])?.first { JSON.int($0["index"]) == fixture.stream }
-    return (JSON.int(stream?["width"]) ?? 0, JSON.int(stream?["height"]) ?? 0)
+/// The first picture ffmpeg makes of `input` (the arguments that name the input, and any
+/// filters), in `pixelFormat` (`rgb24`, or `rgb48be` for 16 bits), written as a binary PPM:
+/// its header gives the size, and nothing in it stands for a gamma, where libpng's simplified
+/// reader would apply a PNG's gAMA chunk (ffmpeg writes one after zscale).
+private func ffmpegPPM(_ input: [String], pixelFormat: String, to out: String) throws -> (width: Int, height: Int, samples: [UInt8]) {
+    try runTool(
+        ["ffmpeg", "-nostdin", "-v", "error", "-y"] + input + [
+            "-frames:v", "1", "-pix_fmt", pixelFormat, "-c:v", "ppm", "-f", "image2", out
+        ])
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    // "P6\nW H\nMAXVAL\n" and then the samples, as ffmpeg's PPM encoder writes them.
+    let breaks = Array(bytes.indices.lazy.filter { bytes[$0] == 0x0A }.prefix(3))
+    guard breaks.count == 3, bytes.starts(with: Array("P6".utf8)) else { throw OracleError("\(out): not a binary PPM") }
+    let size = String(decoding: bytes[(breaks[0] + 1)..<breaks[1]], as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+    guard size.count == 2 else { throw OracleError("\(out): no size in its header") }
+    return (size[0], size[1], Array(bytes[(breaks[2] + 1)...]))
 }
 
 @Suite("HDR pictures: tone mapping, 16-bit PNGs, SDR unchanged")
@@ -187,7 +183,8 @@ struct CLIToneMappingTests {
         #expect(header.count == 26 && header[24] == 16 && header[25] == 2, "\(id): IHDR bit depth \(header[24]), colour type \(header[25])")
         let shallowHeader = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shallow)).prefix(26))
         #expect(shallowHeader[24] == 8)
-        let samples = try ffmpegSamples(deep, pixelFormat: "rgb48be"), eight = try ffmpegSamples(shallow, pixelFormat: "rgb24")
+        let samples = try ffmpegPPM(["-i", deep], pixelFormat: "rgb48be", to: deep + ".ppm").samples
+        let eight = try ffmpegPPM(["-i", shallow], pixelFormat: "rgb24", to: shallow + ".ppm").samples
         #expect(samples.count == eight.count * 2)
         var worst = 0, total = 0
         var levels = Set<Int>()

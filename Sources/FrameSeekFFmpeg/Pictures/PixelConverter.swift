@@ -199,10 +199,9 @@ extension FFmpegEngine {
     func conversionError(_ error: FFmpegError, of what: String, width: Int?, height: Int?) -> MediaError {
         let size = width.flatMap { w in height.map { h in " to \(w)x\(h)" } } ?? ""
         if error.code == fs_averror_filter_not_found() {
-            let filter = error.function.split(separator: "\"").dropFirst().first.map(String.init) ?? "zscale"
             return MediaError(
                 path: path, reason: .conversionFailed,
-                detail: "cannot tone-map \(what), an HDR picture, to SDR: \(filter) is not there "
+                detail: "cannot tone-map \(what), an HDR picture, to SDR: \(error.function) found no filter "
                     + "(\(FilterLibrary.soname) missing, or FFmpeg built without libzimg); "
                     + "--tonemap none converts it without tone mapping")
         }

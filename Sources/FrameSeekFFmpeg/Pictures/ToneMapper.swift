@@ -48,9 +48,6 @@ final class ToneMapper {
     ///   when this libavfilter has no zscale (FFmpeg built without libzimg) or no tonemap;
     ///   otherwise as `FilterGraph.init` and `FilterGraph.run` throw.
     func map(_ frame: UnsafeMutablePointer<AVFrame>, color: PictureColor, depth: RGBDepth) throws(FFmpegError) -> Frame {
-        for name in ["zscale", "tonemap"] where !filterExists(name) {
-            throw FFmpegError(function: "avfilter_get_by_name(\"\(name)\")", code: fs_averror_filter_not_found())
-        }
         color.tag(frame)
         let shape = Shape(
             width: Int(frame.pointee.width), height: Int(frame.pointee.height), format: frame.pointee.format,
@@ -58,6 +55,10 @@ final class ToneMapper {
         if shape != graphShape {
             graph = nil
             graphShape = nil
+            // Looked up when a graph is made, not for every picture a made graph runs.
+            for name in ["zscale", "tonemap"] where !filterExists(name) {
+                throw FFmpegError(function: "avfilter_get_by_name(\"\(name)\")", code: fs_averror_filter_not_found())
+            }
             graph = try FilterGraph(
                 width: shape.width, height: shape.height, format: AVPixelFormat(rawValue: shape.format),
                 description: shape.description)
