@@ -26,6 +26,17 @@ the connection closed), "cutat:N" (headers for the whole body, then the bytes be
 file's byte N, then the connection closed: a file that always breaks off at N, retries or not),
 "stall:S" (S seconds of silence, then the answer), "reset" (the connection closed before any
 answer).
+The hostile origin's kinds: "trickle:S" (headers for the whole body, then one byte every S
+seconds), "nosize" (a 200 with neither Content-Length nor ranges, 1000 bytes, then silence until
+the client leaves), "claimsize" (ranges served as usual, but every Content-Range claims a total
+of 2^63-1 bytes), "redirect" (a 302 to the same path: a loop), "redirectto:URL" (a 302 to URL),
+"bigplaylist:MB" (a media playlist of MB megabytes, made on the fly, with its Content-Length;
+"bigplaylist:MB:nosize" without it).
+
+    range-http-server.py DIRECTORY [...] --tls CERT KEY
+
+serves HTTPS instead, with the certificate and key in the PEM files given (the tests make a
+self-signed one), and prints "Serving HTTPS on ..." with an https URL.
 
 --live serves NAME as a live media playlist over the segment files PATTERN % i (i from 0 to
 COUNT - 1, each TARGET seconds): WINDOW segments, the window sliding by one every TARGET
@@ -46,12 +57,15 @@ STATS = {"bytes": 0, "requests": 0, "faults": {}, "paths": {}}
 LOCK = threading.Lock()
 FAULTS = {}
 LIVE = None
+TLS = None
 STARTED = time.monotonic()
 arguments = sys.argv[2:]
 while arguments:
     option = arguments.pop(0)
     if option == "--faults":
         FAULTS = json.loads(arguments.pop(0))
+    elif option == "--tls":
+        TLS = (arguments.pop(0), arguments.pop(0))
     elif option == "--live":
         name, count, window, target, pattern = arguments[:5]
         del arguments[:5]
@@ -109,6 +123,68 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         self.serve(send_body=True)
 
+    def hostile(self, kind, relative, send_body):
+        """Answers with one of the hostile origin's kinds; False for any other kind."""
+        if kind.startswith("trickle:"):
+            path = os.path.join(ROOT, relative)
+            size = os.path.getsize(path) if os.path.isfile(path) else 1 << 20
+            self.send_response(200)
+            self.send_header("Content-Length", str(size))
+            self.end_headers()
+            with open(path, "rb") if os.path.isfile(path) else open(os.devnull, "rb") as file:
+                for _ in range(size):
+                    byte = file.read(1) or b"\0"
+                    try:
+                        self.wfile.write(byte)
+                        self.wfile.flush()
+                    except OSError:
+                        break
+                    time.sleep(float(kind.split(":")[1]))
+            self.close_connection = True
+            return True
+        if kind == "nosize":
+            self.send_response_only(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            try:
+                self.wfile.write(b"\0" * 1000)
+                self.wfile.flush()
+                while True:  # silence until the client gives up or the server is killed
+                    time.sleep(1)
+                    self.wfile.write(b"")
+            except OSError:
+                pass
+            self.close_connection = True
+            return True
+        if kind == "redirect" or kind.startswith("redirectto:"):
+            self.send_response(302)
+            self.send_header("Location", "/" + relative if kind == "redirect" else kind.split(":", 1)[1])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return True
+        if kind.startswith("bigplaylist:"):
+            line = b"#EXTINF:1.000,\nsegment.ts\n"
+            head = b"#EXTM3U\n#EXT-X-TARGETDURATION:1\n"
+            count = int(float(kind.split(":")[1]) * (1 << 20)) // len(line)
+            self.send_response(200)
+            if kind.endswith(":nosize"):
+                self.send_header("Connection", "close")
+            else:
+                self.send_header("Content-Length", str(len(head) + count * len(line)))
+            self.end_headers()
+            if send_body:
+                try:
+                    self.wfile.write(head)
+                    block = line * 4096
+                    for _ in range(count // 4096):
+                        self.wfile.write(block)
+                    self.wfile.write(line * (count % 4096))
+                except OSError:
+                    pass
+            self.close_connection = True
+            return True
+        return False
+
     def serve(self, send_body):
         relative = self.path.split("?")[0].lstrip("/")
         with LOCK:
@@ -123,7 +199,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return
             if kind.startswith("stall:"):
                 time.sleep(float(kind.split(":")[1]))
-            elif kind != "cut" and not kind.startswith("cutat:"):
+            elif self.hostile(kind, relative, send_body):
+                return
+            elif kind != "cut" and not kind.startswith("cutat:") and kind != "claimsize":
                 self.send_response(int(kind))
                 if kind == "429":
                     self.send_header("Retry-After", "1")
@@ -163,7 +241,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.end_headers()
                 return
             self.send_response(206)
-            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+            claimed = 2**63 - 1 if kind == "claimsize" else size
+            self.send_header("Content-Range", f"bytes {start}-{end}/{claimed}")
         else:
             self.send_response(200)
         length = end - start + 1
@@ -201,5 +280,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 port = server.server_address[1]
-print(f"Serving HTTP on 127.0.0.1 port {port} (http://127.0.0.1:{port}/) with byte ranges", flush=True)
+if TLS:
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(*TLS)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    print(f"Serving HTTPS on 127.0.0.1 port {port} (https://127.0.0.1:{port}/) with byte ranges", flush=True)
+else:
+    print(f"Serving HTTP on 127.0.0.1 port {port} (http://127.0.0.1:{port}/) with byte ranges", flush=True)
 server.serve_forever()

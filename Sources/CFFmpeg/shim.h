@@ -33,6 +33,7 @@
 #include <libavutil/sha.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/time.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 
@@ -67,6 +68,22 @@ static inline int fs_network_error_class(int code) {
         || code == AVERROR_EOF) return 2;
     return 0;
 }
+/// A wall-clock deadline FFmpeg's I/O polls through `AVIOInterruptCB`: its network protocols
+/// check the callback while they wait for a connection or data (every 100 ms), so a server
+/// that trickles a byte at a time, which `rw_timeout` never catches, still ends the operation.
+/// `at` is `av_gettime_relative()` microseconds; INT64_MAX is "never".
+typedef struct fs_deadline { int64_t at; } fs_deadline;
+static int fs_deadline_passed(void *opaque) {
+    const fs_deadline *deadline = opaque;
+    return deadline && av_gettime_relative() >= deadline->at;
+}
+/// The callback for `deadline`, as `avio_open2` and `AVFormatContext.interrupt_callback` take it.
+static inline AVIOInterruptCB fs_deadline_callback(fs_deadline *deadline) {
+    AVIOInterruptCB callback = { fs_deadline_passed, deadline };
+    return callback;
+}
+/// AVERROR_EXIT: what an operation the interrupt callback ended returns.
+static inline int fs_averror_exit(void) { return AVERROR_EXIT; }
 /// AV_NOPTS_VALUE: "no timestamp".
 static inline int64_t fs_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// AV_TIME_BASE: the microsecond unit of AVFormatContext.start_time and duration.

@@ -13,7 +13,8 @@ import FrameSeek
 /// from the first: `multiple` resource timeouts (5 minutes at the defaults, room for a
 /// playlist and a live window's segments each failing slowly), plus `play`'s `--for`.
 /// `--deadline S` sets it (0: none). `play` without `--for` has none: it plays until the
-/// media ends, and only its reads are bounded. Files on disk have none.
+/// media ends, and each of its network operations is bounded (`NetworkPolicy.timeout`). Media
+/// files on disk have none; a playlist on disk has one, since its segments may be remote.
 public struct CommandDeadline: Sendable, Equatable {
     /// Resource timeouts a command may take before its deadline.
     static let multiple = 10
@@ -28,14 +29,15 @@ public struct CommandDeadline: Sendable, Equatable {
     public let origin: String
 
     /// The deadline of the command line `arguments` (without the program name), or nil when
-    /// it has none: a file on disk, a command that reads no media over the network, `--deadline
+    /// it has none: a media file on disk, a command that reads no media over the network, `--deadline
     /// 0`, or arguments that do not parse (the command then refuses them itself).
     public static func of(_ arguments: [String]) -> CommandDeadline? {
         guard let name = arguments.first,
             let command = CommandLineTool.commands.first(where: { $0.name == name }),
             command.options.contains("--deadline"),
             let parsed = try? CommandLineTool.arguments(Array(arguments.dropFirst()), for: command),
-            let url = parsed.positionals.first, url.hasPrefix("http://") || url.hasPrefix("https://")
+            let url = parsed.positionals.first,
+            url.hasPrefix("http://") || url.hasPrefix("https://") || PlaylistInput.isPlaylist(url)
         else { return nil }
         let explicit: Int?, timeout: Int
         do {
@@ -65,6 +67,9 @@ public struct CommandDeadline: Sendable, Equatable {
         --timeout S   for a URL: the longest one resource may take, retries included (default 30)
         --deadline S  for a URL: the longest the command may take in all, after which it exits 2
                       (default \(multiple) x --timeout, plus --for for play; 0 for none)
+        --insecure    for https: do not verify the server's certificate (said once on stderr)
+        --playlist-limit-mb N
+                      the largest playlist read, in MiB (default 16; 1 to 4096)
         """
 
     /// The error line when the deadline passes.

@@ -50,6 +50,9 @@ public enum CommandLineTool {
             if parsed.positionals.count > command.maximumPositionals {
                 throw UsageError(message: "unexpected argument \"\(parsed.positionals[command.maximumPositionals])\"")
             }
+            if parsed.has("--insecure") {
+                errors.line("frameseek \(name): warning: --insecure: HTTPS certificates are not verified")
+            }
             return try command.run(parsed, output: output, errors: errors)
         } catch let error as UsageError {
             errors.line("frameseek \(name): \(error.message) (see frameseek \(name) --help)")
@@ -61,7 +64,12 @@ public enum CommandLineTool {
 
     /// `rest` parsed with the flags and options `command` takes, and those every command takes.
     static func arguments(_ rest: [String], for command: any Subcommand.Type) throws(UsageError) -> Arguments {
-        try Arguments(rest, flags: command.flags.union(["--json", "--no-index-cache"]), options: command.options)
+        // Every command that reads media over the network (it takes --timeout) takes the rest
+        // of the network options too, declared here once.
+        let network = command.options.contains("--timeout")
+        return try Arguments(
+            rest, flags: command.flags.union(["--json", "--no-index-cache"]).union(network ? ["--insecure"] : []),
+            options: command.options.union(network ? ["--playlist-limit-mb"] : []))
     }
 
     static var overview: String {
@@ -139,6 +147,10 @@ extension Subcommand {
         // Media over HTTP: how often a failed request is tried again, and how long one may take.
         if let retries = try arguments.integer("--retries", minimum: 0, maximum: 100) { options.network.retries = retries }
         if let timeout = try arguments.integer("--timeout", minimum: 1, maximum: 86_400) { options.network.timeout = .seconds(timeout) }
+        if arguments.has("--insecure") { options.network.verifiesCertificates = false }
+        if let megabytes = try arguments.integer("--playlist-limit-mb", minimum: 1, maximum: 4096) {
+            options.network.playlistLimitBytes = megabytes << 20
+        }
         // The executable arms the deadline before the command runs (CommandDeadline); a bad
         // value is refused here, as any option's is.
         _ = try arguments.integer("--deadline", minimum: 0, maximum: 604_800)

@@ -123,7 +123,9 @@ enum BenchCommand: Subcommand {
             targets = try TargetFile.read(path)
             runner.targetsFile = path
         }
-        let count = try arguments.integer("-n", minimum: 1)
+        // Every operation is built before the first runs: as seek's --sample, at most
+        // SampleTargets.limit of them, so no -n can ask for unbounded memory.
+        let count = try arguments.integer("-n", minimum: 1, maximum: SampleTargets.limit)
         let seed = UInt64(try arguments.integer("--seed", minimum: 0) ?? 1)
         let stream = try arguments.integer("--stream", minimum: 0)
 

@@ -99,7 +99,9 @@ extension BenchWorkload {
             var operations: [BenchOperation] = []
             var time = first.time
             let every = MediaTime(value: 10, timescale: 1)
-            while time <= last.time, operations.count < count {
+            // A hostile file's last timestamp may lie ages away: no more thumbnails than a
+            // `thumbnails` run makes.
+            while time <= last.time, operations.count < min(count, Storyboard.maximumCount) {
                 operations.append(.thumbnail(time))
                 time = time + every
             }

@@ -24,6 +24,14 @@ final class Demuxer {
     /// How a file over HTTP is read (`RangedHTTPReader`); a demuxer opened again from this one
     /// takes the same.
     let network: NetworkPolicy
+    /// What named the media: the user (`.local`), or a playlist fetched over the network, for
+    /// media in memory. It bounds the protocols the demuxer may open (`ResourceOrigin`); a
+    /// demuxer opened again from this one takes the same.
+    let origin: ResourceOrigin
+    /// Bounds each open, read and seek of media over the network in wall-clock time
+    /// (`NetworkPolicy.timeout`); nil for local files and media in memory, whose reads FFmpeg's
+    /// network protocols do not make.
+    private let deadline: NetworkDeadline?
 
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) and reads stream info.
     /// FFmpeg's error messages while opening and reading go to `log`.
@@ -43,7 +51,8 @@ final class Demuxer {
     /// looks at their payload) and without probing streams: the demuxer of an index scan.
     init(
         path: String, log: FFmpegLogSink, memory: MemoryInput? = nil, probingStreams: Bool = true,
-        skippingPayloads: PayloadSkippingReader? = nil, network: NetworkPolicy = NetworkPolicy()
+        skippingPayloads: PayloadSkippingReader? = nil, network: NetworkPolicy = NetworkPolicy(),
+        origin: ResourceOrigin = .local
     ) throws(FFmpegError) {
         let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
@@ -53,17 +62,31 @@ final class Demuxer {
             throw FFmpegError(function: "avformat_alloc_context", code: fs_averror(ENOMEM))
         }
         allocated.pointee.opaque = log.token
+        let deadline = memory == nil && ResourceOrigin.of(path) == .remote ? NetworkDeadline() : nil
+        if let deadline {
+            allocated.pointee.interrupt_callback = deadline.callback
+            deadline.arm(network.timeout)
+        }
         // A plain file over HTTP is read in bounded ranges; a playlist is left to FFmpeg, whose
         // HLS demuxer fetches its segments itself.
         let isPlainRemoteFile =
             memory == nil && skippingPayloads == nil
             && (path.hasPrefix("http://") || path.hasPrefix("https://"))
             && !(URL(string: path).map(HLSEngine.hasPlaylistName) ?? false)
-        let ranged = isPlainRemoteFile ? RangedHTTPReader(url: path, policy: network) : nil
+        // Protocol contexts belong to no engine: their messages (a certificate that does not
+        // verify, a redirect loop) reach this demuxer's log only when attributed to it.
+        let ranged = isPlainRemoteFile ? FFmpegLog.attributing(to: log) { RangedHTTPReader(url: path, policy: network) } : nil
         allocated.pointee.pb = reader?.context ?? skippingPayloads?.context ?? ranged?.context
         if skippingPayloads != nil { allocated.pointee.flags |= AVFMT_FLAG_NOPARSE }
+        // One dictionary for every open: the protocols this media's origin allows (so a demuxer
+        // that opens further resources, such as a playlist's, cannot reach a local file from
+        // remote media), timeouts, certificate checks, redirects.
+        let whitelist =
+            memory == nil && origin == .local ? ResourceOrigin.whitelist(forGiven: path) : origin.protocolWhitelist
+        var options = network.openOptions(whitelist: whitelist)
+        defer { av_dict_free(&options) }
         // On failure avformat_open_input frees the context and sets it to NULL.
-        try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        try check(FFmpegLog.attributing(to: log) { avformat_open_input(&context, path, nil, &options) }, "avformat_open_input")
         guard let opened = context else { throw FFmpegError(function: "avformat_open_input", code: fs_averror_invaliddata()) }
         // Before any stored property is set: a class initializer that throws once they all are
         // runs `deinit`, which would close the context a second time (found by the fuzzer).
@@ -83,7 +106,17 @@ final class Demuxer {
         self.payloadSkipping = skippingPayloads
         self.ranged = ranged
         self.network = network
+        self.origin = origin
+        self.deadline = deadline
         ranged?.headerWasRead()
+    }
+
+    /// Another demuxer of the same media, with the same log, memory, network policy and
+    /// origin: a second reader of what this one opened.
+    ///
+    /// - Throws: `FFmpegError` as `init` does.
+    func reopened(probingStreams: Bool = true) throws(FFmpegError) -> Demuxer {
+        try Demuxer(path: path, log: log, memory: memory, probingStreams: probingStreams, network: network, origin: origin)
     }
 
     deinit {
@@ -126,6 +159,7 @@ final class Demuxer {
     ///
     /// - Throws: `FFmpegError` from `av_read_frame`.
     func read(into packet: Packet) throws(FFmpegError) -> Bool {
+        deadline?.arm(network.timeout)
         let code = av_read_frame(context, packet.pointer)
         if code == fs_averror_eof() { return false }
         try check(code, "av_read_frame")
@@ -193,6 +227,7 @@ final class Demuxer {
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.
     func seekToAnySample(streamIndex: Int, atOrBefore timestamp: Int64) throws(FFmpegError) {
+        deadline?.arm(network.timeout)
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY), "av_seek_frame")
     }
 
@@ -210,6 +245,7 @@ final class Demuxer {
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.
     func seek(streamIndex: Int, to timestamp: Int64) throws(FFmpegError) {
+        deadline?.arm(network.timeout)
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
     }
 }

@@ -28,8 +28,15 @@ final class PayloadSkippingReader {
         var bytesRead: Int64 = 0
         /// Bytes answered without reading.
         var bytesSkipped: Int64 = 0
+        /// Bounds each read of a URL in wall-clock time; nil for a local file.
+        let deadline: NetworkDeadline?
+        let timeout: Duration
 
-        init(inner: UnsafeMutablePointer<AVIOContext>) { self.inner = inner }
+        init(inner: UnsafeMutablePointer<AVIOContext>, deadline: NetworkDeadline?, timeout: Duration) {
+            self.inner = inner
+            self.deadline = deadline
+            self.timeout = timeout
+        }
 
         /// The skipped range holding `offset`, or else the start of the next one.
         private func place(_ offset: Int64) -> (inside: Range<Int64>?, nextStart: Int64?) {
@@ -51,6 +58,7 @@ final class PayloadSkippingReader {
                 bytesSkipped += Int64(count)
                 return count
             }
+            deadline?.arm(timeout)
             // Never read into a payload: a read stops where the next skipped range starts.
             let wanted = Int32(min(Int64(size), (place.nextStart ?? .max) - offset))
             if innerOffset != offset {
@@ -75,15 +83,24 @@ final class PayloadSkippingReader {
     private let cursor: Cursor
     var context: UnsafeMutablePointer<AVIOContext> { reading.context }
 
-    /// Opens `path` (a file or any URL FFmpeg's I/O layer reads) for reading.
+    /// Opens `path` (a file or any URL FFmpeg's I/O layer reads, which the user gave) for
+    /// reading, with `network`'s options and bounds.
     ///
     /// - Throws: `FFmpegError` from `avio_open2`, or with `AVERROR(ENOMEM)` when the context
     ///   cannot be allocated.
-    init(path: String) throws(FFmpegError) {
+    init(path: String, network: NetworkPolicy) throws(FFmpegError) {
         var inner: UnsafeMutablePointer<AVIOContext>?
-        try check(avio_open2(&inner, path, AVIO_FLAG_READ, nil, nil), "avio_open2")
+        var options = network.openOptions(whitelist: ResourceOrigin.whitelist(forGiven: path))
+        defer { av_dict_free(&options) }
+        let deadline = ResourceOrigin.of(path) == .remote ? NetworkDeadline() : nil
+        deadline?.arm(network.timeout)
+        var callback = deadline?.callback ?? AVIOInterruptCB()
+        let opened = withUnsafePointer(to: &callback) { pointer in
+            avio_open2(&inner, path, AVIO_FLAG_READ, deadline == nil ? nil : pointer, &options)
+        }
+        try check(opened, "avio_open2")
         guard let inner else { throw FFmpegError(function: "avio_open2", code: fs_averror(ENOMEM)) }
-        let cursor = Cursor(inner: inner)
+        let cursor = Cursor(inner: inner, deadline: deadline, timeout: network.timeout)
         self.cursor = cursor
         do { reading = try CustomReadContext(cursor) } catch {
             var toClose: UnsafeMutablePointer<AVIOContext>? = inner

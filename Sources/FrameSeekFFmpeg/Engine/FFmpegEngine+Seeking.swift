@@ -218,7 +218,7 @@ extension FFmpegEngine {
                 // The file was probed when the engine opened it: the new decoder takes the
                 // stream's parameters from there, and its demuxer only reads packets.
                 let first = pool.slots[0].demuxer
-                let demuxer = try Demuxer(path: path, log: log, memory: first.memory, probingStreams: false, network: first.network)
+                let demuxer = try first.reopened(probingStreams: false)
                 guard demuxer.streamCount == first.streamCount else { return pool.leastRecentlyUsed }
                 demuxer.selectOnly(streamIndex: streamIndex)
                 let decoder = try Decoder(parameters: decoderParameters, threads: options.threads, log: log)
@@ -276,7 +276,7 @@ extension FFmpegEngine {
             }
         }
         do {
-            let reopened = try Demuxer(path: path, log: log, memory: demuxer.memory, network: demuxer.network)
+            let reopened = try demuxer.reopened()
             reopened.selectOnly(streamIndex: frameTable.streamIndex)
             retiredReads = retiredReads + demuxer.reads
             demuxer = reopened

@@ -44,6 +44,9 @@ public final class FFmpegEngine: PlaybackEngine {
         public var indexCache: IndexCache?
         /// How media over HTTP is read: retries and timeouts (`NetworkPolicy`).
         public var network = NetworkPolicy()
+        /// What named media opened from memory (`init(bytes:name:options:)`), which bounds
+        /// what its demuxer may open in turn: remote unless a local playlist named it.
+        package var memoryOrigin = ResourceOrigin.remote
         /// How HDR pictures (PQ, HLG) are brought to SDR BT.709 in every picture the engine
         /// makes; SDR pictures and MD5s are the same whatever it says.
         public var toneMapping = ToneMapping.default
@@ -203,7 +206,7 @@ public final class FFmpegEngine: PlaybackEngine {
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
-        let demuxer = try Self.openDemuxer(path, log: log, memory: memory, network: options.network)
+        let demuxer = try Self.openDemuxer(path, log: log, memory: memory, options: options)
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         self.streamIndex = streamIndex
         let stream = demuxer.stream(streamIndex)
@@ -284,7 +287,7 @@ public final class FFmpegEngine: PlaybackEngine {
         let log = FFmpegLogSink()
         self.log = log
         // The blueprint's engine probed the file: this demuxer only reads packets.
-        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false, network: options.network)
+        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false, options: options)
         guard demuxer.streamCount == blueprint.media.streams.count else {
             throw MediaError(
                 path: path, reason: .readFailed,
@@ -334,13 +337,16 @@ public final class FFmpegEngine: PlaybackEngine {
         }
     }
 
-    /// A demuxer for `path` (or `memory`), its failure named by `openError`.
+    /// A demuxer for `path` (or `memory`, named by `options.memoryOrigin`), its failure named
+    /// by `openError`.
     private static func openDemuxer(
         _ path: String, log: FFmpegLogSink, memory: MemoryInput?,
-        probingStreams: Bool = true, network: NetworkPolicy
+        probingStreams: Bool = true, options: Options
     ) throws(MediaError) -> Demuxer {
         do {
-            return try Demuxer(path: path, log: log, memory: memory, probingStreams: probingStreams, network: network)
+            return try Demuxer(
+                path: path, log: log, memory: memory, probingStreams: probingStreams, network: options.network,
+                origin: memory == nil ? .local : options.memoryOrigin)
         } catch {
             throw openError(error, path: path, log: log)
         }
@@ -400,7 +406,14 @@ public final class FFmpegEngine: PlaybackEngine {
     /// a truncated file when an MP4 lacks its moov, and only otherwise not media at all.
     private static func openError(_ error: FFmpegError, path: String, log: FFmpegLogSink) -> MediaError {
         if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
-        let cause = log.takeLastError() ?? "\(error.function): \(error.message)"
+        let logged = log.takeLastError()
+        let cause = logged ?? "\(error.function): \(error.message)"
+        if error.code == fs_averror_exit() {
+            // Only the network deadline interrupts an open (`NetworkDeadline`).
+            return MediaError(
+                path: path, reason: .readFailed,
+                detail: "no answer within the network timeout (NetworkPolicy.timeout, --timeout): \(error.function) was interrupted")
+        }
         let signature = ContainerSignature(path: path)
         if error.code == fs_averror(ENOMEM) && error.function != "avformat_alloc_context" {
             return MediaError(
@@ -410,7 +423,10 @@ public final class FFmpegEngine: PlaybackEngine {
             )
         }
         guard error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" else {
-            return MediaError(path: path, reason: .readFailed, detail: "cannot open (\(error.description))")
+            // FFmpeg's logged words name the cause the code hides ("Error in the pull function",
+            // a certificate that does not verify, a redirect loop).
+            return MediaError(
+                path: path, reason: .readFailed, detail: "cannot open (\(error.description)\(logged.map { ": \($0)" } ?? ""))")
         }
         switch signature {
         // A URL's start is not read here (`ContainerSignature` reads files on disk); the mov

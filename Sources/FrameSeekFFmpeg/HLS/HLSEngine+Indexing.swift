@@ -2,14 +2,17 @@ import Foundation
 import FrameSeekCore
 
 extension HLSEngine {
-    /// Fetches and parses the playlist at `url`.
+    /// Fetches and parses the playlist at `url`, which something of `origin` named (`.local`
+    /// for the playlist the user gave).
     ///
     /// - Throws: `MediaError` naming `name` (the URL the caller gave): `.readFailed` with the
     ///   fetch's cause, `.notMedia` with the parser's line and cause.
-    static func readPlaylist(_ url: URL, fetcher: SegmentFetcher, name: String) throws(MediaError) -> HLSPlaylist {
+    static func readPlaylist(
+        _ url: URL, namedBy origin: ResourceOrigin, fetcher: SegmentFetcher, name: String
+    ) throws(MediaError) -> HLSPlaylist {
         let text: String
         do {
-            text = try fetcher.text(at: url)
+            text = try fetcher.text(at: url, namedBy: origin)
         } catch {
             throw MediaError(path: name, reason: .readFailed, detail: "cannot read playlist \(error.description)")
         }
@@ -33,15 +36,17 @@ extension HLSEngine {
                 if let known = mapBytes[map] {
                     bytes = known
                 } else {
-                    bytes = try fetcher.bytes(at: map.uri, range: map.byteRange)
+                    bytes = try fetcher.bytes(at: map.uri, range: map.byteRange, namedBy: segmentOrigin)
                     mapBytes[map] = bytes
                 }
             }
-            bytes += try fetcher.bytes(at: segment.uri, range: segment.byteRange)
+            bytes += try fetcher.bytes(at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin)
         } catch {
             throw MediaError(path: error.url, reason: .readFailed, detail: "cannot read segment: \(error.cause)")
         }
-        return try FFmpegEngine(bytes: bytes, name: name, options: options)
+        var segmentOptions = options
+        segmentOptions.memoryOrigin = segmentOrigin
+        return try FFmpegEngine(bytes: bytes, name: name, options: segmentOptions)
     }
 
     /// Indexes every segment of the timeline's window: segments already indexed in `previous`
@@ -97,6 +102,10 @@ extension HLSEngine {
             streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
             truncation: nil, missingData: built.table.missingData)
         engines.keepOnly(Set(segments.map(\.segment.mediaSequence)))
+        // A live stream may rotate its EXT-X-MAP sections: keep only those the window names,
+        // or the cache would grow for as long as the stream runs.
+        let maps = Set(segments.compactMap(\.segment.map))
+        mapBytes = mapBytes.filter { maps.contains($0.key) }
         if let landed = landedLocation,
             let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex)
         {

@@ -19,7 +19,10 @@ extension HLSEngine {
         var reloaded = timeline
         var playlistChanged = false
         if !timeline.playlist.hasEndList {
-            guard case .media(let playlist) = try Self.readPlaylist(mediaPlaylistURL, fetcher: fetcher, name: url) else {
+            guard
+                case .media(let playlist) = try Self.readPlaylist(
+                    mediaPlaylistURL, namedBy: mediaPlaylistOrigin, fetcher: fetcher, name: url)
+            else {
                 throw MediaError(
                     path: url, reason: .notMedia,
                     detail: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")

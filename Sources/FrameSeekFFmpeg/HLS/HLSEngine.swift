@@ -27,6 +27,12 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The media playlist read: `url` itself, or the chosen variant's playlist when `url` is a
     /// multivariant playlist.
     public let mediaPlaylistURL: URL
+    /// What named the media playlist: the user (`.local`), or a multivariant playlist, whose
+    /// own origin then bounds what the media playlist may be.
+    let mediaPlaylistOrigin: ResourceOrigin
+    /// What the media playlist's segments and EXT-X-MAP sections may be: a playlist fetched
+    /// over the network names only network resources (`ResourceOrigin`).
+    var segmentOrigin: ResourceOrigin { ResourceOrigin.of(mediaPlaylistURL.absoluteString) }
     /// The playlist as of the last load and the stable times of its segments.
     public internal(set) var timeline: HLSTimeline
     /// The window's media: container `hls`, path `url`, the streams of the first readable
@@ -79,16 +85,19 @@ public final class HLSEngine: LivePlaybackEngine {
         guard let given else { throw MediaError(path: url, reason: .invalidRequest, detail: "not a URL") }
         var playlist: HLSMediaPlaylist
         var mediaURL = given
-        switch try Self.readPlaylist(given, fetcher: fetcher, name: url) {
+        var mediaOrigin = ResourceOrigin.local
+        switch try Self.readPlaylist(given, namedBy: .local, fetcher: fetcher, name: url) {
         case .media(let media):
             playlist = media
         case .multivariant(let multivariant):
+            mediaOrigin = ResourceOrigin.of(given.absoluteString)
             do {
                 mediaURL = try multivariant.variant(selecting: variant).uri
             } catch {
                 throw MediaError(path: url, reason: .streamUnavailable, detail: error.description)
             }
-            guard case .media(let media) = try Self.readPlaylist(mediaURL, fetcher: fetcher, name: url) else {
+            guard case .media(let media) = try Self.readPlaylist(mediaURL, namedBy: mediaOrigin, fetcher: fetcher, name: url)
+            else {
                 throw MediaError(
                     path: url, reason: .notMedia,
                     detail: "variant \(mediaURL.absoluteString) is a multivariant playlist, not a media playlist")
@@ -96,6 +105,7 @@ public final class HLSEngine: LivePlaybackEngine {
             playlist = media
         }
         mediaPlaylistURL = mediaURL
+        mediaPlaylistOrigin = mediaOrigin
         timeline = HLSTimeline(playlist: playlist)
         // Placeholders until the segments are indexed; every stored property must be set first.
         segments = []

@@ -184,7 +184,7 @@ extension FrameTableBuilder {
     func buildFromContainerIndex() throws(MediaError) -> Result? {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
         let count = demuxer.indexEntryCount(of: streamIndex)
-        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path), let size = reader.size,
+        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path, network: demuxer.network), let size = reader.size,
             samplesLieInFile(ofSize: size)
         else { return nil }
         // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
@@ -201,7 +201,10 @@ extension FrameTableBuilder {
                 }
             }
         }
-        guard let indexed = try? Demuxer(path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader),
+        guard
+            let indexed = try? Demuxer(
+                path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader,
+                network: demuxer.network),
             indexed.streamCount == demuxer.streamCount
         else { return nil }
         indexed.selectOnly(streamIndex: streamIndex)

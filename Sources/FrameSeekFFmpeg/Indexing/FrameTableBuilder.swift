@@ -107,9 +107,7 @@ struct FrameTableBuilder {
     private func reopenedDemuxer(probingStreams: Bool) throws(MediaError) -> Demuxer {
         let fresh: Demuxer
         do {
-            fresh = try Demuxer(
-                path: demuxer.path, log: demuxer.log, memory: demuxer.memory, probingStreams: probingStreams,
-                network: demuxer.network)
+            fresh = try demuxer.reopened(probingStreams: probingStreams)
         } catch {
             throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
         }

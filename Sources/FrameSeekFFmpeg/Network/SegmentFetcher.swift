@@ -28,22 +28,20 @@ struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
 /// I/O layer, so that every protocol FFmpeg was built with (file, http, https, ...) works
 /// as it does for `FFmpegEngine(path:)`, with the same errors.
 ///
+/// Every resource is hostile until read: what names it decides which protocols may open it
+/// (`ResourceOrigin`), its size is bounded (`NetworkPolicy.playlistLimitBytes` and
+/// `segmentLimitBytes`), and so is its time, in wall-clock terms, attempts included
+/// (`NetworkPolicy.timeout`, through `NetworkDeadline`).
+///
 /// The messages FFmpeg's protocols log (the http protocol logs "HTTP error 404 Not Found")
 /// come from a `URLContext` that belongs to no engine, so the fetch runs attributed to the
 /// fetcher's own `FFmpegLogSink` (`FFmpegLog.attributing`), and the error quotes them.
 final class SegmentFetcher: Sendable {
-    /// The most bytes one resource may have: 512 MiB. A segment is seconds of media; this is
-    /// far above any real one, and it bounds the memory a hostile or broken server can make
-    /// FrameSeek allocate (the whole segment is held in memory while it is indexed).
-    static let defaultLimitBytes = 512 << 20
-    let limitBytes: Int
-    /// Retries and timeouts; a stalled server fails a read after `readTimeout` instead of
-    /// hanging the engine.
+    /// Retries, timeouts, size limits and certificate checks.
     let policy: NetworkPolicy
     private let log = FFmpegLogSink()
 
-    init(limitBytes: Int = SegmentFetcher.defaultLimitBytes, policy: NetworkPolicy = NetworkPolicy()) {
-        self.limitBytes = limitBytes
+    init(policy: NetworkPolicy = NetworkPolicy()) {
         self.policy = policy
         FFmpegLog.installOnce()
     }
@@ -54,21 +52,44 @@ final class SegmentFetcher: Sendable {
         url.isFileURL ? url.path : url.absoluteString
     }
 
-    /// The bytes of `url`, or of its `range` (EXT-X-BYTERANGE) when one is given, tried
-    /// again as `policy` says when a request fails in a way that may pass.
+    /// The bytes of segment or EXT-X-MAP `url`, or of its `range` (EXT-X-BYTERANGE) when one
+    /// is given, as something of `origin` named it; tried again as `policy` says when a
+    /// request fails in a way that may pass.
     ///
-    /// - Throws: `FetchError` from `avio_open2`, `avio_seek` or `avio_read`, or when the
-    ///   resource exceeds `limitBytes` (see `FetchError`); the last attempt's, with how many
-    ///   were made when there was more than one.
-    func bytes(at url: URL, range: HLSByteRange? = nil) throws(FetchError) -> [UInt8] {
+    /// - Throws: `FetchError` when `origin` may not name `url` (a remote playlist naming a
+    ///   local file), from `avio_open2`, `avio_seek` or `avio_read`, when the resource exceeds
+    ///   `NetworkPolicy.segmentLimitBytes`, or when `NetworkPolicy.timeout` passes (see
+    ///   `FetchError`); the last attempt's, with how many were made when there was more than one.
+    func bytes(at url: URL, range: HLSByteRange? = nil, namedBy origin: ResourceOrigin) throws(FetchError) -> [UInt8] {
+        try fetch(url, range: range, origin: origin, limit: policy.segmentLimitBytes)
+    }
+
+    /// The text of playlist `url`, decoded as UTF-8 (RFC 8216 4.1: playlists are UTF-8), as
+    /// something of `origin` named it (`.local` for the playlist the user gave).
+    ///
+    /// - Throws: `FetchError` as `bytes(at:range:namedBy:)` does, the limit being
+    ///   `NetworkPolicy.playlistLimitBytes`.
+    func text(at url: URL, namedBy origin: ResourceOrigin) throws(FetchError) -> String {
+        String(decoding: try fetch(url, range: nil, origin: origin, limit: policy.playlistLimitBytes), as: UTF8.self)
+    }
+
+    private func fetch(_ url: URL, range: HLSByteRange?, origin: ResourceOrigin, limit: Int) throws(FetchError) -> [UInt8] {
         let location = Self.location(of: url)
+        guard origin.permits(url) else {
+            throw FetchError(
+                url: location, function: "avio_open2",
+                cause: "refused: a \(origin) resource may not name a \(url.scheme ?? "schemeless") URL"
+                    + (origin == .remote ? " (a playlist fetched over http(s) may name only http(s) resources)" : ""))
+        }
+        let deadline = NetworkDeadline()
+        deadline.arm(policy.timeout)
         var attempts = 0
         do {
             return try policy.attempt { (n: Int) throws(FetchError) -> [UInt8] in
                 attempts = n + 1
                 _ = log.takeLastError()
                 return try FFmpegLog.attributing(to: log) { () throws(FetchError) -> [UInt8] in
-                    try read(location, range: range)
+                    try read(location, range: range, whitelist: origin.protocolWhitelist, limit: limit, deadline: deadline)
                 }
             }
         } catch  where attempts > 1 {
@@ -78,16 +99,14 @@ final class SegmentFetcher: Sendable {
         }
     }
 
-    /// The text of `url`, decoded as UTF-8 (RFC 8216 4.1: playlists are UTF-8).
-    ///
-    /// - Throws: `FetchError` as `bytes(at:range:)` does.
-    func text(at url: URL) throws(FetchError) -> String {
-        String(decoding: try bytes(at: url), as: UTF8.self)
-    }
-
-    private func failure(_ location: String, _ function: String, code: Int32) -> FetchError {
+    private func failure(_ location: String, _ function: String, code: Int32, deadline: NetworkDeadline) -> FetchError {
         let error = FFmpegError(function: function, code: code)
         let logged = log.takeLastError()
+        if code == fs_averror_exit() || deadline.hasPassed {
+            return FetchError(
+                url: location, function: function,
+                cause: "no answer within \(policy.timeout.components.seconds) s (the resource's timeout, --timeout)")
+        }
         let cause = logged.map { $0 == error.message ? $0 : "\($0) (\(error.message))" } ?? error.message
         let retry: FetchError.Retry
         switch fs_network_error_class(code) {
@@ -98,14 +117,16 @@ final class SegmentFetcher: Sendable {
         return FetchError(url: location, function: function, cause: cause, retry: retry)
     }
 
-    private func read(_ location: String, range: HLSByteRange?) throws(FetchError) -> [UInt8] {
-        var options: OpaquePointer?
-        av_dict_set_int(&options, "rw_timeout", policy.readTimeoutMicroseconds, 0)
+    private func read(
+        _ location: String, range: HLSByteRange?, whitelist: String, limit limitBytes: Int, deadline: NetworkDeadline
+    ) throws(FetchError) -> [UInt8] {
+        var options = policy.openOptions(whitelist: whitelist)
         defer { av_dict_free(&options) }
         var context: UnsafeMutablePointer<AVIOContext>?
-        let opened = avio_open2(&context, location, AVIO_FLAG_READ, nil, &options)
+        var callback = deadline.callback
+        let opened = avio_open2(&context, location, AVIO_FLAG_READ, &callback, &options)
         guard opened >= 0, let io = context else {
-            throw failure(location, "avio_open2", code: opened < 0 ? opened : fs_averror(EIO))
+            throw failure(location, "avio_open2", code: opened < 0 ? opened : fs_averror(EIO), deadline: deadline)
         }
         defer { avio_closep(&context) }
 
@@ -118,7 +139,9 @@ final class SegmentFetcher: Sendable {
                     cause: "BYTERANGE of \(range.length) bytes exceeds the \(limitBytes)-byte limit")
             }
             let sought = avio_seek(io, Int64(range.offset), SEEK_SET)
-            guard sought >= 0 else { throw failure(location, "avio_seek", code: Int32(truncatingIfNeeded: sought)) }
+            guard sought >= 0 else {
+                throw failure(location, "avio_seek", code: Int32(truncatingIfNeeded: sought), deadline: deadline)
+            }
             wanted = range.length
         } else {
             let size = avio_size(io)
@@ -132,7 +155,9 @@ final class SegmentFetcher: Sendable {
         }
 
         let bytes: [UInt8]
-        do { bytes = try readBytes(from: io, upTo: wanted) } catch { throw failure(location, "avio_read", code: error.code) }
+        do { bytes = try readBytes(from: io, upTo: wanted) } catch {
+            throw failure(location, "avio_read", code: error.code, deadline: deadline)
+        }
         if let range, bytes.count < range.length {
             throw FetchError(
                 url: location, function: "avio_read",

@@ -38,6 +38,9 @@ final class RangedHTTPReader {
         var failure: (offset: Int64, code: Int32)?
 
         let policy: NetworkPolicy
+        /// Bounds each read in wall-clock time (`NetworkPolicy.timeout`), the requests it opens
+        /// included: a server that trickles a byte at a time ends the read there.
+        let deadline = NetworkDeadline()
 
         init(url: String, size: Int64, policy: NetworkPolicy) {
             self.url = url
@@ -60,18 +63,19 @@ final class RangedHTTPReader {
                 continuing
                 ? min(nextRequestBytes * 2, RangedHTTPReader.largestRequestBytes)
                 : RangedHTTPReader.firstRequestBytes
-            var end = offset + nextRequestBytes
+            // The size is the server's word: offsets near Int64.max must not overflow.
+            var end = RangedHTTPReader.sum(offset, nextRequestBytes)
             if let expected, expected.contains(offset) { end = expected.upperBound }
             end = min(end, knownSize)
-            var options: OpaquePointer?
+            var options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
             defer { av_dict_free(&options) }
-            RangedHTTPReader.setRetries(&options, policy: policy)
             av_dict_set_int(&options, "offset", offset, 0)
             av_dict_set_int(&options, "end_offset", end, 0)
-            let code = avio_open2(&inner, url, AVIO_FLAG_READ, nil, &options)
+            var callback = deadline.callback
+            let code = avio_open2(&inner, url, AVIO_FLAG_READ, &callback, &options)
             guard code >= 0 else { return code }
             requests += 1
-            bytesRequested += end - offset
+            bytesRequested = RangedHTTPReader.sum(bytesRequested, end - offset)
             innerOffset = offset
             innerEnd = end
             return 0
@@ -80,6 +84,7 @@ final class RangedHTTPReader {
         override func read(into buffer: UnsafeMutablePointer<UInt8>, size wanted: Int32) -> Int32 {
             guard wanted > 0 else { return 0 }
             if offset >= knownSize { return fs_averror_eof() }
+            deadline.arm(policy.timeout)
             if let failure, offset >= failure.offset { return failure.code }
             // A short hop forward inside the open request is read through rather than asked
             // for again.
@@ -109,23 +114,10 @@ final class RangedHTTPReader {
         }
     }
 
-    /// FFmpeg's own retries, for the byte ranges of a file over HTTP: a request answered with
-    /// a 5xx, 408 or 429 status or lost to a network error is made again (`reconnect_on_http_error`,
-    /// `reconnect_on_network_error`), as is a body cut short (`reconnect`), waiting 1 s, then
-    /// 3 s, up to `reconnect_delay_max`; each read waits at most `NetworkPolicy.readTimeout`
-    /// (`rw_timeout`). FFmpeg 7.1 and later also take the policy's bounds, `retries` as
-    /// `reconnect_max_retries` and `timeout` as `reconnect_delay_total_max`, and honour
-    /// Retry-After (`respect_retry_after`); FFmpeg 5.1 has none of the three, and leaves them
-    /// in the dictionary unread, so there only the command's deadline bounds the reconnects.
-    static func setRetries(_ options: inout OpaquePointer?, policy: NetworkPolicy) {
-        av_dict_set(&options, "reconnect", "1", 0)
-        av_dict_set(&options, "reconnect_on_network_error", "1", 0)
-        av_dict_set(&options, "reconnect_on_http_error", "5xx,408,429", 0)
-        av_dict_set_int(&options, "reconnect_delay_max", 4, 0)
-        av_dict_set_int(&options, "reconnect_max_retries", Int64(policy.retries), 0)
-        av_dict_set_int(&options, "reconnect_delay_total_max", policy.timeout.components.seconds, 0)
-        av_dict_set(&options, "respect_retry_after", "1", 0)
-        av_dict_set_int(&options, "rw_timeout", policy.readTimeoutMicroseconds, 0)
+    /// `a + b`, or Int64.max where that overflows: the sizes and offsets here come from a server.
+    static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (total, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : total
     }
 
     private let reading: CustomReadContext
@@ -138,10 +130,12 @@ final class RangedHTTPReader {
     /// does not tell the size or cannot serve ranges, where FFmpeg's own reading is used.
     init?(url: String, policy: NetworkPolicy) {
         var probe: UnsafeMutablePointer<AVIOContext>?
-        var options: OpaquePointer?
-        Self.setRetries(&options, policy: policy)
+        var options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
         av_dict_set_int(&options, "end_offset", 1, 0)
-        let code = avio_open2(&probe, url, AVIO_FLAG_READ, nil, &options)
+        let deadline = NetworkDeadline()
+        deadline.arm(policy.timeout)
+        var callback = deadline.callback
+        let code = avio_open2(&probe, url, AVIO_FLAG_READ, &callback, &options)
         av_dict_free(&options)
         guard code >= 0, let opened = probe else { return nil }
         let size = avio_size(opened)

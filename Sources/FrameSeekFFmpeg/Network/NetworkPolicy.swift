@@ -1,8 +1,13 @@
 internal import CFFmpeg
 import Foundation
 
-/// How FrameSeek reads over the network: how often a failed request is tried again, and how
-/// long a resource may take in all.
+/// How FrameSeek reads over the network: how often a failed request is tried again, how long
+/// a resource and each operation on it may take, how large a playlist or segment may be, and
+/// whether TLS certificates are verified.
+///
+/// A library user gets every bound without the command line: each open, read and seek of a
+/// network resource is bounded in wall-clock time (`timeout`, through FFmpeg's interrupt
+/// callback, `NetworkDeadline`), whatever the server does.
 ///
 /// FFmpeg's HTTP protocol bounds each read (`rw_timeout`, `readTimeout` here): a server that
 /// stalls fails the request instead of hanging it. Trying again is FrameSeek's own layer
@@ -19,15 +24,58 @@ public struct NetworkPolicy: Sendable, Hashable {
     public var retries: Int
     /// The longest one resource may take, attempts and waits between them included: no retry
     /// starts that would end past it.
+    ///
+    /// It also bounds each later operation on an open resource (a demuxer's read or seek, one
+    /// read of a byte range), in wall-clock time: a server that trickles bytes ends there.
     public var timeout: Duration
     /// The longest one network read may wait for data (FFmpeg's `rw_timeout`).
     public var readTimeout: Duration
+    /// Whether HTTPS certificates are verified against the system's trust store (FFmpeg's
+    /// `tls_verify`, which FFmpeg leaves off). Off only by the user's word (`--insecure`).
+    public var verifiesCertificates = true
+    /// The most bytes a playlist may have: 16 MiB. A long VOD playlist is a few MB; this
+    /// bounds what a hostile server can make FrameSeek hold and parse.
+    public var playlistLimitBytes = NetworkPolicy.defaultPlaylistLimitBytes
+    /// The most bytes one segment or EXT-X-MAP section may have: 512 MiB. A segment is seconds
+    /// of media, held in memory while it is indexed.
+    public var segmentLimitBytes = NetworkPolicy.defaultSegmentLimitBytes
+    /// The most HTTP redirects one request follows (FFmpeg's `max_redirects`; FFmpeg builds
+    /// without the option stop at 8). A redirect never leaves http and https: FFmpeg's HTTP
+    /// protocol follows only those.
+    public var maxRedirects = 5
 
-    /// 3 retries, 30 s a resource, 10 s a read.
+    /// 16 MiB.
+    public static let defaultPlaylistLimitBytes = 16 << 20
+    /// 512 MiB.
+    public static let defaultSegmentLimitBytes = 512 << 20
+
+    /// 3 retries, 30 s a resource or operation, 10 s a read, certificates verified.
     public init(retries: Int = 3, timeout: Duration = .seconds(30), readTimeout: Duration = .seconds(10)) {
         self.retries = retries
         self.timeout = timeout
         self.readTimeout = readTimeout
+    }
+
+    /// The options every open of a network resource gets, in one dictionary: the protocols
+    /// `whitelist` allows, the read timeout, certificate verification and the redirect bound;
+    /// with `reconnecting`, FFmpeg's own retries of a byte range as well (see
+    /// `RangedHTTPReader.setRetries`). The caller frees it with `av_dict_free`.
+    func openOptions(whitelist: String, reconnecting: Bool = false) -> OpaquePointer? {
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", whitelist, 0)
+        av_dict_set_int(&options, "rw_timeout", readTimeoutMicroseconds, 0)
+        av_dict_set_int(&options, "tls_verify", verifiesCertificates ? 1 : 0, 0)
+        av_dict_set_int(&options, "max_redirects", Int64(maxRedirects), 0)
+        if reconnecting {
+            av_dict_set(&options, "reconnect", "1", 0)
+            av_dict_set(&options, "reconnect_on_network_error", "1", 0)
+            av_dict_set(&options, "reconnect_on_http_error", "5xx,408,429", 0)
+            av_dict_set_int(&options, "reconnect_delay_max", 4, 0)
+            av_dict_set_int(&options, "reconnect_max_retries", Int64(retries), 0)
+            av_dict_set_int(&options, "reconnect_delay_total_max", timeout.components.seconds, 0)
+            av_dict_set(&options, "respect_retry_after", "1", 0)
+        }
+        return options
     }
 
     /// The wait before retry `n` (from 0): 250 ms doubling, at most 4 s, with jitter of half
@@ -40,7 +88,8 @@ public struct NetworkPolicy: Sendable, Hashable {
     /// `rw_timeout` in microseconds, as FFmpeg's protocols take it.
     var readTimeoutMicroseconds: Int64 {
         let (seconds, attoseconds) = readTimeout.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let micro = Int128(seconds) * 1_000_000 + Int128(attoseconds / 1_000_000_000_000)
+        return micro >= Int128(Int64.max) ? .max : Int64(micro)
     }
 
     /// Runs `body` (given the attempt number, from 0) until it succeeds, fails for good, or

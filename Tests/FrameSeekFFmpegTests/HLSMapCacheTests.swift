@@ -1,0 +1,44 @@
+// A live stream that rotates its EXT-X-MAP sections: the engine keeps the bytes of the maps its
+// window names and no others, so the cache cannot grow for as long as the stream runs. The
+// truth is the playlist the test wrote: which maps its window names.
+
+import Foundation
+import FrameSeekCore
+import FrameSeekTestSupport
+import Testing
+
+@testable import FrameSeekFFmpeg
+
+@Suite("HLS: the EXT-X-MAP cache")
+struct HLSMapCacheTests {
+    /// One MPEG-TS null packet (PID 0x1FFF): a map section every TS demuxer passes over.
+    static let nullPacket: [UInt8] = [0x47, 0x1F, 0xFF, 0x10] + [UInt8](repeating: 0xFF, count: 184)
+
+    /// A live playlist of segments `positions`, each with a map of its own (map<N>.ts).
+    static func writeLive(_ path: String, _ positions: Range<Int>) throws {
+        var text = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:\(positions.lowerBound)\n"
+        for position in positions {
+            text += "#EXT-X-MAP:URI=\"map\(position).ts\"\n#EXTINF:2.000,\n\(Rollover.segmentFile(position))\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test("A reload that moves the window drops the maps no segment of it names")
+    func rotatingMapsAreEvicted() throws {
+        let directory = try TemporaryDirectory()
+        try Rollover.copySegments(0..<6, into: directory)
+        for position in 0..<6 {
+            try Data(Self.nullPacket).write(to: URL(fileURLWithPath: directory.file("map\(position).ts")))
+        }
+        let playlist = directory.file("live.m3u8")
+        try Self.writeLive(playlist, 0..<3)
+        let engine = try HLSEngine(url: playlist)
+        let names = { Set(engine.mapBytes.keys.map(\.uri.lastPathComponent)) }
+        #expect(names() == ["map0.ts", "map1.ts", "map2.ts"])
+        try Self.writeLive(playlist, 3..<6)
+        _ = try engine.reloadPlaylist()
+        #expect(names() == ["map3.ts", "map4.ts", "map5.ts"], "after the window moved: \(names().sorted())")
+        // Every segment of the window still reads: the maps it names are the ones kept.
+        #expect(engine.media.missingData.isEmpty, "\(engine.media.missingData)")
+    }
+}
