@@ -12,6 +12,11 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
         case missingTargetDuration
         /// A tag whose value must be a decimal-integer (digits only) has something else.
         case notAnInteger(tag: String, value: String)
+        /// A number written for `tag`, or one that the playlist's numbers add up to (a Media
+        /// Sequence Number, a byte range's end, the total duration), that is too large to keep
+        /// exactly; `reason` says which number and the limit it passes. Refused rather than
+        /// clamped, because a clamped sequence number or offset would name other media.
+        case numberOutOfRange(tag: String, reason: String)
         /// An EXTINF duration that is not a non-negative decimal number.
         case badDuration(String)
         /// A segment whose EXTINF, rounded to the nearest integer, exceeds the target duration
@@ -51,6 +56,8 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
                 return "the media playlist has no EXT-X-TARGETDURATION (RFC 8216 4.3.3.1 requires it)"
             case let .notAnInteger(tag, value):
                 return "\(tag) value \"\(value)\" is not a decimal integer"
+            case let .numberOutOfRange(tag, reason):
+                return "\(tag) is out of range: \(reason)"
             case let .badDuration(value):
                 return "EXTINF duration \"\(value)\" is not a non-negative decimal number"
             case let .segmentLongerThanTarget(duration, target):
