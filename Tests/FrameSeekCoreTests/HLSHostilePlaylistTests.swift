@@ -91,6 +91,11 @@ struct HLSHostilePlaylistTests {
             lines: ["#EXTM3U", "#EXT-X-TARGETDURATION:6000000000"]
                 + ["#EXTINF:5000000000.000000000,", "a.ts", "#EXTINF:5000000000.000000000,", "b.ts"],
             culprit: "#EXTINF", occurrence: 2, tag: "EXTINF"),
+        // 2300 in milliseconds fits; plus nanosecond durations it does not (2262 is the limit).
+        Hostile(
+            name: "segment dates beyond 64-bit ticks of the durations' precision",
+            lines: header + ["#EXT-X-PROGRAM-DATE-TIME:2300-01-01T00:00:00.000Z", "#EXTINF:2.000000000,", "a.ts"],
+            culprit: "a.ts", tag: "EXT-X-PROGRAM-DATE-TIME"),
         Hostile(
             name: "HOLD-BACK beyond 64-bit ticks",
             lines: header + ["#EXT-X-SERVER-CONTROL:HOLD-BACK=99999999999999999999"] + twoSegments,
@@ -120,7 +125,23 @@ struct HLSHostilePlaylistTests {
             #expect(tag == playlist.tag)
             // The CLI prints `frameseek seek: URL: ` before the description.
             #expect(error.description.hasPrefix("line \(expected.number): \(playlist.tag) is out of range: "))
-            #expect(error.description.hasSuffix("(\(expected.text))"))
+            // A long line is shown by its ends (aHugeLineIsShownByItsEnds).
+            let shown = expected.text.count > 200 ? " (\(expected.text.count) characters))" : "(\(expected.text))"
+            #expect(error.description.hasSuffix(shown))
+        }
+    }
+
+    /// A megabyte line makes a message of one readable line: its start, its end and its length.
+    @Test func aHugeLineIsShownByItsEnds() {
+        let huge = "#EXTINF:" + String(repeating: "x", count: 1_000_000) + ","
+        let lines = Self.header + [huge, "a.ts"]
+        do {
+            _ = try HLSMediaPlaylist(parsing: lines.joined(separator: "\n"), url: Self.base)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.line == 3 && error.text == huge)
+            #expect(error.description.count < 500)
+            #expect(error.description.hasSuffix("(\(huge.prefix(100))…\(huge.suffix(50)) (\(huge.count) characters))"))
         }
     }
 
@@ -175,6 +196,9 @@ struct HLSHostilePlaylistTests {
         let latest = try ProgramDate(parsing: "9999-12-31T23:59:59.999Z")
         #expect(latest.sinceEpoch == MediaTime(value: (days * 86_400 + 86_399) * 1000 + 999, timescale: 1000))
         #expect(try ProgramDate(parsing: "2300-01-01T00:00:00.000Z").sinceEpoch.isNumeric)
+        let before2262 = Self.header + ["#EXT-X-PROGRAM-DATE-TIME:2200-01-01T00:00:00.000Z", "#EXTINF:2.000000000,", "a.ts"]
+        let dated = try HLSMediaPlaylist(parsing: before2262.joined(separator: "\n"), url: Self.base)
+        #expect(dated.segmentDates?.allSatisfy(\.sinceEpoch.isNumeric) == true)
     }
 }
 

@@ -70,14 +70,7 @@ enum HLSDecimal {
     /// Why `text`, a decimal-integer that does not fit `Int`, is refused, for
     /// ``HLSPlaylistError/Cause/numberOutOfRange(tag:reason:)``; a long run of digits is cut.
     static func integerTooLarge<S: StringProtocol>(_ text: S) -> String {
-        "\(excerpt(text)) is above the largest integer FrameSeek reads, \(Int.max)"
-    }
-
-    /// `text`, or its first and last digits around an ellipsis when longer than 40 characters,
-    /// so that a message about a megabyte of digits stays one readable line.
-    static func excerpt<S: StringProtocol>(_ text: S) -> String {
-        guard text.count > 40 else { return String(text) }
-        return "\(text.prefix(20))…\(text.suffix(10)) (\(text.count) characters)"
+        "\(HLSPlaylistError.excerpt(text)) is above the largest integer FrameSeek reads, \(Int.max)"
     }
 
     static func power10(_ exponent: Int) -> Int128 {

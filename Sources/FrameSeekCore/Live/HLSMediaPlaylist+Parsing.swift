@@ -100,7 +100,7 @@ private struct MediaPlaylistReader {
                 throw line.error(
                     .numberOutOfRange(
                         tag: "EXTINF",
-                        reason: "duration \(HLSDecimal.excerpt(durationText)) s does not fit 64-bit ticks"))
+                        reason: "duration \(HLSPlaylistError.excerpt(durationText)) s does not fit 64-bit ticks"))
             }
             let title = comma.map { String(text[text.index(after: $0)...]) }.flatMap { $0.isEmpty ? nil : $0 }
             pendingExtinf = (duration, title, line)
@@ -164,7 +164,7 @@ private struct MediaPlaylistReader {
                     throw line.error(
                         .numberOutOfRange(
                             tag: "EXT-X-SERVER-CONTROL",
-                            reason: "HOLD-BACK \(HLSDecimal.excerpt(text)) s does not fit 64-bit ticks"))
+                            reason: "HOLD-BACK \(HLSPlaylistError.excerpt(text)) s does not fit 64-bit ticks"))
                 }
             }
         default:
@@ -295,9 +295,31 @@ private struct MediaPlaylistReader {
             let duration = segments[tooLong].duration
             throw line.error(.segmentLongerThanTarget(duration: duration, targetDuration: targetDuration))
         }
-        return HLSMediaPlaylist(
+        let playlist = HLSMediaPlaylist(
             url: url, version: version, targetDuration: targetDuration, mediaSequence: mediaSequence,
             discontinuitySequence: discontinuitySequence, playlistType: playlistType, hasEndList: hasEndList,
             holdBack: holdBack, segments: segments)
+        try MediaPlaylistReader.checkDates(of: playlist, lines: lines)
+        return playlist
+    }
+
+    /// Refuses a playlist whose derived dates leave 64-bit ticks: a date far from 1970 plus
+    /// durations of finer precision (a 2300 date in milliseconds plus nanosecond EXTINFs) would
+    /// otherwise become +infinity and every date seek in the window would silently fail.
+    private static func checkDates(of playlist: HLSMediaPlaylist, lines: HLSLines) throws(HLSPlaylistError) {
+        guard let dates = playlist.segmentDates else { return }
+        let segments = playlist.segments
+        let outOfRange = segments.indices.first { index in
+            !dates[index].sinceEpoch.isNumeric || !dates[index].advanced(by: segments[index].duration).sinceEpoch.isNumeric
+        }
+        guard let outOfRange else { return }
+        // Segments keep their URI's line number; its text is looked up again only for this error.
+        let number = segments[outOfRange].line
+        let line = lines.first { $0.number == number } ?? lines.header
+        throw line.error(
+            .numberOutOfRange(
+                tag: "EXT-X-PROGRAM-DATE-TIME",
+                reason: "the start or end date of the segment on this line, from the playlist's dates and "
+                    + "durations, does not fit 64-bit ticks of their precision"))
     }
 }

@@ -72,7 +72,8 @@ struct HLSLine: Sendable {
         do {
             return try HLSAttributeList(parsing: value)
         } catch {
-            throw self.error(.badAttributeList(error.reason))
+            // The reason quotes the list, which may be megabytes long.
+            throw self.error(.badAttributeList(HLSPlaylistError.excerpt(error.reason, limit: 200)))
         }
     }
 
