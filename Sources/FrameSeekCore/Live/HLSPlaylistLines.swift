@@ -176,6 +176,10 @@ struct HLSLines: Sequence, Sendable {
         /// `line` without leading and trailing white space (`CharacterSet.whitespaces`: spaces,
         /// tabs and the Unicode space separators).
         private static func trimmed(_ line: Substring) -> Substring {
+            // Most lines start and end in ASCII other than space and tab, the only ASCII members
+            // of the set: nothing to trim, and no set lookup per line.
+            let isKept = { (byte: UInt8?) in byte.map { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 } ?? false }
+            if isKept(line.utf8.first) && isKept(line.utf8.last) { return line }
             let scalars = line.unicodeScalars
             let isSpace = { (scalar: Unicode.Scalar) in CharacterSet.whitespaces.contains(scalar) }
             guard let first = scalars.firstIndex(where: { !isSpace($0) }),
