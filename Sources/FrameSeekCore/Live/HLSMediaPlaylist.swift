@@ -21,8 +21,13 @@ public struct HLSByteRange: Sendable, Hashable {
         self.offset = offset
     }
 
-    /// One past the last byte: where a following range without an offset starts.
-    public var end: Int { offset + length }
+    /// One past the last byte: where a following range without an offset starts. `Int.max`
+    /// when `offset + length` is larger (the parser refuses such ranges; one built by hand
+    /// gets the clamp rather than a trap).
+    public var end: Int {
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        return overflow ? Int.max : end
+    }
 }
 
 /// EXT-X-MAP: the initialization section (e.g. an fMP4 `moov`) segments need before decoding.
@@ -133,14 +138,17 @@ public struct HLSMediaPlaylist: Sendable, Hashable {
     /// live until its ENDLIST appears.
     public var isLive: Bool { !hasEndList && playlistType != .vod }
 
-    /// The sum of the segment durations, exact.
+    /// The sum of the segment durations, exact for a parsed playlist (the parser refuses a
+    /// total beyond 64-bit ticks); `+infinity` for a hand-built one whose sum does not fit.
     public var duration: MediaTime {
         segments.reduce(MediaTime.zero) { $0 + $1.duration }
     }
 
     /// The hold-back a player keeps from the end of a live playlist: SERVER-CONTROL HOLD-BACK,
-    /// or three target durations, the distance RFC 8216 6.3.3 tells clients to keep.
+    /// or three target durations, the distance RFC 8216 6.3.3 tells clients to keep. The parser
+    /// refuses a target duration whose triple does not fit `Int64`; a hand-built playlist with
+    /// one gets `+infinity`.
     public var effectiveHoldBack: MediaTime {
-        holdBack ?? MediaTime(value: 3 * Int64(targetDuration), timescale: 1)
+        holdBack ?? MediaTime.make(3 * Int128(targetDuration), timescale: 1, rounded: false)
     }
 }

@@ -10,11 +10,12 @@ public enum HLSPlaylist: Sendable, Hashable {
     /// Reads either kind: a playlist with EXT-X-STREAM-INF is multivariant, any other is a media
     /// playlist. One holding both EXT-X-STREAM-INF and EXTINF is refused (RFC 8216 4.1).
     public static func parse(text: String, url: URL) throws(HLSPlaylistError) -> HLSPlaylist {
-        let lines = try HLSLine.split(text)
-        guard lines.contains(where: { $0.kind.tagName == "#EXT-X-STREAM-INF" }) else {
-            return .media(try HLSMediaPlaylist(lines: lines, url: url))
+        let lines = try HLSLines.read(text)
+        let survey = lines.survey()
+        guard survey.firstVariant != nil else {
+            return .media(try HLSMediaPlaylist(lines: lines, survey: survey, url: url))
         }
-        if let segmentLine = lines.first(where: { $0.kind.tagName == "#EXTINF" }) {
+        if let segmentLine = survey.firstSegment {
             throw segmentLine.error(.mixedPlaylist)
         }
         return .multivariant(try HLSMultivariantPlaylist(lines: lines, url: url))
@@ -128,8 +129,8 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
         case let .multivariant(playlist):
             self = playlist
         case .media:
-            let lines = try HLSLine.split(text)
-            let culprit = lines.first { $0.kind.tagName == "#EXTINF" } ?? lines[0]
+            let lines = try HLSLines.read(text)
+            let culprit = lines.survey().firstSegment ?? lines.header
             throw culprit.error(.wrongKind(expected: "multivariant", found: "media"))
         }
     }
@@ -156,8 +157,8 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
         return found
     }
 
-    /// Reads split lines known to hold EXT-X-STREAM-INF and no EXTINF.
-    init(lines: [HLSLine], url: URL) throws(HLSPlaylistError) {
+    /// Reads lines known to hold EXT-X-STREAM-INF and no EXTINF.
+    init(lines: HLSLines, url: URL) throws(HLSPlaylistError) {
         var variants: [HLSVariant] = []
         var pending: (attributes: HLSAttributeList, line: HLSLine)?
         for line in lines.dropFirst() {
@@ -189,15 +190,20 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
     )
         throws(HLSPlaylistError) -> HLSVariant
     {
+        func integer(_ name: String, in text: String, reason: String) throws(HLSPlaylistError) -> Int {
+            switch HLSDecimal.integer(text) {
+            case let .success(value):
+                return value
+            case .failure(.malformed):
+                throw line.error(.badAttribute(tag: "EXT-X-STREAM-INF", name: name, reason: reason))
+            case .failure(.outOfRange):
+                throw line.error(
+                    .numberOutOfRange(tag: "EXT-X-STREAM-INF", reason: "\(name) \(HLSDecimal.integerTooLarge(text))"))
+            }
+        }
         func integer(_ name: String) throws(HLSPlaylistError) -> Int? {
             guard let text = attributes[name] else { return nil }
-            guard let value = HLSDecimal.integer(text) else {
-                throw line.error(
-                    .badAttribute(
-                        tag: "EXT-X-STREAM-INF", name: name,
-                        reason: "\"\(text)\" is not a decimal integer"))
-            }
-            return value
+            return try integer(name, in: text, reason: "\"\(text)\" is not a decimal integer")
         }
         guard let bandwidth = try integer("BANDWIDTH") else {
             throw line.error(
@@ -207,16 +213,14 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
         }
         var resolution: HLSResolution?
         if let text = attributes["RESOLUTION"] {
-            let sides = text.split(separator: "x", omittingEmptySubsequences: false)
-            guard sides.count == 2, let width = HLSDecimal.integer(sides[0]),
-                let height = HLSDecimal.integer(sides[1])
-            else {
-                throw line.error(
-                    .badAttribute(
-                        tag: "EXT-X-STREAM-INF", name: "RESOLUTION",
-                        reason: "\"\(text)\" is not WIDTHxHEIGHT"))
+            let sides = text.split(separator: "x", omittingEmptySubsequences: false).map(String.init)
+            let reason = "\"\(text)\" is not WIDTHxHEIGHT"
+            guard sides.count == 2 else {
+                throw line.error(.badAttribute(tag: "EXT-X-STREAM-INF", name: "RESOLUTION", reason: reason))
             }
-            resolution = HLSResolution(width: width, height: height)
+            resolution = HLSResolution(
+                width: try integer("RESOLUTION", in: sides[0], reason: reason),
+                height: try integer("RESOLUTION", in: sides[1], reason: reason))
         }
         return HLSVariant(
             uri: uri, bandwidth: bandwidth, averageBandwidth: try integer("AVERAGE-BANDWIDTH"),

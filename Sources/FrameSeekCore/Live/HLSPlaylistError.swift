@@ -12,6 +12,11 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
         case missingTargetDuration
         /// A tag whose value must be a decimal-integer (digits only) has something else.
         case notAnInteger(tag: String, value: String)
+        /// A number written for `tag`, or one that the playlist's numbers add up to (a Media
+        /// Sequence Number, a byte range's end, the total duration), that is too large to keep
+        /// exactly; `reason` says which number and the limit it passes. Refused rather than
+        /// clamped, because a clamped sequence number or offset would name other media.
+        case numberOutOfRange(tag: String, reason: String)
         /// An EXTINF duration that is not a non-negative decimal number.
         case badDuration(String)
         /// A segment whose EXTINF, rounded to the nearest integer, exceeds the target duration
@@ -50,9 +55,11 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
             case .missingTargetDuration:
                 return "the media playlist has no EXT-X-TARGETDURATION (RFC 8216 4.3.3.1 requires it)"
             case let .notAnInteger(tag, value):
-                return "\(tag) value \"\(value)\" is not a decimal integer"
+                return "\(tag) value \"\(HLSPlaylistError.excerpt(value))\" is not a decimal integer"
+            case let .numberOutOfRange(tag, reason):
+                return "\(tag) is out of range: \(reason)"
             case let .badDuration(value):
-                return "EXTINF duration \"\(value)\" is not a non-negative decimal number"
+                return "EXTINF duration \"\(HLSPlaylistError.excerpt(value))\" is not a non-negative decimal number"
             case let .segmentLongerThanTarget(duration, target):
                 return "segment duration \(duration) rounds to more than the target duration \(target) s "
                     + "(RFC 8216 4.3.3.1)"
@@ -69,9 +76,9 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
             case let .badByteRange(reason):
                 return "bad byte range: \(reason)"
             case let .badPlaylistType(value):
-                return "EXT-X-PLAYLIST-TYPE \"\(value)\" is neither VOD nor EVENT"
+                return "EXT-X-PLAYLIST-TYPE \"\(HLSPlaylistError.excerpt(value))\" is neither VOD nor EVENT"
             case let .badURI(value):
-                return "\"\(value)\" is not a URI that can be resolved against the playlist's URL"
+                return "\"\(HLSPlaylistError.excerpt(value, limit: 200))\" is not a URI that can be resolved against the playlist's URL"
             case let .tagAfterFirstSegment(tag):
                 return "\(tag) must come before the first segment (RFC 8216 4.3.3)"
             case .mixedPlaylist:
@@ -98,6 +105,14 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
         self.cause = cause
     }
 
-    /// `line 7: EXTINF is not followed by a segment URI (#EXTINF:2.0,)`.
-    public var description: String { "line \(line): \(cause) (\(text))" }
+    /// `line 7: EXTINF is not followed by a segment URI (#EXTINF:2.0,)`; a line longer than 200
+    /// characters is shown by its start and end.
+    public var description: String { "line \(line): \(cause) (\(HLSPlaylistError.excerpt(text, limit: 200)))" }
+
+    /// `text`, or its start and end around an ellipsis when longer than `limit` characters, so
+    /// that a message about a megabyte of hostile text stays a readable line.
+    static func excerpt<S: StringProtocol>(_ text: S, limit: Int = 40) -> String {
+        guard text.count > limit else { return String(text) }
+        return "\(text.prefix(limit / 2))…\(text.suffix(limit / 4)) (\(text.count) characters)"
+    }
 }

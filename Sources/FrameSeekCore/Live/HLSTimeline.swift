@@ -5,6 +5,11 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
     /// The reload's EXT-X-MEDIA-SEQUENCE is below the previous one, which RFC 8216 6.2.2 forbids;
     /// the segments cannot be matched, so no times can be kept.
     case mediaSequenceDecreased(previous: Int, reloaded: Int)
+    /// The segment `mediaSequence` of the reload cannot be placed: its start or end is beyond
+    /// 64-bit ticks, because the reload skipped so many Media Sequence Numbers (each counted as
+    /// one target duration) or the stream ran so long. Refused rather than clamped, since a
+    /// clamped start would put segments on top of each other; the previous window stays current.
+    case timelineOverflow(mediaSequence: Int)
 
     /// The error in words.
     public var description: String {
@@ -13,6 +18,9 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
             return "the playlist has EXT-X-ENDLIST and is not reloaded"
         case let .mediaSequenceDecreased(previous, reloaded):
             return "EXT-X-MEDIA-SEQUENCE went back from \(previous) to \(reloaded) on reload (RFC 8216 6.2.2)"
+        case let .timelineOverflow(sequence):
+            return "segment \(sequence) of the reload would lie beyond the timeline's 64-bit ticks "
+                + "(each Media Sequence Number skipped since the last load counts one target duration)"
         }
     }
 }
@@ -63,6 +71,10 @@ public struct HLSTimeline: Sendable, Hashable {
     /// plus one target duration per unseen Media Sequence Number: target duration is the
     /// nominal segment length, and this keeps times increasing, even if not equal to the
     /// lost media's true length.
+    ///
+    /// Throws ``HLSTimelineError`` when the playlist had ended, when its Media Sequence Number
+    /// went back, or when a segment would be placed beyond 64-bit ticks; the timeline is then
+    /// unchanged.
     @discardableResult
     public mutating func reload(with reloaded: HLSMediaPlaylist) throws(HLSTimelineError) -> Bool {
         guard !playlist.hasEndList else { throw .playlistEnded }
@@ -73,8 +85,12 @@ public struct HLSTimeline: Sendable, Hashable {
         for (segment, start) in zip(playlist.segments, segmentStarts) {
             known[segment.mediaSequence] = start
         }
+        let starts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen)
+        for (segment, start) in zip(reloaded.segments, starts) where !(start + segment.duration).isNumeric {
+            throw .timelineOverflow(mediaSequence: segment.mediaSequence)
+        }
         lastLoadChanged = reloaded != playlist
-        segmentStarts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen)
+        segmentStarts = starts
         playlist = reloaded
         recordLastSeen()
         return lastLoadChanged
@@ -127,8 +143,11 @@ public struct HLSTimeline: Sendable, Hashable {
             } else if index > 0 {
                 starts.append(starts[index - 1] + playlist.segments[index - 1].duration)
             } else if let lastSeen, segment.mediaSequence > lastSeen.sequence {
-                let unseen = Int64(segment.mediaSequence - lastSeen.sequence - 1)
-                starts.append(lastSeen.end + MediaTime(value: unseen * Int64(playlist.targetDuration), timescale: 1))
+                // Int128 holds (Int.max - Int.min) * Int.max; `make` saturates what Int64 cannot
+                // hold, and `reload` refuses a start that saturated.
+                let unseen = Int128(segment.mediaSequence) - Int128(lastSeen.sequence) - 1
+                let gap = MediaTime.make(unseen * Int128(playlist.targetDuration), timescale: 1, rounded: false)
+                starts.append(lastSeen.end + gap)
             } else {
                 starts.append(lastSeen?.end ?? .zero)
             }

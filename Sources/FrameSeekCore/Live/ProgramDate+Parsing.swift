@@ -77,7 +77,7 @@ extension ProgramDate {
         let zoneStart = bytes[cursor...].firstIndex { "Zz+-".utf8.contains($0) } ?? bytes.count
         let secondsText = String(decoding: bytes[cursor..<zoneStart], as: UTF8.self)
         guard secondsText.utf8.prefix(while: { $0 != UInt8(ascii: ".") }).count == 2,
-            let seconds = HLSDecimal.nonNegative(secondsText)
+            case let .success(seconds) = HLSDecimal.nonNegative(secondsText)
         else {
             throw fail(
                 "seconds \"\(secondsText)\" must be two digits with an optional fraction; "
@@ -100,9 +100,17 @@ extension ProgramDate {
         }
         let offsetSeconds = try ProgramDate.zoneOffset(bytes[cursor...], fail: fail)
 
+        // Four-digit years keep `whole` within ±2^39 s, but its sum with the seconds is kept in
+        // ticks of their fraction: nanoseconds reach only to 2262 in 64 bits.
         let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let whole = days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds
-        self.init(sinceEpoch: MediaTime(value: whole, timescale: 1) + seconds)
+        let sinceEpoch = MediaTime(value: whole, timescale: 1) + seconds
+        guard sinceEpoch.isNumeric else {
+            throw fail(
+                "the date is too far from 1970 to be kept to \(secondsText.utf8.count - 3) fraction digits "
+                    + "in 64 bits; write fewer fraction digits")
+        }
+        self.init(sinceEpoch: sinceEpoch)
     }
 
     /// `Z`, `±hh:mm`, `±hhmm` or `±hh` as seconds east of UTC.
