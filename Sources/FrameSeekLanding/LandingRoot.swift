@@ -107,8 +107,11 @@ public enum LandingRoot: Sendable, Hashable {
 /// What a path is, from `stat(2)` (symbolic links followed): told apart before anything opens
 /// the path, because opening a FIFO blocks and reading a device may never end.
 public enum FileKind: Sendable, Hashable {
+    /// A regular file: bytes that end.
     case regular
+    /// A folder.
     case folder
+    /// Nothing there, or a path that cannot be looked at (a missing folder, no permission).
     case missing
     /// A FIFO, device, socket or anything else that is not a file's bytes; the words name it.
     case other(String)

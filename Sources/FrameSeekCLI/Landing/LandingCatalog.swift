@@ -47,7 +47,7 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
 /// catalog and its media move together. Blank lines are skipped and not counted.
 ///
 /// A catalog may come from a pull request, so the paths it names are checked before use
-/// (`checked(for:root:)`): inside the root, and regular files.
+/// (`checked(_:for:root:)`): inside the root, and regular files.
 struct LandingCatalog: Sendable {
     /// One line of the catalog.
     struct Line: Sendable, Hashable {
