@@ -219,7 +219,9 @@ struct CLILandingTests {
             ["landing", "record", "--catalog", "/nonexistent/catalog.jsonl", "--shard", "3/3"],
             ["landing", "frobnicate"],
             ["landing", "merge"],
-            ["landing", "record", "x.mp4"]
+            ["landing", "record", "x.mp4"],
+            ["landing", "check", "x.json", "--root", "/nonexistent/root"],
+            ["landing", "check", "x.json", "--root", "/tmp", "--allow-outside-root"]
         ])
     func usageErrors(_ arguments: [String]) {
         let result = frameseek(arguments)

@@ -60,7 +60,7 @@ struct LandingSummary: Sendable, Hashable {
     ///
     /// Results files travel between machines and may be edited on the way, so every field is
     /// checked before any is added up: a count that is missing, not a whole number or
-    /// negative, and counts that cannot go together (`validate`), are refused.
+    /// negative, and counts that cannot go together (`invariantProblem()`), are refused.
     ///
     /// - Throws: `UsageError` naming `file` and the field.
     init?(json object: [String: Any], file: String) throws(UsageError) {
