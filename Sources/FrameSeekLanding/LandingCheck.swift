@@ -17,18 +17,26 @@ public struct LandingCheck {
         public var diffDirectory: String? = nil
         /// How to open the media; the stream is always the manifest's `media.stream_index`.
         public var engineOptions = FFmpegEngine.Options()
+        /// The folder the media must be inside, once `media.path` is resolved against the
+        /// manifest's folder with its symbolic links: a manifest from a pull request must not
+        /// make a check decode, and draw into diff pictures, a file it was not given.
+        /// `.anywhere` lifts that rule; the media must be a regular file either way.
+        public var root = LandingRoot.currentDirectory
 
         /// The defaults: refuse changed media, write no diff pictures.
         public init() {}
     }
 
-    /// Replays every entry. Throws LandingCheckError when the media cannot be read, or when its
-    /// SHA-256 differs from the manifest's and allowChangedMedia is false.
+    /// Replays every entry. Throws LandingCheckError when the media is outside the root or not
+    /// a regular file, cannot be read, or when its SHA-256 differs from the manifest's and
+    /// allowChangedMedia is false.
     ///
+    /// The media's place and kind are checked before anything opens it.
     /// A mismatch is no error: it is in the report (`LandingCheckReport.passed`).
     ///
-    /// - Throws: `LandingCheckError`: `.mediaUnreadable` (hashing, opening or a seek failed),
-    ///   `.mediaChanged`, `.diffUnwritable`.
+    /// - Throws: `LandingCheckError`: `.mediaRefused` (outside the root, not a regular file),
+    ///   `.mediaUnreadable` (missing, or hashing, opening or a seek failed), `.mediaChanged`,
+    ///   `.diffUnwritable`.
     public static func run(
         _ manifest: LandingManifest, manifestPath: String,
         options: Options
@@ -37,8 +45,9 @@ public struct LandingCheck {
         func unreadable(_ error: MediaError) -> LandingCheckError {
             LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.detail)
         }
+        let openedPath = try checkedMediaPath(manifest, manifestPath: manifestPath, shownAs: mediaPath, root: options.root)
         let sha256: String
-        do { sha256 = try MediaDigest.sha256(ofFileAt: mediaPath) } catch { throw unreadable(error) }
+        do { sha256 = try MediaDigest.sha256(ofFileAt: openedPath) } catch { throw unreadable(error) }
         let changed = sha256 != manifest.media.sha256
         if changed && !options.allowChangedMedia {
             throw LandingCheckError(
@@ -50,7 +59,7 @@ public struct LandingCheck {
         var engineOptions = options.engineOptions
         engineOptions.streamIndex = manifest.media.streamIndex
         let engine: FFmpegEngine
-        do { engine = try FFmpegEngine(path: mediaPath, options: engineOptions) } catch { throw unreadable(error) }
+        do { engine = try FFmpegEngine(path: openedPath, options: engineOptions) } catch { throw unreadable(error) }
 
         // Every entry is replayed in one batch (one forward pass), and reported in the
         // manifest's order.
@@ -80,6 +89,25 @@ public struct LandingCheck {
         return LandingCheckReport(
             manifestPath: manifestPath, mediaPath: mediaPath, mediaChanged: changed,
             environment: LandingEnvironment(current: engine), results: results.map { $0! })
+    }
+
+    /// The media to open: `media.path` resolved with its symbolic links, inside the root and a
+    /// regular file (`LandingRoot.checkedPath`).
+    ///
+    /// - Throws: `LandingCheckError`: `.mediaRefused` naming the manifest and `media.path`;
+    ///   `.mediaUnreadable` naming the media when its folder does not exist, as a missing file
+    ///   is named.
+    private static func checkedMediaPath(
+        _ manifest: LandingManifest, manifestPath: String, shownAs mediaPath: String, root: LandingRoot
+    ) throws(LandingCheckError) -> String {
+        do throws(LandingPathError) {
+            return try LandingRoot.checkedPath(
+                manifest.media.path, relativeTo: LandingManifest.folder(of: manifestPath),
+                root: root.resolvedFolder(), source: manifestPath, field: "media.path")
+        } catch {
+            if error.reason == .missing { throw LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "no such file") }
+            throw LandingCheckError(path: manifestPath, reason: .mediaRefused, cause: error.detail)
+        }
     }
 
     /// Draws the expected frame (decoded by its index), the landed picture and their amplified

@@ -118,7 +118,10 @@ public enum LandingChange: String, Sendable, Hashable, Codable, CaseIterable {
 public struct LandingCheckError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public enum Reason: Sendable, Hashable {
-        /// The media cannot be hashed (`MediaDigest.sha256`, libavutil's `av_sha_*`), opened
+        /// The manifest's `media.path` resolves (`realpath(3)`) outside the check's root, or to
+        /// something that is not a regular file (`stat(2)`): refused before it is opened.
+        case mediaRefused
+        /// The media is missing, or cannot be hashed (`MediaDigest.sha256`, libavutil's `av_sha_*`), opened
         /// or seeked (`FFmpegEngine`, FFmpeg's `avformat_open_input` and decoders).
         case mediaUnreadable
         /// The media's SHA-256 differs from the manifest's (`av_sha_final`), and changed media
@@ -129,7 +132,8 @@ public struct LandingCheckError: Error, Sendable, Hashable, CustomStringConverti
         case diffUnwritable
     }
 
-    /// The file the failure is about: the media, or the diff picture.
+    /// The file the failure is about: the media, the manifest naming refused media, or the
+    /// diff picture.
     public let path: String
     /// The kind of failure.
     public let reason: Reason

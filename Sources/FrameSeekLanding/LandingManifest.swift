@@ -72,12 +72,16 @@ public struct LandingManifest: Sendable, Hashable, Codable {
         try container.encode(entries, forKey: .entries)
     }
 
-    /// The path of the media: `media.path` resolved against the directory of the manifest at
-    /// `manifestPath` (an absolute `media.path` is returned as it is).
+    /// The path of the media as people see it: `media.path` resolved against the directory of
+    /// the manifest at `manifestPath`, `..` removed, symbolic links kept. Whether it may be
+    /// read is `LandingRoot.checkedPath`'s to say.
     public func mediaPath(relativeTo manifestPath: String) -> String {
-        if media.path.hasPrefix("/") { return media.path }
-        let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
-        return directory.appendingPathComponent(media.path).standardizedFileURL.path
+        LandingRoot.lexicalPath(media.path, relativeTo: Self.folder(of: manifestPath))
+    }
+
+    /// The folder of the manifest at `manifestPath`, which its relative `media.path` starts from.
+    static func folder(of manifestPath: String) -> String {
+        URL(fileURLWithPath: manifestPath).deletingLastPathComponent().path
     }
 }
 
@@ -87,10 +91,16 @@ extension LandingManifest {
     /// The schema version is read first, so a manifest from a newer FrameSeek is refused for
     /// what it is rather than as whatever field it changed.
     ///
-    /// - Throws: `LandingManifestError` naming the file: `.unreadable` (cannot be read),
+    /// - Throws: `LandingManifestError` naming the file: `.unreadable` (missing, not a regular
+    ///   file, or cannot be read),
     ///   `.newerSchema` (`schema_version` above `LandingManifest.schemaVersion`),
     ///   `.malformed` (not JSON, not a landing manifest, or a field missing or wrong).
     public static func load(from path: String) throws(LandingManifestError) -> LandingManifest {
+        // Told apart before the read: a manifest that is a FIFO or /dev/zero (a symbolic
+        // link in a pull request can be either) would block or never end.
+        if let problem = FileKind(at: path).notRegularProblem {
+            throw LandingManifestError(path: path, reason: .unreadable, cause: problem)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -168,8 +178,8 @@ extension LandingManifest {
 
 /// The media a manifest was recorded on.
 public struct LandingMedia: Sendable, Hashable, Codable {
-    /// The file, relative to the manifest's directory (absolute when it was given so and is
-    /// on no path the manifest's directory reaches).
+    /// The file, relative to the manifest's directory. A check reads it only when it resolves
+    /// (symbolic links included) to a regular file inside its root (`LandingRoot`).
     public var path: String
     /// The file's size in bytes.
     public var size: Int64
@@ -213,7 +223,8 @@ public struct LandingEnvironment: Sendable, Hashable, Codable {
 public struct LandingManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public enum Reason: Sendable, Hashable {
-        /// The file cannot be read (missing, a directory, no permission): from `Data(contentsOf:)`.
+        /// The file cannot be read (missing, a directory, a FIFO or device, no permission):
+        /// from `stat(2)` and `Data(contentsOf:)`.
         case unreadable
         /// Not JSON, not a landing manifest, or a field missing or wrong: from `JSONDecoder`.
         case malformed

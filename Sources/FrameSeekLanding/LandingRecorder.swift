@@ -12,11 +12,16 @@ public enum LandingRecorder {
     ///   - barcode: read each landed picture's frame-number band (`FrameBarcode`) into the
     ///     entries; only for media stamped with one.
     ///   - options: how to open the media; `streamIndex` picks the stream, as everywhere.
-    /// - Throws: `MediaError` when the media cannot be hashed, opened or seeked.
+    /// - Throws: `MediaError` when the media is not a regular file (`.notMedia`, before it is
+    ///   opened: a FIFO would block the hash, a device never end it), or cannot be hashed,
+    ///   opened or seeked.
     public static func record(
         mediaPath: String, manifestPath: String, targets: [MediaTime], precisions: [SeekPrecision],
         barcode: Bool, options: FFmpegEngine.Options = .init()
     ) throws -> LandingManifest {
+        if let problem = FileKind(at: mediaPath).notRegularProblem {
+            throw MediaError(path: mediaPath, reason: .notMedia, detail: problem)
+        }
         let sha256 = try MediaDigest.sha256(ofFileAt: mediaPath)
         let engine = try FFmpegEngine(path: mediaPath, options: options)
         let requests = targets.flatMap { target in precisions.map { (target, $0) } }

@@ -131,10 +131,12 @@ struct CLILandingTests {
         try FileManager.default.removeItem(atPath: media)
         try FileManager.default.moveItem(atPath: media + ".new.mp4", toPath: media)
 
-        let refused = frameseek(["landing", "check", manifest])
+        // The copy is in a temporary folder, outside the current directory, the default root.
+        let root = ["--root", folder.path]
+        let refused = frameseek(["landing", "check", manifest] + root)
         #expect(refused.code == .usageOrInput)
         #expect(refused.err.count == 1 && refused.err[0].contains("SHA-256"), "\(refused.err)")
-        let allowed = frameseek(["landing", "check", manifest, "--allow-changed-media", "--json"])
+        let allowed = frameseek(["landing", "check", manifest, "--allow-changed-media", "--json"] + root)
         #expect(allowed.code == .failedCheck)
         let moved = objects(allowed.out).filter { $0["status"] as? String == "moved" }
         #expect(!moved.isEmpty)
@@ -169,15 +171,17 @@ struct CLILandingTests {
         }
         let catalog = folder.appendingPathComponent("catalog.jsonl").path
         try mediaLines.joined(separator: "\n").write(toFile: catalog, atomically: true, encoding: .utf8)
-        let recorded = frameseek(["landing", "record", "--catalog", catalog, "-n", "3"])
+        // The catalog and its media are in a temporary folder: the root of every run.
+        let root = ["--root", folder.path]
+        let recorded = frameseek(["landing", "record", "--catalog", catalog, "-n", "3"] + root)
         #expect(recorded.code == .success, "\(recorded.err)")
 
         // One process over the whole catalog, then three shard processes at once.
         let single = folder.appendingPathComponent("single.jsonl").path
-        #expect(frameseek(["landing", "check", "--catalog", catalog, "--results", single, "--jobs", "1"]).code == .success)
+        #expect(frameseek(["landing", "check", "--catalog", catalog, "--results", single, "--jobs", "1"] + root).code == .success)
         let shardResults = (0..<3).map { folder.appendingPathComponent("shard\($0).jsonl").path }
         let processes = try (0..<3).map { k in
-            try frameseekProcess(["landing", "check", "--catalog", catalog, "--shard", "\(k)/3", "--results", shardResults[k]])
+            try frameseekProcess(["landing", "check", "--catalog", catalog, "--shard", "\(k)/3", "--results", shardResults[k]] + root)
         }
         for process in processes { process.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
@@ -215,7 +219,9 @@ struct CLILandingTests {
             ["landing", "record", "--catalog", "/nonexistent/catalog.jsonl", "--shard", "3/3"],
             ["landing", "frobnicate"],
             ["landing", "merge"],
-            ["landing", "record", "x.mp4"]
+            ["landing", "record", "x.mp4"],
+            ["landing", "check", "x.json", "--root", "/nonexistent/root"],
+            ["landing", "check", "x.json", "--root", "/tmp", "--allow-outside-root"]
         ])
     func usageErrors(_ arguments: [String]) {
         let result = frameseek(arguments)

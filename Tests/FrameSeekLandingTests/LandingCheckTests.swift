@@ -84,15 +84,19 @@ struct LandingCheckTests {
         try FileManager.default.moveItem(atPath: copy, toPath: clip)
 
         let manifest = try LandingManifest.load(from: path)
+        // The copy is in a temporary folder, outside the current directory the check's root
+        // defaults to.
+        var refusing = LandingCheck.Options()
+        refusing.root = .folder(directory.path)
         let error = #expect(throws: LandingCheckError.self) {
-            try LandingCheck.run(manifest, manifestPath: path, options: .init())
+            try LandingCheck.run(manifest, manifestPath: path, options: refusing)
         }
         #expect(error?.reason == .mediaChanged)
         let line = error?.description ?? ""
         #expect(line.hasPrefix(clip + ": not the recorded media") && line.contains(String(recorded.media.sha256.prefix(12))))
         #expect(line.contains("--allow-changed-media") && !line.contains("\n"))
 
-        var options = LandingCheck.Options()
+        var options = refusing
         options.allowChangedMedia = true
         options.diffDirectory = directory.appendingPathComponent("diffs").path
         let report = try LandingCheck.run(manifest, manifestPath: path, options: options)

@@ -38,7 +38,7 @@ enum LandingRecordAction {
         let jobs: [(media: String, manifest: String)]
         let shard: Shard?
         let catalogLines: Int
-        if let catalog = try LandingCommand.catalogLines(arguments) {
+        if let catalog = try LandingCommand.catalogLines(arguments, for: .record) {
             guard positionals.isEmpty, arguments.value("-o") == nil else {
                 throw UsageError(message: "with --catalog, the media and manifests come from the catalog: give no FILE and no -o")
             }

@@ -32,6 +32,9 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Whether catalog line `line` (0-based, blank lines not counted) is this shard's.
     func owns(_ line: Int) -> Bool { line % count == index }
 
+    /// How many lines of a catalog of `lines` lines this shard takes.
+    func lineCount(of lines: Int) -> Int { index < lines ? (lines - 1 - index) / count + 1 : 0 }
+
     var description: String { "\(index)/\(count)" }
 }
 
@@ -42,32 +45,41 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
 /// `"manifest": PATH` (where `record` writes, by default `PATH.landing.json` beside the media),
 /// or `{"manifest": PATH}`. Relative paths are relative to the catalog's own folder, so a
 /// catalog and its media move together. Blank lines are skipped and not counted.
+///
+/// A catalog may come from a pull request, so the paths it names are checked before use
+/// (`checked(_:for:root:)`): inside the root, and regular files.
 struct LandingCatalog: Sendable {
     /// One line of the catalog.
     struct Line: Sendable, Hashable {
         /// The line's position among the catalog's non-blank lines, from 0 (what shards count).
         let number: Int
-        /// The media file, when the line names one.
+        /// The media file as the line gives it, when it names one.
+        let givenMedia: String?
+        /// The manifest as the line gives it, nil for a media line's default.
+        let givenManifest: String?
+        /// The media file, relative paths resolved against the catalog's folder.
         let media: String?
         /// The manifest: given, or for a media line the default beside the media.
         let manifest: String
     }
 
+    /// The catalog's path, as given.
+    let path: String
     /// Every line, in order.
     let lines: [Line]
 
     /// Reads the catalog at `path`.
     ///
-    /// - Throws: `UsageError` naming the file and line when it cannot be read, a line is not
-    ///   a JSON string or object with a path, or it holds no line at all.
+    /// - Throws: `UsageError` naming the file and line when it is not a regular file or cannot
+    ///   be read, a line is not a JSON string or object with a path, or it holds no line at all.
     init(path: String) throws(UsageError) {
+        if let problem = FileKind(at: path).notRegularProblem {
+            throw UsageError(message: "\(path): the catalog \(problem)")
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError(message: "\(path): cannot read the catalog")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        func resolve(_ given: String) -> String {
-            given.hasPrefix("/") || given.contains("://") ? given : folder.appendingPathComponent(given).path
-        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var lines: [Line] = []
         for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
@@ -86,16 +98,47 @@ struct LandingCatalog: Sendable {
                         "\(path):\(number + 1): a catalog line is a JSON string or an object with \"media\" or \"manifest\", not \(trimmed.prefix(80))"
                 )
             }
-            let resolvedMedia = media.map(resolve)
+            let resolvedMedia = media.map { LandingRoot.lexicalPath($0, relativeTo: folder) }
             lines.append(
                 Line(
-                    number: lines.count, media: resolvedMedia,
-                    manifest: manifest.map(resolve) ?? (resolvedMedia! + ".landing.json")))
+                    number: lines.count, givenMedia: media, givenManifest: manifest, media: resolvedMedia,
+                    manifest: manifest.map { LandingRoot.lexicalPath($0, relativeTo: folder) } ?? (resolvedMedia! + ".landing.json")))
         }
         guard !lines.isEmpty else { throw UsageError(message: "\(path): the catalog has no lines") }
+        self.path = path
         self.lines = lines
     }
 
     /// The lines `shard` takes.
     func lines(of shard: Shard) -> [Line] { lines.filter { shard.owns($0.number) } }
+
+    /// `line` with the paths `action` opens resolved with their symbolic links
+    /// (`LandingRoot.checkedPath`): the media and the manifest for `record` (which reads the
+    /// one and writes the other), the manifest for `check`.
+    ///
+    /// A path whose folder is missing is kept as written, for the run to name as missing.
+    ///
+    /// - Throws: `UsageError` naming the catalog line, the field and the cause when a path is
+    ///   outside the root or not a regular file.
+    func checked(_ line: Line, for action: LandingCommand.Action, root: String?) throws(UsageError) -> Line {
+        let source = "\(path):\(line.number + 1)"
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        func check(_ given: String, field: String, resolved: String) throws(UsageError) -> String {
+            do throws(LandingPathError) {
+                return try LandingRoot.checkedPath(given, relativeTo: folder, root: root, source: source, field: field)
+            } catch {
+                if error.reason == .missing { return resolved }
+                throw UsageError(message: error.description)
+            }
+        }
+        var media = line.media
+        if action == .record, let given = line.givenMedia, let resolved = line.media {
+            media = try check(given, field: "media", resolved: resolved)
+        }
+        // A media line's default manifest is named by the media's path.
+        let manifestGiven = line.givenManifest ?? (line.givenMedia ?? "") + ".landing.json"
+        let manifest = try check(manifestGiven, field: "manifest", resolved: line.manifest)
+        return Line(
+            number: line.number, givenMedia: line.givenMedia, givenManifest: line.givenManifest, media: media, manifest: manifest)
+    }
 }

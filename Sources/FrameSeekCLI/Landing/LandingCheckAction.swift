@@ -28,6 +28,7 @@ enum LandingCheckAction {
         options.allowChangedMedia = arguments.has("--allow-changed-media")
         options.diffDirectory = arguments.value("--diff-dir")
         options.engineOptions = try LandingCommand.engineOptions(arguments)
+        options.root = try LandingCommand.root(arguments)
         if let directory = options.diffDirectory {
             // Made (and proved writable) before any media is read, as every output path is.
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -39,7 +40,7 @@ enum LandingCheckAction {
         let manifests: [String]
         let shard: Shard?
         let catalogLines: Int
-        if let catalog = try LandingCommand.catalogLines(arguments) {
+        if let catalog = try LandingCommand.catalogLines(arguments, for: .check) {
             guard positionals.isEmpty else {
                 throw UsageError(message: "with --catalog, the manifests come from the catalog: give no MANIFEST")
             }

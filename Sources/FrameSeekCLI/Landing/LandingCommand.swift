@@ -6,11 +6,16 @@ import FrameSeek
 enum LandingCommand: Subcommand {
     static let name = "landing"
     static let summary = "record landing manifests, check them in CI, merge sharded results"
-    static let flags: Set<String> = ["--barcode", "--allow-changed-media"]
+    static let flags: Set<String> = ["--barcode", "--allow-changed-media", "--allow-outside-root"]
     static let options: Set<String> = [
         "--targets", "-n", "--seed", "--precision", "-o", "--catalog", "--shard",
-        "--diff-dir", "--results", "--jobs", "--stream", "--threads"
+        "--diff-dir", "--results", "--jobs", "--stream", "--threads", "--root"
     ]
+
+    /// The actions that read catalogs.
+    enum Action: Sendable, Hashable {
+        case record, check
+    }
     /// The action, then FILE, MANIFESTs or RESULTS files.
     static let maximumPositionals = Int.max
     static let help = """
@@ -18,6 +23,7 @@ enum LandingCommand: Subcommand {
                                        [--barcode] [--stream N] -o MANIFEST
                frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
                frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
+                                       [--root DIR | --allow-outside-root]
                frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
                frameseek landing merge RESULTS...
 
@@ -45,9 +51,15 @@ enum LandingCommand: Subcommand {
                          K = 0..N-1 cover the catalog once, deterministically
         --results FILE   also write the JSON lines (entries and the summary) to FILE, written
                          whole at the end, for landing merge
+        --root DIR       every path a manifest (media.path) or catalog names must resolve, with
+                         its symbolic links, inside DIR (default: the current folder) and be a
+                         regular file: manifests from pull requests must not make CI decode,
+                         or draw diff pictures of, files it was not given
+        --allow-outside-root  lift the root rule (files must still be regular files)
 
-        Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, or media
-        that cannot be read or is not the recorded file (SHA-256 differs).
+        Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, media
+        that cannot be read, is outside the root or not a regular file, or is not the recorded
+        file (SHA-256 differs), or results whose counts cannot be (merge).
 
         """
 
@@ -69,16 +81,44 @@ enum LandingCommand: Subcommand {
         }
     }
 
-    /// The catalog lines this run takes, with the whole catalog's line count, or nil without
+    /// The catalog lines this run takes, their paths checked for `action` against the root
+    /// (`LandingCatalog.checked`), with the whole catalog's line count, or nil without
     /// `--catalog`. `--shard` without a catalog is refused: there is nothing to split.
-    static func catalogLines(_ arguments: Arguments) throws(UsageError) -> (lines: [LandingCatalog.Line], shard: Shard?, total: Int)? {
+    static func catalogLines(
+        _ arguments: Arguments, for action: Action
+    ) throws(UsageError) -> (lines: [LandingCatalog.Line], shard: Shard?, total: Int)? {
         let shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(parsing: text) }
         guard let path = arguments.value("--catalog") else {
             if shard != nil { throw UsageError(message: "--shard splits a --catalog; give one") }
             return nil
         }
         let catalog = try LandingCatalog(path: path)
-        return (catalog.lines(of: shard ?? .whole), shard, catalog.lines.count)
+        let root = try resolvedRoot(arguments)
+        let lines = try catalog.lines(of: shard ?? .whole).map { line throws(UsageError) in
+            try catalog.checked(line, for: action, root: root)
+        }
+        return (lines, shard, catalog.lines.count)
+    }
+
+    /// The root every path a manifest or catalog names must be inside: `--root`, else the
+    /// current directory, `.anywhere` with `--allow-outside-root`.
+    static func root(_ arguments: Arguments) throws(UsageError) -> LandingRoot {
+        try resolvedRoot(arguments).map(LandingRoot.folder) ?? .anywhere
+    }
+
+    /// The root's folder with its symbolic links resolved, nil with `--allow-outside-root`.
+    ///
+    /// - Throws: `UsageError` when `--root` is missing or not a folder, or given with
+    ///   `--allow-outside-root`.
+    private static func resolvedRoot(_ arguments: Arguments) throws(UsageError) -> String? {
+        let given = arguments.value("--root")
+        if arguments.has("--allow-outside-root") {
+            if given != nil { throw UsageError(message: "give --root DIR or --allow-outside-root, not both") }
+            return nil
+        }
+        do { return try (given.map(LandingRoot.folder) ?? .currentDirectory).resolvedFolder() } catch {
+            throw UsageError(message: error.description)
+        }
     }
 
     /// `--jobs`, by default every core.

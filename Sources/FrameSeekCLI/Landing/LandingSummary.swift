@@ -56,19 +56,75 @@ struct LandingSummary: Sendable, Hashable {
         return line
     }
 
-    /// Reads a summary line back, nil when `object` is not one.
-    init?(json object: [String: Any]) {
-        guard object["type"] as? String == "summary", let command = object["command"] as? String else { return nil }
+    /// Reads a summary line back, nil when `object` is not one (its `type` is not `summary`).
+    ///
+    /// Results files travel between machines and may be edited on the way, so every field is
+    /// checked before any is added up: a count that is missing, not a whole number or
+    /// negative, and counts that cannot go together (`invariantProblem()`), are refused.
+    ///
+    /// - Throws: `UsageError` naming `file` and the field.
+    init?(json object: [String: Any], file: String) throws(UsageError) {
+        guard object["type"] as? String == "summary" else { return nil }
+        func refuse(_ field: String, _ cause: String) -> UsageError {
+            UsageError(message: "\(file): summary field \"\(field)\" \(cause)")
+        }
+        guard let command = object["command"] as? String, command == "record" || command == "check" else {
+            throw refuse("command", "is not \"record\" or \"check\"")
+        }
         self.command = command
-        shard = (object["shard"] as? String).flatMap { try? Shard(parsing: $0) }
-        func count(_ key: String) -> Int { (object[key] as? Int) ?? 0 }
-        catalogLines = count("catalog_lines")
-        manifests = count("manifests")
-        passed = count("passed")
-        failed = count("failed")
-        errors = count("errors")
-        entries = count("entries")
-        mismatches = count("mismatches")
+        switch object["shard"] {
+        case nil, is NSNull: shard = nil
+        case let text as String:
+            do { shard = try Shard(parsing: text) } catch { throw refuse("shard", "is not K/N with 0 <= K < N") }
+        default: throw refuse("shard", "is not K/N or null")
+        }
+        func count(_ key: String) throws(UsageError) -> Int {
+            // JSON's true and false also arrive as NSNumber, of Objective-C type "c".
+            guard let value = object[key] as? NSNumber, String(cString: value.objCType) != "c", let number = value as? Int else {
+                throw refuse(key, "is missing or not a whole number")
+            }
+            guard number >= 0 else { throw refuse(key, "is \(number): a count cannot be negative") }
+            return number
+        }
+        catalogLines = try count("catalog_lines")
+        manifests = try count("manifests")
+        passed = try count("passed")
+        failed = try count("failed")
+        errors = try count("errors")
+        entries = try count("entries")
+        mismatches = try count("mismatches")
+        if let problem = invariantProblem() { throw refuse(problem.field, problem.cause) }
+        let exitCode = try count("exit_code")
+        guard exitCode == self.exitCode.rawValue else {
+            throw refuse("exit_code", "is \(exitCode), but the counts give \(self.exitCode.rawValue)")
+        }
+    }
+
+    /// The first field whose count cannot be, given the others, with why; nil when all can be.
+    ///
+    /// What a run writes always holds: it takes the catalog lines its shard owns, one manifest
+    /// each; each manifest passed, failed or could not be read; a failed manifest has at least
+    /// one moved entry, and only a failed one has any; `record` fails and moves nothing.
+    func invariantProblem() -> (field: String, cause: String)? {
+        guard catalogLines >= 1 else { return ("catalog_lines", "is 0: every run takes at least one line") }
+        let owned = (shard ?? .whole).lineCount(of: catalogLines)
+        guard manifests == owned else {
+            return ("manifests", "is \(manifests), but shard \(shard ?? .whole) of a \(catalogLines)-line catalog takes \(owned) lines")
+        }
+        let (partial, overflowA) = passed.addingReportingOverflow(failed)
+        let (outcomes, overflowB) = partial.addingReportingOverflow(errors)
+        guard !overflowA && !overflowB && outcomes == manifests else {
+            return ("manifests", "is \(manifests), but passed + failed + errors is not")
+        }
+        guard mismatches <= entries else { return ("mismatches", "is \(mismatches), more than the \(entries) entries") }
+        if command == "record" {
+            guard failed == 0 else { return ("failed", "is \(failed): a record run fails no manifest") }
+            guard mismatches == 0 else { return ("mismatches", "is \(mismatches): a record run moves no landing") }
+        }
+        guard mismatches >= failed, (failed == 0) == (mismatches == 0) else {
+            return ("mismatches", "is \(mismatches), which \(failed) failed manifests cannot have")
+        }
+        return nil
     }
 
     init(command: String, shard: Shard?, catalogLines: Int) {
@@ -77,39 +133,51 @@ struct LandingSummary: Sendable, Hashable {
         self.catalogLines = catalogLines
     }
 
-    /// Adds another run's counts.
-    mutating func add(_ other: LandingSummary) {
-        manifests += other.manifests
-        passed += other.passed
-        failed += other.failed
-        errors += other.errors
-        entries += other.entries
-        mismatches += other.mismatches
+    /// Adds another run's counts, nil when a sum overflows (only counts that were tampered
+    /// with can be that large).
+    func adding(_ other: LandingSummary) -> LandingSummary? {
+        var sum = self
+        for field in [\LandingSummary.manifests, \.passed, \.failed, \.errors, \.entries, \.mismatches] {
+            let (total, overflow) = self[keyPath: field].addingReportingOverflow(other[keyPath: field])
+            if overflow { return nil }
+            sum[keyPath: field] = total
+        }
+        return sum
     }
 }
 
 /// `landing merge`: the shards' results files read back and added up.
 enum LandingMerge {
     /// Merges the summaries of `paths`, checking that together they are one whole catalog
-    /// run: one command, one shard count, every shard exactly once, each finished.
+    /// run: one command, one shard count, every shard exactly once, each finished, and each
+    /// file's counts possible (`LandingSummary(json:file:)`) and matching its own lines.
     ///
-    /// - Throws: `UsageError` naming the file when one cannot be read or has no summary line
-    ///   (its shard did not finish), and when shards are missing, repeated or disagree.
+    /// - Throws: `UsageError` naming the file when one is not a regular file, cannot be read,
+    ///   has no summary line (its shard did not finish) or a count that cannot be (naming the
+    ///   field), and when shards are missing, repeated or disagree.
     static func merge(_ paths: [String]) throws(UsageError) -> LandingSummary {
         var summaries: [(path: String, summary: LandingSummary)] = []
         for path in paths {
+            if let problem = FileKind(at: path).notRegularProblem {
+                throw UsageError(message: "\(path): the results file \(problem)")
+            }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw UsageError(message: "\(path): cannot read the results file")
             }
-            let found = text.split(whereSeparator: \.isNewline).compactMap { line -> LandingSummary? in
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-                return LandingSummary(json: object)
+            var found: [LandingSummary] = []
+            var tally = ResultLines()
+            for line in text.split(whereSeparator: \.isNewline) {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if let summary = try LandingSummary(json: object, file: path) { found.append(summary) } else { tally.add(object) }
             }
             guard found.count == 1, let summary = found.first else {
                 throw UsageError(
                     message: found.isEmpty
                         ? "\(path): no summary line: the run that wrote it did not finish"
                         : "\(path): \(found.count) summary lines: give each shard's results file once, not files joined together")
+            }
+            if let problem = tally.disagreement(with: summary) {
+                throw UsageError(message: "\(path): summary field \"\(problem.field)\" \(problem.cause)")
             }
             summaries.append((path, summary))
         }
@@ -132,7 +200,8 @@ enum LandingMerge {
                 throw UsageError(message: "\(path): shard \(shard) is also in \(other)")
             }
             seen[shard.index] = path
-            merged.add(summary)
+            guard let sum = merged.adding(summary) else { throw UsageError(message: "\(path): the counts overflow when added up") }
+            merged = sum
         }
         let missing = (0..<shardCount).filter { seen[$0] == nil }
         guard missing.isEmpty else {
@@ -143,5 +212,59 @@ enum LandingMerge {
             )
         }
         return merged
+    }
+}
+
+/// What a results file's lines other than its summary add up to, to hold its summary against.
+///
+/// `check` writes one `entry` line per entry replayed (`status` `moved` for each mismatch) and
+/// one `error` line per manifest not checked; `record` writes one `recorded` line per manifest
+/// written, with its `entries`, and one `error` line per media not recorded.
+private struct ResultLines {
+    var entryLines = 0
+    var movedLines = 0
+    var errorLines = 0
+    var recordedLines = 0
+    var recordedEntries = 0
+    /// Whether a `recorded` line's `entries` was not a whole number, or the sum overflowed.
+    var recordedEntriesUnknown = false
+
+    mutating func add(_ object: [String: Any]) {
+        switch object["type"] as? String {
+        case "entry":
+            entryLines += 1
+            if object["status"] as? String == "moved" { movedLines += 1 }
+        case "error": errorLines += 1
+        case "recorded":
+            recordedLines += 1
+            guard let entries = object["entries"] as? Int, entries >= 0 else {
+                recordedEntriesUnknown = true
+                return
+            }
+            let (sum, overflow) = recordedEntries.addingReportingOverflow(entries)
+            if overflow { recordedEntriesUnknown = true } else { recordedEntries = sum }
+        default: break
+        }
+    }
+
+    /// The first summary field these lines contradict, with why; nil when they agree.
+    func disagreement(with summary: LandingSummary) -> (field: String, cause: String)? {
+        guard errorLines == summary.errors else { return ("errors", "is \(summary.errors), but the file has \(errorLines) error lines") }
+        if summary.command == "check" {
+            guard entryLines == summary.entries else {
+                return ("entries", "is \(summary.entries), but the file has \(entryLines) entry lines")
+            }
+            guard movedLines == summary.mismatches else {
+                return ("mismatches", "is \(summary.mismatches), but the file has \(movedLines) moved entry lines")
+            }
+        } else {
+            guard recordedLines == summary.passed else {
+                return ("passed", "is \(summary.passed), but the file has \(recordedLines) recorded lines")
+            }
+            guard !recordedEntriesUnknown && recordedEntries == summary.entries else {
+                return ("entries", "is \(summary.entries), but the file's recorded lines do not add up to it")
+            }
+        }
+        return nil
     }
 }
