@@ -23,9 +23,9 @@ let refusalBound: Duration = .seconds(20)
 /// a hang: a bound for a loaded, sanitized build, not a speed requirement.
 let workBound: Duration = .seconds(600)
 
-/// What a bounded run of the `frameseek` executable did.
-struct BoundedRun {
-    /// The exit status, nil when the run was killed at the bound.
+/// What a bounded run of the `frameseek` executable did, as these tests read it.
+struct LandingRun {
+    /// The exit status, nil when the run was killed at the bound (or died on a signal).
     let status: Int32?
     let stdout: [String]
     let stderr: [String]
@@ -33,27 +33,12 @@ struct BoundedRun {
 }
 
 /// Runs the built `frameseek` with `arguments` in `folder`, killed with SIGKILL when it has
-/// not ended within `bound`.
-func boundedFrameseek(_ arguments: [String], in folder: URL, bound: Duration = .seconds(60)) throws -> BoundedRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Repository.builtExecutable("frameseek"))
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let started = ContinuousClock.now
-    try process.run()
-    while process.isRunning && ContinuousClock.now - started < bound { usleep(20_000) }
-    let hung = process.isRunning
-    if hung { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    let took = ContinuousClock.now - started
-    func lines(_ pipe: Pipe) -> [String] {
-        String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map(String.init)
-    }
-    return BoundedRun(status: hung ? nil : process.terminationStatus, stdout: lines(out), stderr: lines(err), took: took)
+/// not ended within `bound` (`runBounded`).
+func boundedFrameseek(_ arguments: [String], in folder: URL, bound: Duration = .seconds(60)) throws -> LandingRun {
+    let run = try runBounded([Repository.builtExecutable("frameseek")] + arguments, in: folder.path, bound: bound)
+    return LandingRun(
+        status: run.timedOut ? nil : run.exitStatus, stdout: run.stdout.split(separator: "\n").map(String.init),
+        stderr: run.errorLines, took: run.took)
 }
 
 /// A root folder holding a recorded manifest and its media, beside an `outside` folder holding

@@ -15,7 +15,9 @@ package struct BoundedRun: Sendable {
     package let signal: Int32?
     /// Whether it was still running at the bound (and was killed then).
     package let timedOut: Bool
-    /// Its peak resident set in bytes (wait4's `ru_maxrss`, this process alone).
+    /// Its peak resident set in bytes: `ru_maxrss` as a small parent (Python) read it with
+    /// wait4. Not this process's own wait4: a child spawned from the test process starts with
+    /// the test process's high-water mark, which survives exec (getrusage(2)).
     package let peakResidentBytes: Int
     /// How long it ran.
     package let took: Duration
@@ -26,10 +28,12 @@ package struct BoundedRun: Sendable {
     package var errorLines: [String] { stderr.split(whereSeparator: \.isNewline).map(String.init) }
 }
 
-/// Runs `arguments` (the program first, a path) with stdout and stderr going to files, and
-/// kills it with SIGKILL if it runs past `bound`. Its rusage is its own (wait4), so the peak
-/// memory is not mixed with the test process's other children.
-package func runBounded(_ arguments: [String], bound: Duration) throws -> BoundedRun {
+/// Runs `arguments` (the program first, a path) in `directory` (this process's when nil) with
+/// stdout and stderr going to files, and kills it with SIGKILL if it runs past `bound` (its
+/// whole process group). Its peak memory is read by a small Python parent that forks and execs
+/// it and waits with wait4; the parent passes its exit status through and dies on the signal
+/// the program died on.
+package func runBounded(_ arguments: [String], in directory: String? = nil, bound: Duration) throws -> BoundedRun {
     let scratch = try TemporaryDirectory()
     let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
     var actions = posix_spawn_file_actions_t()
@@ -40,15 +44,41 @@ package func runBounded(_ arguments: [String], bound: Duration) throws -> Bounde
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     // Swift's backtracer would attach to a crashing child and wait: a signal must show as one.
     let environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-    let argv = arguments.map { strdup($0) } + [nil]
+    // env -C changes the folder and then execs the program itself: the pid waited on stays
+    // the program's (glibc's posix_spawn_file_actions_addchdir_np is not visible to Swift).
+    let rssPath = scratch.file("maxrss")
+    let parent = [
+        "/usr/bin/env", "python3", "-c",
+        """
+        import os, signal, sys
+        pid = os.fork()
+        if pid == 0:
+            os.execv(sys.argv[2], sys.argv[2:])
+        _, status, usage = os.wait4(pid, 0)
+        open(sys.argv[1], "w").write(str(usage.ru_maxrss))
+        if os.WIFSIGNALED(status):
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+            os.kill(os.getpid(), os.WTERMSIG(status))
+        os._exit(os.WEXITSTATUS(status))
+        """,
+        rssPath
+    ]
+    let command = (directory.map { ["/usr/bin/env", "-C", $0] } ?? []) + parent + arguments
+    let argv = command.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
         argv.forEach { free($0) }
         envp.forEach { free($0) }
     }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
-    guard spawned == 0 else { throw OracleError("posix_spawn \(arguments[0]) failed: \(String(cString: strerror(spawned)))") }
+    // A process group of its own, so a kill at the bound reaches the program, not only its parent.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
+    guard spawned == 0 else { throw OracleError("posix_spawn \(command[0]) failed: \(String(cString: strerror(spawned)))") }
     let clock = ContinuousClock()
     let start = clock.now
     var status: Int32 = 0
@@ -59,7 +89,7 @@ package func runBounded(_ arguments: [String], bound: Duration) throws -> Bounde
         if waited == pid { break }
         if clock.now - start > bound, !timedOut {
             timedOut = true
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
         }
         usleep(20_000)
     }
@@ -68,5 +98,5 @@ package func runBounded(_ arguments: [String], bound: Duration) throws -> Bounde
     let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
     return BoundedRun(
         exitStatus: exited ? (status >> 8) & 0xff : nil, signal: exited ? nil : status & 0x7f, timedOut: timedOut,
-        peakResidentBytes: usage.ru_maxrss * 1024, took: took, stdout: read(outPath), stderr: read(errPath))
+        peakResidentBytes: (Int(read(rssPath)) ?? 0) * 1024, took: took, stdout: read(outPath), stderr: read(errPath))
 }
