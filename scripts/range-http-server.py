@@ -32,6 +32,8 @@ the client leaves), "claimsize" (ranges served as usual, but every Content-Range
 of 2^63-1 bytes), "redirect" (a 302 to the same path: a loop), "redirectto:URL" (a 302 to URL),
 "bigplaylist:MB" (a media playlist of MB megabytes, made on the fly, with its Content-Length;
 "bigplaylist:MB:nosize" without it).
+"as:NAME" serves the file NAME in place of the path asked for (with "after", a playlist that
+changes between loads).
 
     range-http-server.py DIRECTORY [...] --tls CERT KEY
 
@@ -201,7 +203,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 time.sleep(float(kind.split(":")[1]))
             elif self.hostile(kind, relative, send_body):
                 return
-            elif kind != "cut" and not kind.startswith("cutat:") and kind != "claimsize":
+            elif kind not in ("cut", "claimsize") and not kind.startswith(("cutat:", "as:")):
                 self.send_response(int(kind))
                 if kind == "429":
                     self.send_header("Retry-After", "1")
@@ -220,6 +222,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body)
             return
         cut = kind == "cut" or (kind or "").startswith("cutat:")
+        if kind and kind.startswith("as:"):
+            relative = kind.split(":", 1)[1]
         path = os.path.realpath(os.path.join(ROOT, relative))
         if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
             self.send_error(404)

@@ -147,6 +147,8 @@ struct CLINetworkFaultTests {
         #expect(CommandDeadline.of(["play", "http://h/live.m3u8", "--for", "15"])?.seconds == 10 * 30 + 15)
         #expect(CommandDeadline.of(["play", "http://h/live.m3u8"]) == nil, "play until the end has no deadline")
         #expect(CommandDeadline.of(["seek", "clip.mp4", "1"]) == nil, "a file on disk has none")
+        // A playlist on disk may name remote segments: it has one.
+        #expect(CommandDeadline.of(["seek", "/tmp/local.m3u8", "1"])?.seconds == 10 * 30)
         #expect(CommandDeadline.of(["seek", "http://h/a.mp4", "--bogus"]) == nil, "arguments the command refuses")
     }
 

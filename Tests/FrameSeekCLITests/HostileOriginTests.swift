@@ -108,6 +108,28 @@ struct HostileOriginTests {
         }
     }
 
+    @Test("A live reload whose media sequence jumps by 10^18 is a reload failure, reported; play ends by itself")
+    func reloadJump() throws {
+        let origin = try Self.origin()
+        func live(_ sequence: Int64) -> String {
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n#EXTINF:2.0,\n\(Self.segmentNames[0])\n#EXTINF:2.0,\n\(Self.segmentNames[1])\n"
+        }
+        try Self.write(live(0), to: origin.file("live.m3u8"))
+        try Self.write(live(1_000_000_000_000_000_000), to: origin.file("jumped.m3u8"))
+        // The first load gets live.m3u8; every reload after it, jumped.m3u8.
+        let server = try HTTPServer(
+            directory: origin.path,
+            arguments: ["--faults", #"{"rules": [{"path": "live.m3u8", "kind": "as:jumped.m3u8", "after": 1}]}"#])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/live.m3u8"
+        let run = try Self.frameseek(["play", url, "--for", "4", "--json"])
+        #expect(!run.timedOut && run.signal == nil, "signal \(run.signal ?? 0), took \(run.took)")
+        let failures = run.stdout.split(whereSeparator: \.isNewline).filter { $0.contains("live_window_reload_failed") }
+        #expect(!failures.isEmpty, "no reload failure reported: \(run.stdout.suffix(600)) \(run.stderr)")
+        #expect(failures.allSatisfy { $0.contains(url) && $0.contains("cannot reload") }, "\(failures)")
+        #expect(try server.requestsAndFaults().paths["live.m3u8", default: 0] >= 2, "the playlist was never reloaded")
+    }
+
     @Test("A 400 MB playlist is refused at the playlist limit, in bounded memory")
     func hugePlaylist() throws {
         let origin = try Self.origin()
