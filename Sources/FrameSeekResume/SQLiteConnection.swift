@@ -69,6 +69,18 @@ final class SQLiteConnection {
         handle = nil
     }
 
+    /// Closes a connection whose database was moved aside (renamed) while it was open, leaving
+    /// every file alone. SQLite's last connection to a database deletes its `-wal` and `-shm` on
+    /// close, by name: after the rename those names are the new database's, in use by other
+    /// connections. A persistent WAL is never deleted by name (nor its `-shm`).
+    func closeLeavingFiles() {
+        if let handle {
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        }
+        close()
+    }
+
     /// How long a call waits for another connection's lock before failing with SQLITE_BUSY.
     func setBusyTimeout(_ timeout: Duration) throws(SQLiteError) {
         let db = try openHandle("sqlite3_busy_timeout")

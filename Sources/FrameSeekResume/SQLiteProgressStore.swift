@@ -23,24 +23,41 @@ import FrameSeekCore
 /// directory at the path, permissions, a full disk, a schema from a newer FrameSeek) is a
 /// `ProgressStoreError` naming the file, and the file is left alone.
 ///
+/// Several processes: every call holds `PATH.lock` shared, and recovery holds it exclusive
+/// (see `StoreLock`, which also says why this cannot deadlock), so no database is moved aside
+/// while another process is inside a call on it. Each call first compares the file its
+/// connection has open with the file at the path (device and inode); when recovery in another
+/// process moved the database aside, the call reopens the one now at the path, so a save that
+/// returned is in the store the path names, never in a file moved aside. The lock files stay
+/// next to the database.
+///
 /// Safe to use from any thread: calls are serialized on one connection.
 public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     // @unchecked Sendable is safe because the one piece of shared mutable state, the connection
     // (a non-Sendable class around a SQLite handle, which is why `Locked<State>` is not
     // Sendable by itself), is reached only inside `state.withLock`: every call runs under the
     // lock, and no method returns the connection or lets it out of the closure. `path` and
-    // `busyTimeout` are immutable.
+    // `busyTimeout` are immutable, and `lock` holds only file descriptors it never changes.
 
     /// The database file.
     public let path: String
     private let busyTimeout: Duration
+    private let lock: StoreLock
     private let state: Locked<State>
 
-    /// The connection and what recovery has said, changed together under the lock.
+    /// The connection, the file it has open and what recovery has said, changed together under
+    /// the lock.
     private struct State {
         var connection: SQLiteConnection
+        /// The file `connection` has open; nil when that is not known (its reopening failed),
+        /// which the next call takes as moved.
+        var identity: FileIdentity?
         var warning: String?
     }
+
+    /// How long a call waits for the store lock: an exclusive lock waits out calls under way,
+    /// each of which may wait `busyTimeout` for SQLite's own lock.
+    private static func lockTimeout(_ busyTimeout: Duration) -> Duration { busyTimeout * 3 + .seconds(1) }
 
     /// The schema this version writes, in `PRAGMA user_version`.
     static let schemaVersion: Int64 = 1
@@ -62,17 +79,25 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         self.path = path
         self.busyTimeout = busyTimeout
         try Self.prepareLocation(path)
-        var warning: String?
-        let connection: SQLiteConnection
-        do throws(SQLiteError) {
-            connection = try Self.open(path, busyTimeout)
-        } catch  where error.meansDamage {
-            warning = try Self.moveAside(path, because: error)
-            connection = try Self.reopenAfterRecovery(path, busyTimeout)
-        } catch {
-            throw ProgressStoreError(path: path, cause: error.description)
+        let lock = try StoreLock(databasePath: path)
+        self.lock = lock
+        let timeout = Self.lockTimeout(busyTimeout)
+        let healthy = try lock.shared(within: timeout) { () throws(ProgressStoreError) -> State? in
+            do throws(SQLiteError) {
+                let connection = try Self.open(path, busyTimeout)
+                return State(connection: connection, identity: FileIdentity(path: path), warning: nil)
+            } catch  where error.meansDamage {
+                return nil
+            } catch {
+                throw ProgressStoreError(path: path, cause: error.description)
+            }
         }
-        state = Locked(State(connection: connection, warning: warning))
+        if let healthy {
+            state = Locked(healthy)
+        } else {
+            state = Locked(
+                try lock.exclusive(within: timeout) { () throws(ProgressStoreError) in try Self.openRecovering(path, busyTimeout) })
+        }
     }
 
     /// The saved progress for `key`, nil when there is none.
@@ -223,6 +248,22 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         return connection
     }
 
+    /// Opens the database at `path`, moving it aside first when it is damaged, under the
+    /// exclusive store lock. Another process may have replaced a damaged file already; its
+    /// replacement then opens as it is.
+    private static func openRecovering(_ path: String, _ busyTimeout: Duration) throws(ProgressStoreError) -> State {
+        do throws(SQLiteError) {
+            let connection = try open(path, busyTimeout)
+            return State(connection: connection, identity: FileIdentity(path: path), warning: nil)
+        } catch  where error.meansDamage {
+            let warning = try moveAside(path, because: error)
+            let connection = try reopenAfterRecovery(path, busyTimeout)
+            return State(connection: connection, identity: FileIdentity(path: path), warning: warning)
+        } catch {
+            throw ProgressStoreError(path: path, cause: error.description)
+        }
+    }
+
     /// Opens the fresh database that replaces a moved-aside one.
     private static func reopenAfterRecovery(
         _ path: String, _ busyTimeout: Duration
@@ -266,27 +307,71 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
     private func run<Result>(_ body: (SQLiteConnection) throws(SQLiteError) -> Result) throws(ProgressStoreError) -> Result {
         // Locked.withLock rethrows untyped errors; a Result keeps the error's type across it.
         let outcome = state.withLock { state -> Swift.Result<Result, ProgressStoreError> in
-            do throws(SQLiteError) {
-                return .success(try body(state.connection))
-            } catch  where error.meansDamage {
-                do throws(ProgressStoreError) {
-                    // Closed first, so that no handle of ours still points at the moved files.
-                    state.connection.close()
-                    state.warning = try Self.moveAside(path, because: error)
-                    state.connection = try Self.reopenAfterRecovery(path, busyTimeout)
-                } catch {
-                    return .failure(error)
-                }
-                do throws(SQLiteError) {
-                    return .success(try body(state.connection))
-                } catch {
-                    return .failure(ProgressStoreError(path: path, cause: error.description))
-                }
+            do throws(ProgressStoreError) {
+                return .success(try run(body, on: &state))
             } catch {
-                return .failure(ProgressStoreError(path: path, cause: error.description))
+                return .failure(error)
             }
         }
         return try outcome.get()
+    }
+
+    /// `run` under the instance's lock: `body` under the shared store lock, on the database
+    /// the path names; after recovery, under the exclusive store lock, once more.
+    private func run<Result>(
+        _ body: (SQLiteConnection) throws(SQLiteError) -> Result, on state: inout State
+    ) throws(ProgressStoreError) -> Result {
+        let timeout = Self.lockTimeout(busyTimeout)
+        let first = try lock.shared(within: timeout) { () throws(ProgressStoreError) -> Swift.Result<Result, SQLiteError> in
+            do throws(SQLiteError) {
+                try followMove(&state)
+                return .success(try body(state.connection))
+            } catch  where error.meansDamage {
+                return .failure(error)
+            } catch {
+                throw ProgressStoreError(path: path, cause: error.description)
+            }
+        }
+        let damage: SQLiteError
+        switch first {
+        case .success(let result): return result
+        case .failure(let error): damage = error
+        }
+        try lock.exclusive(within: timeout) { () throws(ProgressStoreError) in
+            if let identity = state.identity, FileIdentity(path: path) == identity {
+                // Still the file this call found damaged. Closed first, so that no handle of
+                // ours still points at the moved files.
+                state.connection.close()
+                state.warning = try Self.moveAside(path, because: damage)
+                state.connection = try Self.reopenAfterRecovery(path, busyTimeout)
+                state.identity = FileIdentity(path: path)
+            } else {
+                // Another process moved it aside first: open what it put in its place.
+                state.connection.closeLeavingFiles()
+                let reopened = try Self.openRecovering(path, busyTimeout)
+                state.connection = reopened.connection
+                state.identity = reopened.identity
+                state.warning = reopened.warning ?? state.warning
+            }
+        }
+        return try lock.shared(within: timeout) { () throws(ProgressStoreError) -> Result in
+            do throws(SQLiteError) {
+                try followMove(&state)
+                return try body(state.connection)
+            } catch {
+                throw ProgressStoreError(path: path, cause: error.description)
+            }
+        }
+    }
+
+    /// Under the shared store lock: when the path no longer names the file the connection has
+    /// open (another process moved it aside), opens the database the path names now.
+    private func followMove(_ state: inout State) throws(SQLiteError) {
+        if let identity = state.identity, FileIdentity(path: path) == identity { return }
+        state.connection.closeLeavingFiles()
+        state.identity = nil
+        state.connection = try Self.open(path, busyTimeout)
+        state.identity = FileIdentity(path: path)
     }
 
     // MARK: - Times in columns

@@ -69,6 +69,32 @@ struct CLIIndexCacheTests {
         #expect(before["md5"] is String)
     }
 
+    @Test("Another file's table under this file's key, checksum and all, is one warning; the landing is ffmpeg's frame")
+    func anotherFilesTableWarns() throws {
+        let (directory, file) = try Self.copy("media/h264_mpegts_offset.ts")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (otherDirectory, other) = try Self.copy("media/h264_ts_cut_midgop.ts")
+        defer { try? FileManager.default.removeItem(at: otherDirectory) }
+        let entry = try #require(Self.json(frameseek(["index", file, "--json"]).out.first)["entry"] as? String)
+        let otherEntry = try #require(Self.json(frameseek(["index", other, "--json"]).out.first)["entry"] as? String)
+        // The header (magic, format, key) is this file's; the rest, with its own length and
+        // checksum, the other's: an entry FrameSeek could have written, for the other file.
+        let header = try #require(FileManager.default.contents(atPath: entry)),
+            rest = try #require(FileManager.default.contents(atPath: otherEntry))
+        func headerLength(_ bytes: Data) -> Int { 17 + Int(bytes[9..<17].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) }
+        try (header.prefix(headerLength(header)) + rest.dropFirst(headerLength(rest))).write(to: URL(fileURLWithPath: entry))
+
+        let seek = frameseek(["seek", file, "2.5", "--md5", "--json"])
+        #expect(seek.code == .success)
+        #expect(
+            seek.err.count == 1 && seek.err[0].contains(file) && seek.err[0].contains("was not used") && seek.err[0].contains("origin"),
+            "\(seek.err)")
+        let landing = Self.json(seek.out.first)
+        let oracle = try Oracle(try #require(FixtureCatalog.fixture("h264_mpegts_offset.s0")))
+        let index = try #require(JSON.int(landing["frame_index"]))
+        #expect(landing["md5"] as? String == oracle.md5s?[index], "frame \(index)")
+    }
+
     @Test("index on several files goes on past one that fails, and exits 2")
     func indexGoesOn() throws {
         let (directory, file) = try Self.copy("media/h264_vfr.mkv")

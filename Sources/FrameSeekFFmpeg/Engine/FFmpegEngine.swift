@@ -239,7 +239,9 @@ public final class FFmpegEngine: PlaybackEngine {
         defer { prefetch?.scanEnded() }
         let cacheKey =
             memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)
-            ? options.indexCache?.key(forFileAt: path, streamIndex: streamIndex, libraries: Self.cacheLibraries) : nil
+            ? options.indexCache?.key(
+                forFileAt: path, stream: .init(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
+                libraries: Self.cacheLibraries) : nil
         let cached = cacheKey.flatMap { options.indexCache?.read($0) }
         let built: FrameTableBuilder.Result
         if case .success(let table) = cached {

@@ -2,7 +2,8 @@ import Foundation
 import FrameSeekCore
 
 /// The bytes of an index cache file: a header that names the file it indexes and checks the
-/// rest, then the frame table as `FrameTableBuilder` made it.
+/// rest, then the frame table as `FrameTableBuilder` made it, with the media type and codec of
+/// the stream it was made from (so that `IndexCache.StreamFacts` can check them).
 ///
 /// Layout, little-endian: "FSIDX", the format version (UInt32), the key's text, the payload's
 /// length (UInt64) and its SHA-256, then the payload. In the payload each frame is its
@@ -19,15 +20,25 @@ import FrameSeekCore
 enum IndexCacheFile {
     /// Bumped whenever what `FrameTableBuilder` puts in a table changes, so an older build's
     /// files are rejected rather than read.
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
     private static let magic = Array("FSIDX".utf8)
 
-    /// The file for `result`, under `key`.
-    static func encode(_ result: FrameTableBuilder.Result, key: String) -> [UInt8]? {
+    /// What an entry holds: the table, and what the stream it was made from said it was.
+    struct Entry {
+        let result: FrameTableBuilder.Result
+        /// `AVMediaType` and `AVCodecID` of the stream, as raw values.
+        let mediaType: Int64
+        let codecID: Int64
+    }
+
+    /// The file for `result`, made from `stream`, under `key`.
+    static func encode(_ result: FrameTableBuilder.Result, stream: IndexCache.StreamFacts, key: String) -> [UInt8]? {
         var payload = ByteWriter()
         let table = result.table
         payload.byte(sourceCode(table.source))
         payload.int(Int64(table.streamIndex))
+        payload.int(stream.mediaType)
+        payload.int(stream.codecID)
         payload.int(Int64(table.timeBase.numerator))
         payload.int(Int64(table.timeBase.denominator))
         payload.int(table.originPTS)
@@ -78,11 +89,11 @@ enum IndexCacheFile {
 
     /// The table in `bytes`, or why the file cannot be trusted for `key`. Read in place: a
     /// long file's entry is megabytes, and neither it nor its frames are copied on the way.
-    static func decode(_ bytes: Data, key: String) -> Result<FrameTableBuilder.Result, IndexCacheRejection> {
+    static func decode(_ bytes: Data, key: String) -> Result<Entry, IndexCacheRejection> {
         bytes.withUnsafeBytes { raw in decode(raw, key: key) }
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, key: String) -> Result<FrameTableBuilder.Result, IndexCacheRejection> {
+    private static func decode(_ raw: UnsafeRawBufferPointer, key: String) -> Result<Entry, IndexCacheRejection> {
         var reader = ByteReader(raw)
         guard reader.take(magic.count).map(Array.init) == magic else { return .failure(.init("not an index cache file")) }
         guard let version = reader.uint32(), version == formatVersion else {
@@ -96,14 +107,15 @@ enum IndexCacheFile {
             return .failure(.init("its length does not match its contents (truncated?)"))
         }
         guard SHA256Digest.digest(of: payload) == checksum else { return .failure(.init("its checksum does not match (damaged)")) }
-        guard let result = table(from: payload) else { return .failure(.init("its table breaks the table's rules")) }
-        return .success(result)
+        guard let entry = entry(from: payload) else { return .failure(.init("its table breaks the table's rules")) }
+        return .success(entry)
     }
 
-    private static func table(from payload: UnsafeRawBufferPointer) -> FrameTableBuilder.Result? {
+    private static func entry(from payload: UnsafeRawBufferPointer) -> Entry? {
         var reader = ByteReader(payload)
         guard let sourceByte = reader.byte(), let source = source(sourceByte),
-            let streamIndex = reader.count(), let numerator = reader.int32(), let denominator = reader.int32(),
+            let streamIndex = reader.count(), let mediaType = reader.int(), let codecID = reader.int(), let numerator = reader.int32(),
+            let denominator = reader.int32(),
             numerator > 0, denominator > 0, let originPTS = reader.int(),
             let frameCount = reader.count(limit: reader.remaining / 4)
         else { return nil }
@@ -178,9 +190,10 @@ enum IndexCacheFile {
             frames: list.endingAtOwnDuration(Set(missingDataAfter.keys)),
             randomAccessPoints: everyFrame == 1 ? .everyFrame(of: list) : RandomAccessPointList(points),
             source: source, missingDataAfter: missingDataAfter)
-        return FrameTableBuilder.Result(
+        let result = FrameTableBuilder.Result(
             table: table, packetOrder: identifies == 1 ? PacketDecodeOrder(others: others) : .unknown,
             readError: readError, corruptFrames: corrupt, missingDataAfter: missingDataAfter)
+        return Entry(result: result, mediaType: mediaType, codecID: codecID)
     }
 
     private static func sourceCode(_ source: FrameTable.Source) -> UInt8 {
