@@ -7,7 +7,8 @@ import FrameSeekFFmpeg
 /// `http://127.0.0.1:PORT/.../media.mp4` (so through `RangedHTTPReader`, and its sample table
 /// through `ByteRangeReader`), then seeked once.
 ///
-/// The first byte places the seek in the table; every three bytes after it are one request's
+/// The first byte places the seek in the table and picks the file (its lowest bit: the `moov`
+/// before or after the samples); every three bytes after it are one request's
 /// directive. At most one directive per input costs real time (a cut body, a 5xx, a held
 /// answer: FFmpeg waits 1 s and 3 s before it reconnects), the rest become honest answers, so
 /// an input takes seconds at worst and the fuzzer still tries many. The engine reads with a
@@ -32,9 +33,12 @@ package enum RangedHTTPExercise {
         }
     }
 
-    /// The server, serving `Fuzz/media/tiny-h264.mp4`; nil when it could not listen.
-    package static let server: ScriptedHTTPServer? = FileManager.default.contents(atPath: FuzzScratch.media("tiny-h264.mp4"))
-        .flatMap { ScriptedHTTPServer(body: Array($0)) }
+    /// The server, serving `Fuzz/media/tiny-h264.mp4` and the same stream with its `moov`
+    /// after the samples (read by a seek past them); nil when it could not listen.
+    package static let server: ScriptedHTTPServer? = ScriptedHTTPServer(
+        bodies: ["tiny-h264.mp4", "tiny-h264-moov-at-end.mp4"].compactMap { name in
+            FileManager.default.contents(atPath: FuzzScratch.media(name)).map(Array.init)
+        })
 
     /// The statuses a directive picks from: failures FFmpeg gives up on at once, ones it
     /// retries (5xx), redirects (to the same path, so a chain of them is a loop) and ones no
@@ -48,7 +52,8 @@ package enum RangedHTTPExercise {
             summary.error = "no loopback server"
             return summary
         }
-        let run = server.beginRun(summary.directives)
+        // The seek's place picks the body too: its lowest bit.
+        let run = server.beginRun(summary.directives, body: Int(bytes.first ?? 0))
         openAndSeek("http://127.0.0.1:\(server.port)\(run.path)", placing: bytes.first ?? 128, into: &summary)
         summary.requests = server.endRun(run.id)
         return summary

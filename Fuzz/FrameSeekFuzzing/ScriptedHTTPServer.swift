@@ -42,23 +42,26 @@ package final class ScriptedHTTPServer: Sendable {
         case malformedRange(String)
     }
 
-    /// One run's directives and how far it has got.
+    /// One run's directives, how far it has got, and which of the bodies it serves.
     private struct Script {
         var directives: [Directive]
         var served = 0
+        var body: Int
     }
 
     /// The port it listens on, on 127.0.0.1.
     package let port: UInt16
-    /// What every honest answer serves.
-    private let body: [UInt8]
+    /// What honest answers serve, one of them per run.
+    private let bodies: [[UInt8]]
     private let listener: Int32
     private let scripts = Mutex<[Int: Script]>([:])
     private let nextRun = Atomic<Int>(0)
 
-    /// Listens on 127.0.0.1 on a port the kernel picks, serving `body`; nil when no socket
-    /// could be bound. The accepting thread lives as long as the process.
-    package init?(body: [UInt8]) {
+    /// Listens on 127.0.0.1 on a port the kernel picks, serving one of `bodies` per run; nil
+    /// when there is none or no socket could be bound. The accepting thread lives as long as
+    /// the process.
+    package init?(bodies: [[UInt8]]) {
+        guard !bodies.isEmpty else { return nil }
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { return nil }
         var address = sockaddr_in()
@@ -78,14 +81,15 @@ package final class ScriptedHTTPServer: Sendable {
         }
         self.listener = listener
         self.port = UInt16(bigEndian: address.sin_port)
-        self.body = body
+        self.bodies = bodies
         Thread.detachNewThread { [self] in acceptForever() }
     }
 
-    /// Starts a run that answers with `directives` in order; the URL path to ask for.
-    package func beginRun(_ directives: [Directive]) -> (id: Int, path: String) {
+    /// Starts a run that answers with `directives` in order, serving the body `choice` picks
+    /// (modulo their count); the URL path to ask for.
+    package func beginRun(_ directives: [Directive], body choice: Int) -> (id: Int, path: String) {
         let id = nextRun.add(1, ordering: .relaxed).newValue
-        scripts.withLock { $0[id] = Script(directives: directives) }
+        scripts.withLock { $0[id] = Script(directives: directives, body: choice % bodies.count) }
         return (id, "/run-\(id)/media.mp4")
     }
 
@@ -113,23 +117,26 @@ package final class ScriptedHTTPServer: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(connection) else { return }
         let runID = request.path.split(separator: "/").first.flatMap { Int($0.dropFirst("run-".count)) }
-        let directive =
+        let (directive, body) =
             runID.flatMap { id in
-                scripts.withLock { scripts -> Directive? in
+                scripts.withLock { scripts -> (Directive, Int)? in
                     guard var script = scripts[id] else { return nil }
                     defer { scripts[id] = script }
                     script.served += 1
-                    return script.served <= script.directives.count ? script.directives[script.served - 1] : nil
+                    let directive = script.served <= script.directives.count ? script.directives[script.served - 1] : .honest
+                    return (directive, script.body)
                 }
-            } ?? .honest
-        let (head, payload) = answer(directive, range: request.range, path: request.path)
+            } ?? (.honest, 0)
+        let (head, payload) = answer(directive, body: bodies[body], range: request.range, path: request.path)
         if case let .held(milliseconds) = directive { usleep(UInt32(min(milliseconds, 2_500)) * 1_000) }
         guard send(connection, Array(head.utf8)) else { return }
         _ = send(connection, payload)
     }
 
     /// The status line and headers, and the body bytes, for `directive`.
-    private func answer(_ directive: Directive, range: (start: Int, end: Int?)?, path: String) -> (String, ArraySlice<UInt8>) {
+    private func answer(
+        _ directive: Directive, body: [UInt8], range: (start: Int, end: Int?)?, path: String
+    ) -> (String, ArraySlice<UInt8>) {
         let size = body.count
         let start = range.map(\.start) ?? 0
         let end = min(range?.end ?? (size - 1), size - 1)
