@@ -57,7 +57,9 @@ swift build --scratch-path "$scratch" --sanitize fuzzer -Xswiftc -sanitize=fuzze
 fi
 [[ "${FUZZ_BUILD_ONLY:-0}" != 1 ]] || exit 0
 
-corpus=$scratch/corpus/$target
+# FUZZ_CORPUS: another folder for the corpus (fuzz-ci.sh starts each run from an empty one, so
+# its time does not grow with what earlier runs kept).
+corpus=${FUZZ_CORPUS:-$scratch/corpus/$target}
 seeds=$scratch/seeds/$target
 artifacts=$scratch/artifacts/$target
 mkdir -p "$corpus" "$artifacts"

@@ -9,9 +9,8 @@ import FrameSeekFFmpeg
 ///
 /// The first byte places the seek in the table and picks the file (its lowest bit: the `moov`
 /// before or after the samples); every three bytes after it are one request's
-/// directive. At most one directive per input costs real time (a cut body, a 5xx, a held
-/// answer: FFmpeg waits 1 s and 3 s before it reconnects), the rest become honest answers, so
-/// an input takes seconds at worst and the fuzzer still tries many. The engine reads with a
+/// directive. No two faults come in a row, and at most one per input costs real time (see
+/// `script`), so an input takes a few seconds at worst and the fuzzer still tries many. The engine reads with a
 /// 2 s read timeout and no retries of FrameSeek's own.
 package enum RangedHTTPExercise {
     /// What one run came to.
@@ -83,10 +82,12 @@ package enum RangedHTTPExercise {
     }
 
     /// The directives three bytes at a time: the first picks the kind, the other two its
-    /// numbers. After the first one that costs time, those that would cost more are honest.
+    /// numbers. FFmpeg reconnects at once after a failed answer, then waits 1 s and 3 s before
+    /// the next tries: so the answer after a fault (but a redirect) is honest, and after the
+    /// first answer that costs time by itself (a cut, a 5xx, a held answer), the next such is too.
     static func script(_ bytes: ArraySlice<UInt8>) -> [ScriptedHTTPServer.Directive] {
         var directives: [ScriptedHTTPServer.Directive] = []
-        var slowSpent = false
+        var slowSpent = false, previousWasFault = false
         var rest = bytes
         while rest.count >= 3 {
             let kind = Int(rest[rest.startIndex]), a = Int(rest[rest.startIndex + 1]), b = Int(rest[rest.startIndex + 2])
@@ -115,10 +116,16 @@ package enum RangedHTTPExercise {
             case let .status(code): slow = code >= 500 && code < 600
             default: slow = false
             }
-            if slow && slowSpent {
+            // FFmpeg follows redirects at once, so a chain of them (a loop) costs no time.
+            let redirect: Bool
+            if case let .status(code) = directive, (300..<400).contains(code) { redirect = true } else { redirect = false }
+            let fault = directive != .honest && !redirect
+            if (slow && slowSpent) || (fault && previousWasFault) {
                 directives.append(.honest)
+                previousWasFault = false
             } else {
                 slowSpent = slowSpent || slow
+                previousWasFault = fault
                 directives.append(directive)
             }
         }
