@@ -15,12 +15,25 @@ package enum FuzzScratch {
         repository.appendingPathComponent("Fuzz/media").appendingPathComponent(name).path
     }
 
-    /// A folder for one sequence (`name`) in this process, created on first use.
+    /// A folder for one sequence (`name`) in this process, created on first use and removed
+    /// when the process exits (a fuzzer runs tens of thousands of inputs, in many processes
+    /// with `-fork`; a crash leaves its folder, with the input that crashed).
     package static func folder(_ name: String) -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("frameseek-fuzz-\(name)-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let first = createdFolders.withLock { folders in
+            defer { folders.append(path) }
+            return folders.isEmpty
+        }
+        if first { atexit { FuzzScratch.removeFolders() } }
         return path
+    }
+
+    private static let createdFolders = Mutex<[String]>([])
+
+    private static func removeFolders() {
+        for path in createdFolders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Runs one input at a time through a sequence whose files are fixed (its input's path, a
