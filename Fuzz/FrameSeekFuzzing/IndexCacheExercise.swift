@@ -9,7 +9,10 @@ import FrameSeekFFmpeg
 ///   SHA-256 that guards against damage lets every input through to the payload decoder and
 ///   then to the engine, as a crafted entry would be.
 ///
-/// Either way the engine must read the entry or reject it with a reason, and then seek and
+/// - and wrapped so again once its stream index (the payload's bytes 1..<9, after the source
+///   byte) is the file's own, so the fuzzer also explores the tables past a wrong index.
+///
+/// Each way the engine must read the entry or reject it with a reason, and then seek and
 /// step on whatever table it kept without a trap.
 package enum IndexCacheExercise {
     /// The engine outcomes for one input, as text.
@@ -20,8 +23,13 @@ package enum IndexCacheExercise {
         package var asPayload: String
         /// Whether the payload was read (and so trusted) rather than rejected.
         package var payloadRead: Bool
+        /// What it did with the payload once its stream index was the file's, nil when the
+        /// input is too short to hold one.
+        package var asPayloadOfTheStream: String?
 
-        package var description: String { "as entry: \(asEntry); as payload: \(asPayload)" }
+        package var description: String {
+            "as entry: \(asEntry); as payload: \(asPayload)" + (asPayloadOfTheStream.map { "; as the stream's payload: \($0)" } ?? "")
+        }
     }
 
     /// The media, its cache, and what the engine wrote there for it: where the entry lives,
@@ -64,13 +72,27 @@ package enum IndexCacheExercise {
         }
         FuzzScratch.write(bytes, to: setup.entryPath)
         let asEntry = open(setup)
+        let asPayload = openWrapped(bytes, setup)
+        var summary = Summary(asEntry: asEntry.text, asPayload: asPayload.text, payloadRead: asPayload.read)
+        let streamIndex = 1..<9
+        if bytes.count >= streamIndex.upperBound, setup.payload.count >= streamIndex.upperBound,
+            bytes[streamIndex] != setup.payload[streamIndex]
+        {
+            var ofTheStream = bytes
+            ofTheStream.replaceSubrange(streamIndex, with: setup.payload[streamIndex])
+            summary.asPayloadOfTheStream = openWrapped(ofTheStream, setup).text
+        }
+        return summary
+    }
+
+    /// Opens the media with `payload` as its entry's, behind the real header and a valid checksum.
+    private static func openWrapped(_ payload: [UInt8], _ setup: Setup) -> (text: String, read: Bool) {
         var wrapped = setup.header
-        withUnsafeBytes(of: Int64(bytes.count).littleEndian) { wrapped += $0 }
-        wrapped += sha256(bytes, scratch: setup.scratch)
-        wrapped += bytes
+        withUnsafeBytes(of: Int64(payload.count).littleEndian) { wrapped += $0 }
+        wrapped += sha256(payload, scratch: setup.scratch)
+        wrapped += payload
         FuzzScratch.write(wrapped, to: setup.entryPath)
-        let asPayload = open(setup)
-        return Summary(asEntry: asEntry.text, asPayload: asPayload.text, payloadRead: asPayload.read)
+        return open(setup)
     }
 
     /// Opens the media with the cache, then seeks and steps on the table it got.

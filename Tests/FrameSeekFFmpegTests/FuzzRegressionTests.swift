@@ -137,7 +137,7 @@ struct RemoteInputFuzzRegressionTests {
         .timeLimit(.minutes(10)), arguments: FuzzInput.replayed(by: "index-cache"))
     func indexCacheInput(_ input: FuzzInput) {
         let summary = IndexCacheExercise.run(input.bytes)
-        for outcome in [summary.asEntry, summary.asPayload] {
+        for outcome in [summary.asEntry, summary.asPayload] + (summary.asPayloadOfTheStream.map { [$0] } ?? []) {
             #expect(outcome.hasPrefix("read") || outcome.hasPrefix("rejected"), "\(summary)")
         }
     }
