@@ -62,6 +62,14 @@ let package = Package(
                 path: "Fuzz/FrameSeekFuzzing"),
         .executableTarget(name: "frameseek-fuzz-media", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzMedia"),
         .executableTarget(name: "frameseek-fuzz-parsing", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzParsing"),
+        // The remote-input targets: HLS playlists, an MP4 read from its path (its box parser and
+        // range readers), index cache entries, landing manifests and catalogs, and
+        // RangedHTTPReader against a scripted loopback server.
+        .executableTarget(name: "frameseek-fuzz-playlists", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzPlaylists"),
+        .executableTarget(name: "frameseek-fuzz-mp4file", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzMP4File"),
+        .executableTarget(name: "frameseek-fuzz-index-cache", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzIndexCache"),
+        .executableTarget(name: "frameseek-fuzz-landing", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzLanding"),
+        .executableTarget(name: "frameseek-fuzz-ranged-http", dependencies: ["FrameSeekFuzzing"], path: "Fuzz/FuzzRangedHTTP"),
 
         // Opens, seeks, steps, thumbnails and closes N times in a process of its own, for
         // CycleSoakTests to read the process's descriptors and memory without the other tests'.

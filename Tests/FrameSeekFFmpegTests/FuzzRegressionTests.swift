@@ -30,12 +30,15 @@ struct FuzzInput: Sendable, CustomTestStringConvertible {
         return names.sorted().map { FuzzInput(path: folder + "/" + $0) }
     }()
 
-    /// The parsing fuzzer's committed seeds (Fuzz/seeds/parsing), replayed beside its findings.
-    static let parsingSeeds: [FuzzInput] = {
-        let folder = Repository.root.appendingPathComponent("Fuzz/seeds/parsing").path
+    /// A fuzz target's committed seeds (`Fuzz/seeds/TARGET`), replayed beside its findings.
+    static func seeds(of target: String) -> [FuzzInput] {
+        let folder = Repository.root.appendingPathComponent("Fuzz/seeds/\(target)").path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.sorted().map { FuzzInput(path: folder + "/" + $0) }
-    }()
+        return names.filter { !$0.hasSuffix(".md") }.sorted().map { FuzzInput(path: folder + "/" + $0) }
+    }
+
+    /// A target's findings and its seeds: every input `swift test` replays through its sequence.
+    static func replayed(by target: String) -> [FuzzInput] { regressions(of: target) + seeds(of: target) }
 }
 
 @Suite("Fuzz regressions")
@@ -55,7 +58,7 @@ struct FuzzRegressionTests {
 
     @Test(
         "Parsing fuzz findings and seeds end in parse errors or values",
-        arguments: FuzzInput.regressions(of: "parsing") + FuzzInput.parsingSeeds)
+        arguments: FuzzInput.replayed(by: "parsing"))
     func parsingInput(_ input: FuzzInput) {
         let summary = ParsingExercise.run(input.bytes)
         #expect([.success, .usageOrInput].contains(summary.exitCode), "exit \(summary.exitCode)")
@@ -85,4 +88,105 @@ struct FuzzRegressionTests {
             #expect(try fromMemory.landedPicture()?.md5 == fromFile.landedPicture()?.md5)
         }
     }
+}
+
+/// The remote-input fuzz targets' findings and seeds, replayed through their sequences: every
+/// input must end in typed errors or results; the seeds, real inputs, must also come out as
+/// what they are, checked against a count or a reading made another way.
+@Suite("Remote input fuzz regressions")
+struct RemoteInputFuzzRegressionTests {
+    @Test("Playlist findings and seeds parse or fail with a typed error", arguments: FuzzInput.replayed(by: "playlists"))
+    func playlistInput(_ input: FuzzInput) {
+        let summary = PlaylistExercise.run(input.bytes)
+        #expect(summary.kind != nil || summary.error != nil, "\(summary)")
+        guard input.isSeed else { return }
+        switch input.testDescription {
+        case "attribute-list-line": #expect(summary.attributesRead, "\(summary)")
+        case "program-date-line": #expect(summary.dateRead, "\(summary)")
+        default:
+            // A real playlist reads whole: as many entries as its text has EXTINF (media) or
+            // EXT-X-STREAM-INF (multivariant) lines before any second header.
+            let text = String(decoding: input.bytes, as: UTF8.self)
+            let first = text.ranges(of: "#EXTM3U").dropFirst().first.map { String(text[..<$0.lowerBound]) } ?? text
+            let lines = first.split(whereSeparator: \.isNewline)
+            let variants = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.count
+            let segments = lines.filter { $0.hasPrefix("#EXTINF:") }.count
+            #expect(summary.error == nil, "\(summary)")
+            #expect(summary.kind == (variants > 0 ? "multivariant" : "media"))
+            #expect(summary.entries == (variants > 0 ? variants : segments))
+            #expect(summary.reloaded == (first != text), "a second playlist is placed on the first one's timeline")
+        }
+    }
+
+    @Test(
+        "MP4 findings and seeds opened from a file end in typed errors or results; seeds index as from memory",
+        .timeLimit(.minutes(10)), arguments: FuzzInput.replayed(by: "mp4file"))
+    func mp4FileInput(_ input: FuzzInput) throws {
+        let summary = MP4FileExercise.run(input.bytes)
+        #expect(summary.error != nil || summary.frameCount > 0, "\(summary)")
+        guard input.isSeed else { return }
+        // From its path an MP4 is indexed from its boxes; from memory, by reading every packet.
+        let fromMemory = try FFmpegEngine(bytes: input.bytes, name: input.testDescription, options: MediaExercise.options)
+        #expect(summary.error == nil, "\(summary)")
+        #expect(summary.frameCount == fromMemory.frameTable.frames.count)
+        #expect(summary.landings == 2 && summary.seekErrors == 0, "\(summary)")
+    }
+
+    @Test(
+        "Index cache findings and seeds are read or rejected, whole and with a valid checksum",
+        .timeLimit(.minutes(10)), arguments: FuzzInput.replayed(by: "index-cache"))
+    func indexCacheInput(_ input: FuzzInput) {
+        let summary = IndexCacheExercise.run(input.bytes)
+        for outcome in [summary.asEntry, summary.asPayload] + (summary.asPayloadOfTheStream.map { [$0] } ?? []) {
+            #expect(outcome.hasPrefix("read") || outcome.hasPrefix("rejected"), "\(summary)")
+        }
+    }
+
+    /// The wrapping is what lets the fuzzer's bytes reach the payload decoder: the payload the
+    /// engine itself wrote, wrapped as the fuzz target wraps every input, must be read back.
+    @Test("A payload the engine wrote, wrapped as the fuzz target wraps inputs, is read")
+    func indexCacheWrappingReachesDecoder() throws {
+        let payload = try #require(IndexCacheExercise.writtenPayload)
+        let summary = IndexCacheExercise.run(payload)
+        #expect(summary.payloadRead, "\(summary)")
+        #expect(summary.asEntry.hasPrefix("rejected"), "a bare payload is no entry: \(summary)")
+    }
+
+    @Test(
+        "Landing findings and seeds exit 0, 1 or 2 as a manifest, a catalog and results",
+        .timeLimit(.minutes(10)), arguments: FuzzInput.replayed(by: "landing"))
+    func landingInput(_ input: FuzzInput) {
+        let summary = LandingExercise.run(input.bytes)
+        #expect(summary.allDocumented, "\(summary)")
+    }
+
+    /// The landing sequence checks what it is given: the manifest `landing record` made for
+    /// the video beside it checks clean, and the results of that check merge clean.
+    @Test("A recorded manifest and its results pass the landing sequence")
+    func landingRecordedFiles() throws {
+        let setup = try #require(LandingExercise.setup)
+        let manifest = try #require(FileManager.default.contents(atPath: setup.manifest))
+        let asManifest = LandingExercise.run(Array(manifest))
+        #expect(asManifest.manifestRead && asManifest.check == .success, "\(asManifest)")
+        let results = try #require(FileManager.default.contents(atPath: setup.results))
+        let asResults = LandingExercise.run(Array(results))
+        #expect(asResults.merge == .success, "\(asResults)")
+    }
+
+    @Test(
+        "Scripted HTTP servers end each open in a typed error or a table; an honest one serves the file's",
+        .timeLimit(.minutes(10)), arguments: FuzzInput.replayed(by: "ranged-http"))
+    func rangedHTTPInput(_ input: FuzzInput) throws {
+        let summary = RangedHTTPExercise.run(input.bytes)
+        #expect(summary.error != nil || summary.frameCount > 0, "\(summary)")
+        // honest and honest-moov-at-end: the two files the server serves, whose frames are the same.
+        guard input.isSeed, input.testDescription.hasPrefix("honest") else { return }
+        let local = try FFmpegEngine(path: FuzzScratch.media("tiny-h264.mp4"))
+        #expect(summary.frameCount == local.frameTable.frames.count && summary.landed, "\(summary)")
+    }
+}
+
+extension FuzzInput {
+    /// Whether the input is a committed seed rather than a finding.
+    var isSeed: Bool { path.contains("/Fuzz/seeds/") }
 }

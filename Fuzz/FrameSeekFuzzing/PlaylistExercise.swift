@@ -1,0 +1,125 @@
+import Foundation
+import FrameSeekCore
+
+/// The sequence the playlists fuzz target runs on every input: the bytes as an HLS playlist of
+/// either kind, as a media and as a multivariant playlist, their first line as an attribute
+/// list and as a program date, and a live reload when the input holds a second `#EXTM3U`.
+///
+/// Everything a remote origin controls goes through here: parsing must end in a typed error
+/// or a playlist, and what is then derived from a playlist (its timeline, its live window,
+/// dates and times, byte ranges) must not trap on any value the parser let through.
+package enum PlaylistExercise {
+    /// Where every playlist claims to come from: a remote origin, as in the hostile case.
+    static let url = URL(string: "https://origin.example/live/index.m3u8")!
+
+    /// What the parsers made of one input.
+    package struct Summary: Sendable, CustomStringConvertible {
+        /// "media" or "multivariant" when `HLSPlaylist.parse` read it, else nil.
+        package var kind: String?
+        /// The segments (media) or variants (multivariant) read.
+        package var entries = 0
+        /// The error that ended the parse, nil when it read.
+        package var error: String?
+        /// Whether the first line, as an EXT-X-STREAM-INF attribute list, read.
+        package var attributesRead = false
+        /// Whether the first line read as a program date.
+        package var dateRead = false
+        /// Whether a second playlist in the input was placed on the first one's timeline.
+        package var reloaded = false
+
+        package var description: String {
+            "\(kind ?? "unread") with \(entries) entries, attributes \(attributesRead), date \(dateRead), reloaded \(reloaded)"
+                + (error.map { ", error: \($0)" } ?? "")
+        }
+    }
+
+    @discardableResult
+    package static func run(_ bytes: [UInt8]) -> Summary {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var summary = Summary()
+        // The input and, when it holds another header after its first, the reload that follows.
+        let parts = text.ranges(of: "#EXTM3U").dropFirst().first.map { (String(text[..<$0.lowerBound]), String(text[$0.lowerBound...])) }
+        let first = parts?.0 ?? text
+        do {
+            switch try HLSPlaylist.parse(text: first, url: url) {
+            case let .media(playlist):
+                summary.kind = "media"
+                summary.entries = playlist.segments.count
+                var timeline = exercise(playlist)
+                if let reloadText = parts?.1, let reloaded = try? HLSMediaPlaylist(parsing: reloadText, url: url),
+                    (try? timeline.reload(with: reloaded)) != nil
+                {
+                    summary.reloaded = true
+                    exercise(timeline)
+                }
+            case let .multivariant(playlist):
+                summary.kind = "multivariant"
+                summary.entries = playlist.variants.count
+                exercise(playlist)
+            }
+        } catch {
+            summary.error = error.description
+        }
+        // The typed entry points, which refuse the other kind.
+        _ = try? HLSMediaPlaylist(parsing: first, url: url)
+        _ = try? HLSMultivariantPlaylist(parsing: first, url: url)
+
+        // The first line alone, as the attributes of a variant and as a date, so the fuzzer
+        // reaches those parsers without having to build a whole playlist around them.
+        let line = first.prefix { $0 != "\n" && $0 != "\r" }
+        let variant = "#EXTM3U\n#EXT-X-STREAM-INF:\(line)\nvariant.m3u8\n"
+        if let playlist = try? HLSMultivariantPlaylist(parsing: variant, url: url) {
+            summary.attributesRead = true
+            exercise(playlist)
+        }
+        if let date = try? ProgramDate(parsing: String(line)) {
+            summary.dateRead = true
+            _ = (date.iso8601, date.date, date.advanced(by: MediaTime(value: 1, timescale: 1)), date.interval(to: date))
+        }
+        let dated = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PROGRAM-DATE-TIME:\(line)\n#EXTINF:2,\na.ts\n#EXTINF:2,\nb.ts\n"
+        if let playlist = try? HLSMediaPlaylist(parsing: dated, url: url) {
+            exercise(playlist)
+        }
+        return summary
+    }
+
+    /// What a player derives from a media playlist: its timeline and live window, the dates and
+    /// times they convert between, each segment's byte range and the reload delay.
+    @discardableResult
+    private static func exercise(_ playlist: HLSMediaPlaylist) -> HLSTimeline {
+        _ = (playlist.duration, playlist.effectiveHoldBack, playlist.targetDurationTime, playlist.isLive)
+        _ = (playlist.isDateAddressable, playlist.segmentDates)
+        for segment in playlist.segments {
+            _ = (segment.byteRange?.end, segment.map?.byteRange?.end, segment.uri.absoluteString)
+        }
+        let timeline = HLSTimeline(playlist: playlist)
+        exercise(timeline)
+        return timeline
+    }
+
+    private static func exercise(_ timeline: HLSTimeline) {
+        _ = timeline.reloadDelay
+        let window = timeline.window
+        _ = (window.seekableRange, window.liveEdge, window.startDate, window.endDate, window.segmentCount)
+        for segment in window.segments {
+            _ = window.date(forTime: segment.start)
+            _ = window.date(forTime: segment.end)
+            if let date = segment.date {
+                _ = window.time(forDate: date)
+                _ = window.time(forDate: date.advanced(by: segment.duration))
+            }
+            _ = timeline.startTime(ofMediaSequence: segment.mediaSequence)
+        }
+    }
+
+    /// Every way a player picks a variant.
+    private static func exercise(_ playlist: HLSMultivariantPlaylist) {
+        _ = try? playlist.variant(selecting: .highestBandwidth)
+        for (index, variant) in playlist.variants.enumerated() {
+            _ = try? playlist.variant(selecting: .index(index))
+            _ = try? playlist.variant(selecting: .bandwidth(variant.bandwidth))
+            _ = (variant.resolution?.description, variant.averageBandwidth, variant.codecs, variant.uri.absoluteString)
+        }
+        _ = try? playlist.variant(selecting: .index(playlist.variants.count))
+    }
+}
