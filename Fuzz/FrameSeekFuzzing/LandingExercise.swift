@@ -53,14 +53,14 @@ package enum LandingExercise {
         try? FileManager.default.removeItem(atPath: media)
         guard (try? FileManager.default.copyItem(atPath: FuzzScratch.media("tiny-h264.mp4"), toPath: media)) != nil,
             command(["landing", "record", media, "-n", "4", "--precision", "exact", "--precision", "previous-keyframe", "-o", manifest])
-                == .success,
-            command(["landing", "check", manifest, "--jobs", "1", "--results", results]) == .success
+                == .success
         else { return nil }
         // Media paths must stay inside a root, by default the folder the command runs in; the
         // scratch folder is the root where `--root` exists.
         let root = ["--root", folder]
-        let rooted = command(["landing", "check", manifest, "--jobs", "1"] + root) == .success
-        let checkOptions = ["--jobs", "1", "--allow-changed-media", "--diff-dir", folder + "/diffs"] + (rooted ? root : [])
+        let rootOptions = command(["landing", "check", manifest, "--jobs", "1"] + root) == .success ? root : []
+        guard command(["landing", "check", manifest, "--jobs", "1", "--results", results] + rootOptions) == .success else { return nil }
+        let checkOptions = ["--jobs", "1", "--allow-changed-media", "--diff-dir", folder + "/diffs"] + rootOptions
         return Setup(folder: folder, media: media, manifest: manifest, results: results, checkOptions: checkOptions)
     }()
 
