@@ -11,9 +11,7 @@ package enum ParsingExercise {
     /// A scratch folder of this process's own: the targets file, and a file that is not media
     /// for `frameseek seek` to fail on once the targets have parsed.
     private static let scratch: (targets: String, media: String) = {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("frameseek-fuzz-parsing-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = FuzzScratch.folder("parsing")
         let media = folder + "/not-media.mp4"
         _ = FileManager.default.createFile(atPath: media, contents: Data("this is not media\n".utf8))
         return (folder + "/targets.txt", media)
@@ -43,8 +41,9 @@ package enum ParsingExercise {
         }
         // The raw bytes, not the decoded text: the targets file reader sees what is on disk.
         _ = FileManager.default.createFile(atPath: scratch.targets, contents: Data(bytes))
-        let exitCode = CommandLineTool.run(["seek", scratch.media, "--targets", scratch.targets],
-                                           output: CapturedOutput(), errors: CapturedOutput())
+        let exitCode = CommandLineTool.run(
+            ["seek", scratch.media, "--targets", scratch.targets],
+            output: CapturedOutput(), errors: CapturedOutput())
         return Summary(time: time, precision: precision, exitCode: exitCode)
     }
 
