@@ -47,7 +47,8 @@ docs: deps
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests
 
-# libFuzzer: make fuzz FUZZ_TARGET=media|parsing FUZZ_SECONDS=N (see scripts/fuzz.sh).
+# libFuzzer: make fuzz FUZZ_TARGET=media|parsing|playlists|mp4file|index-cache|landing|ranged-http
+# FUZZ_SECONDS=N (see scripts/fuzz.sh); scripts/fuzz-ci.sh runs every target for a bounded time.
 FUZZ_TARGET ?= media
 FUZZ_SECONDS ?= 60
 fuzz: deps

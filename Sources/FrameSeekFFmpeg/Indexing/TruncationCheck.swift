@@ -15,7 +15,10 @@ enum TruncationCheck {
     /// more. Rounding, a last frame's duration and an audio track a little longer than the
     /// video stay below it; a file cut short by any real amount does not.
     static func tolerance(for stated: MediaTime) -> MediaTime {
-        let tenth = MediaTime(value: Int64((stated.seconds / 10 * 1_000_000).rounded()), timescale: 1_000_000)
+        // In the stated duration's own ticks: a header may state a duration near Int64.max,
+        // which a round trip through Double seconds cannot convert back (found by fuzzing).
+        guard stated.isNumeric else { return MediaTime(value: 1, timescale: 1) }
+        let tenth = MediaTime(value: stated.value / 10, timescale: stated.timescale)
         return max(MediaTime(value: 1, timescale: 1), tenth)
     }
 
