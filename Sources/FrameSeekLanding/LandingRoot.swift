@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import FrameSeekCore
 
 /// Where the files a manifest or a catalog names may be.
 ///
@@ -101,47 +102,6 @@ public enum LandingRoot: Sendable, Hashable {
         guard let pointer = realpath(path, nil) else { return nil }
         defer { free(pointer) }
         return String(cString: pointer)
-    }
-}
-
-/// What a path is, from `stat(2)` (symbolic links followed): told apart before anything opens
-/// the path, because opening a FIFO blocks and reading a device may never end.
-public enum FileKind: Sendable, Hashable {
-    /// A regular file: bytes that end.
-    case regular
-    /// A folder.
-    case folder
-    /// Nothing there, or a path that cannot be looked at (a missing folder, no permission).
-    case missing
-    /// A FIFO, device, socket or anything else that is not a file's bytes; the words name it.
-    case other(String)
-
-    /// The kind of the file at `path`.
-    public init(at path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            self = errno == ELOOP ? .other("a symbolic link loop") : .missing
-            return
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: self = .regular
-        case S_IFDIR: self = .folder
-        case S_IFIFO: self = .other("a FIFO")
-        case S_IFCHR: self = .other("a character device")
-        case S_IFBLK: self = .other("a block device")
-        case S_IFSOCK: self = .other("a socket")
-        default: self = .other("not a regular file")
-        }
-    }
-
-    /// Why the path cannot be read as a file, nil for a regular file or a missing one (whose
-    /// read then says it is missing).
-    public var notRegularProblem: String? {
-        switch self {
-        case .regular, .missing: return nil
-        case .folder: return "is a folder, not a regular file"
-        case .other(let kind): return "is \(kind), not a regular file"
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FrameSeekCore
 
 extension SQLiteProgressStore {
     /// Where the store lives unless the app says otherwise: `$XDG_DATA_HOME/frameseek/progress.sqlite`,
@@ -10,13 +11,7 @@ extension SQLiteProgressStore {
     ///
     /// A relative or empty `XDG_DATA_HOME` is ignored, as the XDG specification requires.
     public static func defaultPath(environment: [String: String]) -> String {
-        let base: String
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            base = data
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            base = (home as NSString).appendingPathComponent(".local/share")
-        }
+        let base = XDGBaseDirectory.path("XDG_DATA_HOME", orHome: ".local/share", environment: environment)
         return (base as NSString).appendingPathComponent("frameseek/progress.sqlite")
     }
 

@@ -49,13 +49,7 @@ public struct IndexCache: Sendable, Hashable {
     /// `XDG_CACHE_HOME` is ignored, as the XDG Base Directory specification requires: a
     /// relative one would put the cache wherever the command happens to run.
     public static func defaultDirectory(environment: [String: String]) -> String {
-        let base: String
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            base = cache
-        } else {
-            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-            base = (home as NSString).appendingPathComponent(".cache")
-        }
+        let base = XDGBaseDirectory.path("XDG_CACHE_HOME", orHome: ".cache", environment: environment)
         return ((base as NSString).appendingPathComponent("frameseek") as NSString).appendingPathComponent("index")
     }
 
