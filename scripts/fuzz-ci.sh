@@ -36,8 +36,10 @@ done
 run() {
     local target=$1 corpus=.build-fuzz/ci-corpus/$1
     rm -rf "$corpus" && mkdir -p "$corpus"
-    # A fixed seed (FUZZ_SEED, default 1): CI replays the mutations a developer's run of the
-    # same commit made, so a finding is one a developer can see before it lands, not a draw.
+    # A fixed seed (FUZZ_SEED, default 1) starts CI from the mutations a developer's run of the
+    # same commit starts from. It does not make runs equal: how many inputs fit in the time, and
+    # the coverage of FFmpeg's threads, differ by machine, so CI can find what a local run did
+    # not. That is why a finding's input is printed below, not only named.
     FUZZ_BUILT=1 FUZZ_CORPUS=$corpus scripts/fuzz.sh "$target" "$seconds" -seed="${FUZZ_SEED:-1}" \
         >".build-fuzz/fuzz-ci-$target.log" 2>&1
     echo $? >".build-fuzz/fuzz-ci-$target.status"
@@ -60,6 +62,13 @@ for target in "${targets[@]}"; do
         tail -n 60 "$log" >&2
         echo "fuzz-ci: $target FAILED; whole log: $log" >&2
         grep -h -E "Test unit written to" "$log" | sed "s/^/fuzz-ci: $target: /" >&2
+        # The input itself, when small, so that a finding on a machine nobody can log in to
+        # can be rebuilt: base64 -d, then scripts/fuzz.sh TARGET replays it.
+        grep -h -o -E "Test unit written to [^ ]+" "$log" | sed "s/^Test unit written to //" | while read -r unit; do
+            if [[ -f "$unit" && $(stat -c %s "$unit") -le 65536 ]]; then
+                echo "fuzz-ci: $target: $(basename "$unit") as base64: $(base64 -w0 "$unit")" >&2
+            fi
+        done
     fi
 done
 

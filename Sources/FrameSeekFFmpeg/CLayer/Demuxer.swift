@@ -54,6 +54,7 @@ final class Demuxer {
         skippingPayloads: PayloadSkippingReader? = nil, network: NetworkPolicy = NetworkPolicy(),
         origin: ResourceOrigin = .local
     ) throws(FFmpegError) {
+        ProcessMemory.limitFFmpegBlocks()
         let reader = try memory.map { input throws(FFmpegError) in try MemoryReader(input) }
         // Allocated here rather than by avformat_open_input, so that the messages it logs
         // while probing already carry the sink's token.

@@ -176,7 +176,8 @@ public final class FFmpegEngine: PlaybackEngine {
     ///
     /// The first engine opened in a process installs FrameSeek's FFmpeg log callback, which
     /// is process-wide (`av_log_set_callback`), and sets FFmpeg's log level to errors, unless
-    /// `FFmpegEngine.logPolicy` is `.leaveCallbackAlone` by then; see `FFmpegLogPolicy`.
+    /// `FFmpegEngine.logPolicy` is `.leaveCallbackAlone` by then; see `FFmpegLogPolicy`. The first
+    /// demuxer opened limits FFmpeg's largest allocation (`ProcessMemory.ffmpegBlockLimit`).
     ///
     /// - Throws: `MediaError` naming the file and the cause: missing, empty, not media, no
     ///   playable stream, truncated, undecodable.
