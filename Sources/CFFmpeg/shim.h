@@ -53,21 +53,14 @@ static inline int fs_averror_eof(void) { return AVERROR_EOF; }
 static inline int fs_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AVERROR_EXTERNAL: a library below FFmpeg (here: swscale) failed without an errno.
 static inline int fs_averror_external(void) { return AVERROR_EXTERNAL; }
-/// How a failed network request should be treated, from its FFmpeg error code: 2 for a
-/// failure worth retrying (5xx, a connection refused, reset or timed out, an I/O error, a body
-/// cut short), 1 for one worth a single retry (404, which a live origin may answer a moment
-/// before it serves a segment it lists; and the other 4xx statuses, among them 408 and 429,
-/// which FFmpeg reports with one code and without the status), 0 for the rest (400, 401, 403,
-/// bad data): retrying cannot help.
-static inline int fs_network_error_class(int code) {
-    if (code == AVERROR_HTTP_SERVER_ERROR) return 2;
-    if (code == AVERROR_HTTP_NOT_FOUND || code == AVERROR_HTTP_OTHER_4XX) return 1;
-    if (code == AVERROR_HTTP_BAD_REQUEST || code == AVERROR_HTTP_UNAUTHORIZED || code == AVERROR_HTTP_FORBIDDEN) return 0;
-    if (code == AVERROR(ECONNREFUSED) || code == AVERROR(ECONNRESET) || code == AVERROR(ETIMEDOUT) || code == AVERROR(EIO)
-        || code == AVERROR(EPIPE) || code == AVERROR(EAGAIN) || code == AVERROR(EHOSTUNREACH) || code == AVERROR(ENETUNREACH)
-        || code == AVERROR_EOF) return 2;
-    return 0;
-}
+/// FFmpeg's HTTP status errors (FFERRTAG expressions Swift cannot import): 5xx, 404, other 4xx,
+/// 400, 401 and 403.
+static inline int fs_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
+static inline int fs_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int fs_averror_http_other_4xx(void) { return AVERROR_HTTP_OTHER_4XX; }
+static inline int fs_averror_http_bad_request(void) { return AVERROR_HTTP_BAD_REQUEST; }
+static inline int fs_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }
+static inline int fs_averror_http_forbidden(void) { return AVERROR_HTTP_FORBIDDEN; }
 /// A wall-clock deadline FFmpeg's I/O polls through `AVIOInterruptCB`: its network protocols
 /// check the callback while they wait for a connection or data (every 100 ms), so a server
 /// that trickles a byte at a time, which `rw_timeout` never catches, still ends the operation.

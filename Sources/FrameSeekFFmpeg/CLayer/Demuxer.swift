@@ -73,7 +73,7 @@ final class Demuxer {
         let isPlainRemoteFile =
             memory == nil && skippingPayloads == nil
             && (path.hasPrefix("http://") || path.hasPrefix("https://"))
-            && !(URL(string: path).map(HLSEngine.hasPlaylistName) ?? false)
+            && !(URL(string: path).map(PlaylistName.matches) ?? false)
         // Protocol contexts belong to no engine: their messages (a certificate that does not
         // verify, a redirect loop) reach this demuxer's log only when attributed to it.
         let ranged = isPlainRemoteFile ? FFmpegLog.attributing(to: log) { RangedHTTPReader(url: path, policy: network) } : nil

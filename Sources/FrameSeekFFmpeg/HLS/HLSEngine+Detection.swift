@@ -6,7 +6,7 @@ extension HLSEngine {
     /// open a playlist too, but through its own HLS demuxer, which ignores the playlist's
     /// dates and cannot seek in a live window.
     public static func isPlaylist(_ url: URL) -> Bool {
-        if hasPlaylistName(url) { return true }
+        if PlaylistName.matches(url) { return true }
         // Only a regular file is sniffed: opening a FIFO to read would block until a writer
         // came, and a device may never end.
         guard url.isFileURL,
@@ -17,10 +17,5 @@ extension HLSEngine {
         let head = (try? handle.read(upToCount: 10)) ?? Data()
         let text = String(decoding: head, as: UTF8.self)
         return text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U")
-    }
-
-    /// Whether `url`'s path ends in `.m3u8` or `.m3u`, the names of HLS playlists.
-    static func hasPlaylistName(_ url: URL) -> Bool {
-        ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
     }
 }

@@ -128,5 +128,25 @@ extension FetchError {
         case once
         /// Never (400, 401, 403, a resource over the size limit).
         case never
+
+        /// How a request that failed with FFmpeg's `code` is treated: a 5xx, a connection
+        /// refused, reset or timed out, an I/O error or a body cut short is worth retrying; a
+        /// 404 one retry, because a live origin may answer it a moment before it serves a
+        /// segment it lists, and so the other 4xx statuses (among them 408 and 429), which
+        /// FFmpeg reports with one code and without the status; 400, 401, 403, bad data and
+        /// the rest never.
+        init(ffmpegCode code: Int32) {
+            switch code {
+            case fs_averror_http_server_error(): self = .transient
+            case fs_averror_http_not_found(), fs_averror_http_other_4xx(): self = .once
+            case fs_averror_http_bad_request(), fs_averror_http_unauthorized(), fs_averror_http_forbidden(): self = .never
+            case fs_averror_eof(): self = .transient
+            case _ where Self.transientErrnos.contains(code): self = .transient
+            default: self = .never
+            }
+        }
+
+        private static let transientErrnos = Set(
+            [ECONNREFUSED, ECONNRESET, ETIMEDOUT, EIO, EPIPE, EAGAIN, EHOSTUNREACH, ENETUNREACH].map(fs_averror))
     }
 }

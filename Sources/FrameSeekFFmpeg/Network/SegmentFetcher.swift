@@ -108,13 +108,7 @@ final class SegmentFetcher: Sendable {
                 cause: "no answer within \(policy.timeout.components.seconds) s (the resource's timeout, --timeout)")
         }
         let cause = logged.map { $0 == error.message ? $0 : "\($0) (\(error.message))" } ?? error.message
-        let retry: FetchError.Retry
-        switch fs_network_error_class(code) {
-        case 2: retry = .transient
-        case 1: retry = .once
-        default: retry = .never
-        }
-        return FetchError(url: location, function: function, cause: cause, retry: retry)
+        return FetchError(url: location, function: function, cause: cause, retry: FetchError.Retry(ffmpegCode: code))
     }
 
     private func read(
