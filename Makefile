@@ -43,9 +43,12 @@ docs: deps
 	scripts/check-docs.sh
 
 # The house style (.swift-format: 4 spaces, 140 columns), checked with every finding an error.
-# `swift format format -i -r Sources Tests` applies it.
+# `swift format format -i -r Sources Tests` applies it. Then the import graph: no file imports a
+# module its target does not depend on (scripts/check-imports.py, which also lists the files
+# outside the FFmpeg bindings that import CFFmpeg).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests
+	scripts/check-imports.py
 
 # libFuzzer: make fuzz FUZZ_TARGET=media|parsing|playlists|mp4file|index-cache|landing|ranged-http
 # FUZZ_SECONDS=N (see scripts/fuzz.sh); scripts/fuzz-ci.sh runs every target for a bounded time.

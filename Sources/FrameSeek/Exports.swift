@@ -16,7 +16,7 @@ extension Player {
     public convenience init(
         callbackQueue: DispatchQueue = .main, clock: any PlayerClock = ContinuousPlayerClock(),
         engineOptions: FFmpegEngine.Options = FFmpegEngine.Options(),
-        reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler()
+        reloadScheduler: any PlayerScheduler = DispatchPlayerScheduler(qos: .utility)
     ) {
         self.init(
             engineFactory: FFmpegEngine.factory(options: engineOptions), callbackQueue: callbackQueue, clock: clock,

@@ -1,4 +1,4 @@
-// The command-line contract slips of issue 10: targets files (CRLF, blank lines, empty),
+// The command line's contract at its corners: targets files (CRLF, blank lines, empty),
 // one-output --png patterns, extra positionals, --stream with steps, infinite tolerances,
 // files that are not regular files, stated limits, bench n and time suffixes. Landings are
 // checked against ffprobe's frame table, never against FrameSeek's own output.

@@ -8,7 +8,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-/// FFmpeg's recipe for an HDR frame in SDR BT.709 (issue 26), with its peak of 1000 nits.
+/// FFmpeg's recipe for an HDR frame in SDR BT.709, with its peak of 1000 nits.
 private let recipe =
     "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0:peak=10,"
     + "zscale=t=bt709:m=bt709:r=pc,format=rgb24"

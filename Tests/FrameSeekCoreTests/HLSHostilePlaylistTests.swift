@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import FrameSeekCore
 
-/// Playlists whose numbers overflow what FrameSeek keeps. Each used to trap (SIGILL); each now
-/// is an ``HLSPlaylistError`` naming the tag and the line that shows the fault, found below by
-/// searching the playlist's own lines rather than counted by hand.
+/// Playlists whose numbers overflow what FrameSeek keeps. Each is an ``HLSPlaylistError`` naming
+/// the tag and the line that shows the fault, never a trap (SIGILL, an overflowing arithmetic
+/// operation); the line is found below by searching the playlist's own lines rather than counted
+/// by hand.
 @Suite("HLS hostile playlists")
 struct HLSHostilePlaylistTests {
     static let base = URL(string: "https://origin.example/p.m3u8")!
@@ -168,8 +169,8 @@ struct HLSHostilePlaylistTests {
         #expect(throws: HLSPlaylistError.self) { try HLSMediaPlaylist(parsing: text(limit + 1), url: Self.base) }
     }
 
-    /// Fraction digits past nanoseconds are rounded however many there are (sixty here used to
-    /// overflow a 128-bit power of ten); the first dropped digit decides, half away from zero.
+    /// Fraction digits past nanoseconds are rounded however many there are (sixty here, more
+    /// than a 128-bit power of ten holds); the first dropped digit decides, half away from zero.
     @Test(arguments: [
         ("1." + String(repeating: "0", count: 8) + "1" + "5" + String(repeating: "0", count: 50), 1_000_000_002, true),
         ("1." + String(repeating: "0", count: 8) + "1" + "4" + String(repeating: "9", count: 50), 1_000_000_001, true),

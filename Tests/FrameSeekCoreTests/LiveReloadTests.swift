@@ -230,12 +230,12 @@ struct LiveReloadTests {
 
     @Test("The real timer's delay: exact nanoseconds, never negative, a day at most")
     func dispatchIntervals() {
-        #expect(DispatchLiveReloadScheduler.interval(ms(2000)) == .nanoseconds(2_000_000_000))
-        #expect(DispatchLiveReloadScheduler.interval(MediaTime(value: 1, timescale: 3)) == .nanoseconds(333_333_333))
-        #expect(DispatchLiveReloadScheduler.interval(ms(-5)) == .nanoseconds(0))
-        #expect(DispatchLiveReloadScheduler.interval(.negativeInfinity) == .nanoseconds(0))
-        #expect(DispatchLiveReloadScheduler.interval(.positiveInfinity) == .nanoseconds(86_400_000_000_000))
-        #expect(DispatchLiveReloadScheduler.interval(.invalid) == .nanoseconds(86_400_000_000_000))
-        #expect(DispatchLiveReloadScheduler.interval(MediaTime(value: 90_000, timescale: 1)) == .nanoseconds(86_400_000_000_000))
+        #expect(DispatchPlayerScheduler.interval(ms(2000)) == .nanoseconds(2_000_000_000))
+        #expect(DispatchPlayerScheduler.interval(MediaTime(value: 1, timescale: 3)) == .nanoseconds(333_333_333))
+        #expect(DispatchPlayerScheduler.interval(ms(-5)) == .nanoseconds(0))
+        #expect(DispatchPlayerScheduler.interval(.negativeInfinity) == .nanoseconds(0))
+        #expect(DispatchPlayerScheduler.interval(.positiveInfinity) == .nanoseconds(86_400_000_000_000))
+        #expect(DispatchPlayerScheduler.interval(.invalid) == .nanoseconds(86_400_000_000_000))
+        #expect(DispatchPlayerScheduler.interval(MediaTime(value: 90_000, timescale: 1)) == .nanoseconds(86_400_000_000_000))
     }
 }

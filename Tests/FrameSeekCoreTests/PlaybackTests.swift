@@ -20,7 +20,7 @@ struct PlaybackHarness {
     init(gop: Int = 10) {
         player = Player(
             engineFactory: FakePlaybackEngine.factory(gate: gate, gop: gop), callbackQueue: queue.queue,
-            clock: clock, reloadScheduler: ManualReloadScheduler(), ticker: ticker)
+            clock: clock, reloadScheduler: ManualReloadScheduler(), playbackScheduler: ticker)
         player.addPlaybackListener(recorder)
         player.seekDelegate = recorder
     }

@@ -4,8 +4,8 @@
 import Foundation
 import FrameSeekCore
 
-/// A `PlaybackTicker` that keeps every scheduled tick until the test fires it.
-package final class ManualPlaybackTicker: PlaybackTicker {
+/// A playback `PlayerScheduler` that keeps every scheduled tick until the test fires it.
+package final class ManualPlaybackTicker: PlayerScheduler {
     private let pending = Locked<[@Sendable () -> Void]>([])
     private let delays = Locked<[MediaTime]>([])
 

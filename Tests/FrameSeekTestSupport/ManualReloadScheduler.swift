@@ -3,8 +3,8 @@
 
 import FrameSeekCore
 
-/// A `LiveReloadScheduler` whose time moves only when the test says.
-package final class ManualReloadScheduler: LiveReloadScheduler {
+/// A reload `PlayerScheduler` whose time moves only when the test says.
+package final class ManualReloadScheduler: PlayerScheduler {
     private struct Pending {
         let due: MediaTime
         let order: Int

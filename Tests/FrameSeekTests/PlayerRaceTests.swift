@@ -1,4 +1,4 @@
-// Regression tests for the Player races a code review found: a seek queued behind a load, an
+// The Player's races: a seek queued behind a load, an
 // end seek followed at once by a new scrub, the order of seek events, a close while a step is
 // queued or running, and a seek that follows an interrupted decode in the same GOP.
 //
@@ -50,7 +50,7 @@ extension PlayerEvent {
     var seekStartTarget: MediaTime? { if case .seekStart(let t) = self { t } else { nil } }
 }
 
-@Suite("Player: review races")
+@Suite("Player: a seek behind a load, an end seek and a new scrub, event order, close during a step")
 struct PlayerRaceTests {
     // MARK: (a) a seek queued behind a load
 

@@ -1,5 +1,5 @@
 // Reloading a live playlist: on the engine's queue like every other use of the engine, timed by
-// the injected `LiveReloadScheduler`, committed by one transition (invariant 8).
+// the injected reload `PlayerScheduler`, committed by one transition (invariant 8).
 
 extension Player {
     /// Reloads the current item's live playlist now, and returns whether its window changed;

@@ -1,5 +1,5 @@
 // Headless playback: `play(rate:)` starts a session on the player's clock, and ticks timed by the
-// injected `PlaybackTicker` bring the engine, on its queue, to the frame whose time has come.
+// injected playback `PlayerScheduler` bring the engine, on its queue, to the frame whose time has come.
 // A tick plans under the lock, lands on the engine, and commits under the lock (invariant 9).
 
 extension Player {
@@ -54,9 +54,9 @@ extension Player {
         }
     }
 
-    /// Queues tick `id` on the ticker; the player is held weakly, so a released player stops.
+    /// Queues tick `id` on the playback scheduler; the player is held weakly, so a released player stops.
     func scheduleTick(of id: UInt64, after delay: MediaTime) {
-        ticker.schedule(after: delay) { [weak self] in
+        playbackScheduler.schedule(after: delay) { [weak self] in
             self?.host.schedule { [weak self] engine in self?.tick(of: id, engine: engine) }
         }
     }

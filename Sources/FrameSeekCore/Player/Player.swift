@@ -14,9 +14,9 @@ public final class Player: Sendable {
     let machine: PlayerStateMachine
     let clock: any PlayerClock
     /// Times the reloads of live playlists.
-    let reloadScheduler: any LiveReloadScheduler
+    let reloadScheduler: any PlayerScheduler
     /// Times playback's ticks.
-    let ticker: any PlaybackTicker
+    let playbackScheduler: any PlayerScheduler
     private let engineFactory: PlaybackEngineFactory
 
     /// The scrub session behind `scrubSession`.
@@ -25,16 +25,16 @@ public final class Player: Sendable {
     /// A player whose engines `engineFactory` makes. `import FrameSeek` adds `Player()`,
     /// which uses the FFmpeg engine. `reloadScheduler` times the reloads of live playlists
     /// (a real timer by default; tests pass one they advance by hand). `clock` measures
-    /// playback and scrub throttling; `ticker` times playback's ticks (both injectable so tests
-    /// play on a virtual clock).
+    /// playback and scrub throttling; `playbackScheduler` times playback's ticks (both
+    /// injectable so tests play on a virtual clock).
     public init(
         engineFactory: @escaping PlaybackEngineFactory, callbackQueue: DispatchQueue = .main,
         clock: any PlayerClock = ContinuousPlayerClock(),
-        reloadScheduler: any LiveReloadScheduler = DispatchLiveReloadScheduler(),
-        ticker: any PlaybackTicker = DispatchPlaybackTicker()
+        reloadScheduler: any PlayerScheduler = DispatchPlayerScheduler(qos: .utility),
+        playbackScheduler: any PlayerScheduler = DispatchPlayerScheduler(qos: .userInteractive)
     ) {
         self.engineFactory = engineFactory
-        self.ticker = ticker
+        self.playbackScheduler = playbackScheduler
         self.machine = PlayerStateMachine(queue: callbackQueue)
         self.clock = clock
         self.reloadScheduler = reloadScheduler

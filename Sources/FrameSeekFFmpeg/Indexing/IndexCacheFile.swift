@@ -5,18 +5,36 @@ import FrameSeekCore
 /// rest, then the frame table as `FrameTableBuilder` made it, with the media type and codec of
 /// the stream it was made from (so that `IndexCache.StreamFacts` can check them).
 ///
-/// Layout, little-endian: "FSIDX", the format version (UInt32), the key's text, the payload's
-/// length (UInt64) and its SHA-256, then the payload. In the payload each frame is its
-/// differences from what the frame before it predicts, as variable-length integers: the PTS
-/// less the previous frame's end, the duration less the previous one's, the packet position
-/// less the previous one's, and the decode order less the next in line, with the keyframe
-/// flag as its lowest bit. Frames that follow one another cost a byte or two a field: a
-/// two-hour film's entry is about 7 bytes a frame and a three-hour MP3's 5, where 8-byte
-/// fields took 33, so reading the entry costs less than reading the media by far more than
-/// the scan did (format 2). Reading trusts nothing: a wrong magic,
-/// version, key or checksum, a count the bytes cannot hold, or a table that breaks the table's
-/// own rules (PTS not strictly increasing, an index out of range) makes the file rejected, with
-/// the reason.
+/// Layout. Fixed-size integers are little-endian; a text is its UTF-8 length (Int64) and bytes;
+/// a varint is LEB128 (seven bits a byte, low first); a signed varint is zigzag-coded first.
+///
+///     header   "FSIDX", format version (UInt32), key (text), payload length (Int64),
+///              SHA-256 of the payload (32 bytes)
+///     payload  table source (1 byte: 0 packet scan, 1 decode scan, 2 container index,
+///              3 sample table, 4 audio packets), stream index, media type, codec ID,
+///              time base numerator and denominator, origin PTS, frame count (Int64 each);
+///              the frames; random access points; missing data; corrupt frames; read error;
+///              packet order (below)
+///
+/// Each frame is its differences from what the frame before it predicts (`FramePrediction`):
+/// the PTS less the previous frame's end, the duration less the previous one's, the packet
+/// position (-1 unknown) less the previous one's, each a signed varint; then the decode order
+/// less the next in line, zigzag-coded, shifted left one bit with the keyframe flag as its
+/// lowest bit, as a varint. So frames that follow one another cost a byte or two a field
+/// (about 7 bytes a frame for a two-hour film, 5 for a three-hour MP3), so that reading an
+/// entry costs far less than scanning the media again.
+///
+/// After the frames: one byte, 1 when every frame is its own random access point, then the
+/// point count (Int64, 0 in that case) and each point's PTS, DTS (Int64.min unknown), decode
+/// order and frame index (-1 none); the count of frames followed by missing data, each frame
+/// (Int64) with its evidence (text); the count of corrupt frames and each (Int64); one byte,
+/// 1 when a read error ended the table, then its text; one byte, 1 when packets are known by
+/// PTS (0 for a decode scan), then the count of packets that are not frames of the table and
+/// each one's PTS and decode order (Int64 each).
+///
+/// Reading trusts nothing: a wrong magic, version, key or checksum, a count the bytes cannot
+/// hold, or a table that breaks the table's own rules (PTS not strictly increasing, an index
+/// out of range) makes the file rejected, with the reason.
 enum IndexCacheFile {
     /// Bumped whenever what `FrameTableBuilder` puts in a table changes, so an older build's
     /// files are rejected rather than read.

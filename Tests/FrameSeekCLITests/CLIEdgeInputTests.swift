@@ -1,4 +1,4 @@
-// Regression tests for the defects a code review found in the command line and what it opens:
+// The command line at the edges of its inputs and of what it opens:
 // hostile inputs (repeated, missing or overflowing timestamps) are refused with the one-line
 // error contract instead of answered wrongly or crashing; numbers from the command line are
 // bounded; a target at the far end of 64 bits clamps; Opus in WebM seeks; files that start
@@ -13,18 +13,18 @@ import FrameSeekTestSupport
 import Testing
 
 extension FailingInvocation {
-    /// The bad inputs the review found, each with the words its cause must use.
-    static let reviewBadInputs: [(file: String, causes: [String])] = [
+    /// Files with repeated, missing or overflowing timestamps, each with the words its cause must use.
+    static let badTimestampInputs: [(file: String, causes: [String])] = [
         ("bad/duplicate_pts.mkv", ["repeat", "timestamp"]),
         ("bad/raw_stream.h264", ["no timestamps"]),
         ("bad/overflow_pts.mkv", ["out of range"])
     ]
 
     /// Every command that opens media, on each bad input.
-    static let reviewBadFiles: [FailingInvocation] = {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-review-never-written").path
+    static let badTimestampInvocations: [FailingInvocation] = {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-edge-input-never-written").path
         var list: [FailingInvocation] = []
-        for (relative, causes) in reviewBadInputs {
+        for (relative, causes) in badTimestampInputs {
             let path = Repository.fixture(relative)
             let commands: [[String]] = [
                 ["probe", path],
@@ -47,10 +47,10 @@ extension FailingInvocation {
         return list
     }()
 
-    /// Numbers that used to overflow or allocate without bound.
-    static let reviewHugeNumbers: [FailingInvocation] = {
+    /// Numbers that would overflow, or allocate without bound, were they not checked against their bounds.
+    static let hugeNumberInvocations: [FailingInvocation] = {
         let good = FailingInvocation.good
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-review-never-written").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-edge-input-never-written").path
         return [
             FailingInvocation(
                 label: "step --count Int64.max",
@@ -104,18 +104,18 @@ extension FailingInvocation {
     }()
 }
 
-@Suite("Command line: review regressions")
-struct CLIReviewRegressionTests {
+@Suite("Command line: hostile timestamps, bounded numbers, far targets, Opus in WebM, undecodable starts")
+struct CLIEdgeInputTests {
     @Test(
         "Repeated, missing or overflowing timestamps: exit 2, one line with the file and the cause",
-        arguments: FailingInvocation.reviewBadFiles)
+        arguments: FailingInvocation.badTimestampInvocations)
     func hostileTimestamps(_ invocation: FailingInvocation) {
         CLIErrorTests.checkFails(invocation)
     }
 
     @Test(
         "Huge --count, --repeat, --cache-mb, --threads: exit 2, one line naming the option",
-        arguments: FailingInvocation.reviewHugeNumbers)
+        arguments: FailingInvocation.hugeNumberInvocations)
     func hugeNumbers(_ invocation: FailingInvocation) {
         let line = CLIErrorTests.checkFails(invocation)
         #expect(line.contains("whole number"), "the line says what the option takes: \(line)")
@@ -225,12 +225,12 @@ private let builtExecutable: String? = {
     return nil
 }()
 
-@Suite("Command line: review regressions, as a process")
-struct CLIReviewProcessTests {
+@Suite("Command line: hostile timestamps, as a process")
+struct CLIEdgeInputProcessTests {
     @Test(
         "The built executable exits 2 (no signal) with one stderr line on each hostile input",
         .enabled(if: builtExecutable != nil, "no frameseek executable next to the test bundle"),
-        arguments: FailingInvocation.reviewBadInputs.map(\.file))
+        arguments: FailingInvocation.badTimestampInputs.map(\.file))
     func exitStatus(_ relative: String) throws {
         let executable = try #require(builtExecutable)
         for command in [["probe"], ["frames", "--json"], ["seek", "0"]] {

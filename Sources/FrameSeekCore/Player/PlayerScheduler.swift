@@ -1,32 +1,33 @@
 import Dispatch
 
-/// Runs a live playlist's next reload after a delay: the player's only timer.
+/// Runs a block once after a delay: the player's timer, for playback's ticks and for the
+/// reloads of live playlists.
 ///
-/// Injectable so that tests decide when a reload happens (advance a manual scheduler) instead
-/// of sleeping through target durations. The player passes a block that queues the reload on
-/// the engine's queue and checks there that the item is still the one the reload was meant
-/// for; a scheduler only has to run it once, some time after `delay`.
-public protocol LiveReloadScheduler: Sendable {
+/// Injectable so that tests decide when a tick or a reload happens (a manual scheduler fired
+/// by hand, with a `ManualPlayerClock`) instead of sleeping through real time or target
+/// durations. The player schedules one block at a time for each use and never cancels one:
+/// a block that fires after `pause()`, `close()`, another `play()` or a change of item finds,
+/// on the engine's queue, that its session or item is gone, and does nothing. A scheduler
+/// only has to run each block once, some time after `delay`.
+public protocol PlayerScheduler: Sendable {
     /// Runs `work` once, `delay` from now, on any thread.
     func schedule(after delay: MediaTime, _ work: @escaping @Sendable () -> Void)
 }
 
 /// The real timer: `DispatchQueue.asyncAfter` on a global queue.
-///
-/// Nothing is cancelled on close: a reload that fires for an item no longer current finds
-/// that out on the engine's queue and stops, which costs one check.
-public struct DispatchLiveReloadScheduler: LiveReloadScheduler {
+public struct DispatchPlayerScheduler: PlayerScheduler {
     /// The quality of service the timer fires at.
     private let qos: DispatchQoS.QoSClass
 
-    /// A scheduler firing on the global queue of `qos`.
-    public init(qos: DispatchQoS.QoSClass = .utility) {
+    /// A scheduler firing on the global queue of `qos`: the player asks `.userInteractive`
+    /// for playback (ticks show frames) and `.utility` for live reloads.
+    public init(qos: DispatchQoS.QoSClass) {
         self.qos = qos
     }
 
     /// Runs `work` after `delay`, rounded to the nanosecond. A negative delay runs it at once;
     /// a non-numeric or longer than a day one after a day, so that a bad value from an engine
-    /// can neither stop the reloads nor make them spin.
+    /// can neither stop the ticks or reloads nor make them spin.
     public func schedule(after delay: MediaTime, _ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global(qos: qos).asyncAfter(deadline: .now() + Self.interval(delay), execute: work)
     }

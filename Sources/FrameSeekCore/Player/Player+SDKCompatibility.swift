@@ -1,9 +1,10 @@
 import Foundation
 
-// The SDK's seek-manager surface. In the SDK, precision seeking needs a seek manager that
-// `setupSeekManager(delegate:)` creates, and until then `scrubSession` is nil and seeks call
-// back unfinished. FrameSeek's player is its own seek manager from `init`, so these members
-// exist for code ported from the SDK, and they behave as that code expects.
+// The player's members under the SDK's names, so code ported from the SDK compiles and behaves
+// as written. In the SDK, precision seeking needs a seek manager that `setupSeekManager(delegate:)`
+// creates, and until then `scrubSession` is nil and seeks call back unfinished. FrameSeek's
+// player is its own seek manager from `init`, so these members are spellings of what it already
+// has, kept for that code.
 
 extension Player {
     /// Sets the delegate that follows the playhead (`seekDelegate`, held weakly), as the SDK's
