@@ -12,9 +12,9 @@ struct LandedExtras: Sendable {
     /// The PNG's bits per sample (`--png-depth 8|16`).
     var pngDepth: PNGBitDepth = .eight
 
-    /// `--png-depth`, 8 when not given.
+    /// `--png-depth`, or its default.
     static func pngDepth(_ arguments: Arguments) throws(UsageError) -> PNGBitDepth {
-        guard let text = arguments.value("--png-depth") else { return .eight }
+        let text = arguments.valueOrDefault("--png-depth")
         guard let depth = Int(text).flatMap(PNGBitDepth.init(rawValue:)) else {
             throw UsageError(message: "--png-depth takes 8 or 16, not '\(text)'")
         }

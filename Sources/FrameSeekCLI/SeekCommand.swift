@@ -102,7 +102,7 @@ enum SeekCommand: Subcommand {
             throw UsageError(message: "\(file): \(option) needs an HLS playlist")
         }
         let precision: SeekPrecision
-        do { precision = try SeekPrecision(parsing: arguments.value("--precision") ?? "exact") } catch {
+        do { precision = try SeekPrecision(parsing: arguments.valueOrDefault("--precision")) } catch {
             throw UsageError(message: "\(error)")
         }
         let pngPattern = arguments.value("--png")

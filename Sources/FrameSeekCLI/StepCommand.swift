@@ -43,9 +43,9 @@ enum StepCommand: Subcommand {
     static let forward = CommandOption("--forward", help: "step toward the end")
     static let backward = CommandOption("--backward", help: "step toward the start")
     static let count = CommandOption(
-        "--count", .wholeNumber(placeholder: "N", range: 1...1_000_000_000), help: "frames in each step (default 1)")
+        "--count", .wholeNumber(placeholder: "N", range: 1...1_000_000_000), default: "1", help: "frames in each step")
     static let repeatCount = CommandOption(
-        "--repeat", .wholeNumber(placeholder: "K", range: 1...1_000_000_000), help: "steps to take (default 1)")
+        "--repeat", .wholeNumber(placeholder: "K", range: 1...1_000_000_000), default: "1", help: "steps to take")
     static let stream = CommandOption.stream.described(
         """
         on a file with several streams, a video stream by its absolute index
@@ -89,8 +89,8 @@ enum StepCommand: Subcommand {
         case (false, true): direction = .backward
         default: throw UsageError(message: "give exactly one of --forward and --backward")
         }
-        let count = try arguments.integer("--count") ?? 1
-        let repeats = try arguments.integer("--repeat") ?? 1
+        let count = try arguments.integerOrDefault("--count")
+        let repeats = try arguments.integerOrDefault("--repeat")
         let pngPattern = arguments.value("--png")
         if let pngPattern, repeats > 1, !PathPattern.hasNumber(pngPattern) {
             throw UsageError(message: "--png needs a pattern such as step-%04d.png with --repeat")

@@ -53,16 +53,17 @@ enum ThumbnailsCommand: Subcommand {
     static let every = CommandOption("--every", .text(placeholder: "SECONDS"), help: "a thumbnail every SECONDS (default 10)")
     static let count = CommandOption(
         "--count", .wholeNumber(placeholder: "N", range: 1...Storyboard.maximumCount), help: "N thumbnails, evenly spaced")
-    static let size = CommandOption("--size", .text(placeholder: "WxH"), help: "the box each thumbnail fits in (default 160x90)")
+    static let size = CommandOption("--size", .text(placeholder: "WxH"), default: "160x90", help: "the box each thumbnail fits in")
     static let columns = CommandOption(
         "--columns", .wholeNumber(placeholder: "C", range: 1...1_000_000_000), help: "sprite sheets C tiles wide (with --rows)")
     static let rows = CommandOption(
         "--rows", .wholeNumber(placeholder: "R", range: 1...1_000_000_000), help: "sprite sheets R tiles high (with --columns)")
-    static let precision = CommandOption.precision.described(
-        """
-        how far the picture may be from its time (default: the nearest keyframe, any distance);
-        exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
-        """)
+    static let precision = CommandOption(
+        "--precision", .text(placeholder: "P"),
+        help: """
+            how far the picture may be from its time (default: the nearest keyframe, any distance);
+            exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
+            """)
     static let decoders = CommandOption(
         "--decoders", .wholeNumber(placeholder: "N", range: 1...ThumbnailGenerator.maximumDecoders),
         help: "decoders, each opening the file (default one per core, at most 2)")
@@ -73,7 +74,7 @@ enum ThumbnailsCommand: Subcommand {
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
         guard let directory = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
-        let size = try parseSize(arguments.value("--size") ?? "160x90")
+        let size = try parseSize(arguments.valueOrDefault("--size"))
         let columns = try arguments.integer("--columns"), rows = try arguments.integer("--rows")
         guard (columns == nil) == (rows == nil) else { throw UsageError(message: "--columns and --rows go together") }
         if arguments.value("--every") != nil && arguments.value("--count") != nil {

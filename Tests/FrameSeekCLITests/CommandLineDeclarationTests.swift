@@ -76,6 +76,10 @@ struct CommandLineDeclarationTests {
             if !option.isFlag {
                 #expect(throws: UsageError.self) { try CommandLineTool.arguments([option.name], for: command) }
             }
+            // A default is a value the option itself would take.
+            if case .wholeNumber(_, let range) = option.value, let text = option.defaultValue {
+                #expect(Int(text).map(range.contains) == true, "\(name) \(option.name): default \(text) outside \(range)")
+            }
         }
         let result = frameseek([name, FailingInvocation.good, "--frobnicate"])
         #expect(result.code == .usageOrInput)
@@ -87,7 +91,8 @@ struct CommandLineDeclarationTests {
     /// `values`, `integer`), found in the source text.
     static func optionsRead() throws -> Set<String> {
         let folder = Repository.root.appendingPathComponent("Sources/FrameSeekCLI")
-        let pattern = try NSRegularExpression(pattern: #"\.(?:value|values|has|integer)\("(-{1,2}[a-z0-9-]+)"\)"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"\.(?:value|values|has|integer|valueOrDefault|integerOrDefault)\("(-{1,2}[a-z0-9-]+)"\)"#)
         var read: Set<String> = []
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         for file in files where file.pathExtension == "swift" {

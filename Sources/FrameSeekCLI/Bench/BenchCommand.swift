@@ -14,7 +14,7 @@ enum BenchCommand: Subcommand {
         """
     static let maximumPositionals = Int.max
     static let options: [CommandOption] = [
-        workload, count, seed, targets, .precision, threads, .batchDecoders, .stream, .cacheMB, poolMB, noConvert, noSkipNonReference,
+        workload, count, seed, targets, precision, threads, .batchDecoders, .stream, .cacheMB, poolMB, noConvert, noSkipNonReference,
         network, report, peers
     ]
     static let discussion = """
@@ -77,12 +77,14 @@ enum BenchCommand: Subcommand {
     static let exitCodes = "Exit codes: 0 success, 2 bad usage or unreadable input."
 
     static let workload = CommandOption(
-        "--workload", .text(placeholder: "W[,W...]"), help: "the workloads to run, listed above (default random)")
+        "--workload", .text(placeholder: "W[,W...]"), default: "random", help: "the workloads to run, listed above")
     static let count = CommandOption(
         "-n", .wholeNumber(placeholder: "N", range: 1...SampleTargets.limit), help: "measured operations per workload")
     static let seed = CommandOption(
-        "--seed", .wholeNumber(placeholder: "S", range: 0...1_000_000_000), help: "the seed of the random times (default 1)")
+        "--seed", .wholeNumber(placeholder: "S", range: 0...1_000_000_000), default: "1", help: "the seed of the random times")
     static let targets = CommandOption.targets.described("seek to these times instead of random ones (see above)")
+    static let precision = CommandOption(
+        "--precision", .text(placeholder: "P"), help: "the precision of every seek (default: each workload's own)")
     static let threads = CommandOption.threads.described("decoder threads (default 1; 0 lets FFmpeg choose)")
     static let poolMB = CommandOption.poolMB.described(
         """
@@ -114,7 +116,7 @@ enum BenchCommand: Subcommand {
             try writeReport(BenchReport.html([], peers: peers), to: report)
             return .success
         }
-        let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
+        let workloads = try parseWorkloads(arguments.valueOrDefault("--workload"))
         let network = try arguments.value("--network").map { text throws(UsageError) in try NetworkModel(parsing: text) }
         var runner = BenchRunner()
         runner.threads = try arguments.integer("--threads") ?? 1
@@ -146,7 +148,7 @@ enum BenchCommand: Subcommand {
         // Every operation is built before the first runs: as seek's --sample, at most
         // SampleTargets.limit of them, so no -n can ask for unbounded memory.
         let count = try arguments.integer("-n")
-        let seed = UInt64(try arguments.integer("--seed") ?? 1)
+        let seed = UInt64(try arguments.integerOrDefault("--seed"))
         let stream = try arguments.integer("--stream")
 
         var results: [BenchResult] = []

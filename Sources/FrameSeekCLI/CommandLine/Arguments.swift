@@ -59,6 +59,25 @@ struct Arguments {
     /// Every value given for `option`, in order (an option that may be repeated).
     func values(_ option: String) -> [String] { values[option] ?? [] }
 
+    /// The value of `option`, or its declared default when it is not given.
+    func valueOrDefault(_ option: String) -> String {
+        guard let text = value(option) ?? declared[option]?.defaultValue else {
+            preconditionFailure("\(option) is read with its default, but declares none")
+        }
+        return text
+    }
+
+    /// The value of `option` as a whole number, or its declared default when it is not given.
+    func integerOrDefault(_ option: String) throws(UsageError) -> Int {
+        guard let number = try integer(option) else {
+            guard let text = declared[option]?.defaultValue, let number = Int(text) else {
+                preconditionFailure("\(option) is read with its default, but declares no whole number")
+            }
+            return number
+        }
+        return number
+    }
+
     /// The value of `option` as a whole number in the range its declaration gives.
     func integer(_ option: String) throws(UsageError) -> Int? {
         guard let text = value(option) else { return nil }

@@ -65,11 +65,8 @@ extension CommandOption {
             core, at most 2). Every frame decodes as on one decoder, damage reports too
             """)
     static let precision = CommandOption(
-        "--precision", .text(placeholder: "P"),
-        help: """
-            exact (default), previous-keyframe, next-keyframe,
-            nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
-            """)
+        "--precision", .text(placeholder: "P"), default: "exact",
+        help: "exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER")
     static let targets = CommandOption(
         "--targets", .text(placeholder: "FILE"),
         help: """
@@ -102,11 +99,8 @@ extension CommandOption {
             video planes, or for audio over the frame as 16-bit PCM (pcm_s16le)
             """)
     static let pngDepth = CommandOption(
-        "--png-depth", .text(placeholder: "8|16"),
-        help: """
-            bits per sample of the PNG (default 8); 16 keeps the precision of 10-
-            and 12-bit sources, as big-endian RGB samples
-            """)
+        "--png-depth", .text(placeholder: "8|16"), default: "8",
+        help: "bits per sample of the PNG; 16 keeps the precision of 10- and 12-bit sources, as big-endian RGB samples")
     static let tonemap = CommandOption(
         "--tonemap", .text(placeholder: "T"),
         help: """

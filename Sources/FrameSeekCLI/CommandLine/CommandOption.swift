@@ -19,12 +19,17 @@ struct CommandOption: Sendable, Hashable {
     let value: Value
     /// What the option does, in one paragraph: `rows` wraps it to the help column.
     let help: String
+    /// The value the command reads when the option is not given (`Arguments.valueOrDefault`),
+    /// shown after the help; nil when there is none, or when it is not one fixed value (one
+    /// decoder per core) and the help says what it is.
+    let defaultValue: String?
     /// Whether giving it twice adds a value rather than replacing the first (shown as `...`).
     let isRepeatable: Bool
 
-    init(_ name: String, _ value: Value = .none, repeatable: Bool = false, help: String) {
+    init(_ name: String, _ value: Value = .none, default defaultValue: String? = nil, repeatable: Bool = false, help: String) {
         self.name = name
         self.value = value
+        self.defaultValue = defaultValue
         self.isRepeatable = repeatable
         self.help = help
     }
@@ -42,7 +47,7 @@ struct CommandOption: Sendable, Hashable {
 
     /// The same option described for one command in its own words.
     func described(_ help: String) -> CommandOption {
-        CommandOption(name, value, repeatable: isRepeatable, help: help)
+        CommandOption(name, value, default: defaultValue, repeatable: isRepeatable, help: help)
     }
 }
 
@@ -58,7 +63,8 @@ extension CommandOption {
         let indent = String(repeating: " ", count: helpColumn)
         return options.map { option in
             let label = "  " + option.label
-            let lines = wrapped(option.help, width: lineWidth - helpColumn)
+            let help = option.help + (option.defaultValue.map { " (default \($0))" } ?? "")
+            let lines = wrapped(help, width: lineWidth - helpColumn)
             let first =
                 label.count + 2 <= helpColumn ? label + String(repeating: " ", count: helpColumn - label.count) : label + "\n" + indent
             return first + lines.joined(separator: "\n" + indent) + "\n"

@@ -47,9 +47,10 @@ enum LandingCommand: Subcommand {
         """
 
     static let count = CommandOption(
-        "-n", .wholeNumber(placeholder: "N", range: 1...100_000), help: "record: N seeded random targets (default 10)")
+        "-n", .wholeNumber(placeholder: "N", range: 1...100_000), default: "10", help: "record: N seeded random targets")
     static let seed = CommandOption(
-        "--seed", .wholeNumber(placeholder: "S", range: 0...1_000_000_000), help: "record: the seed of the random targets (default 1)")
+        "--seed", .wholeNumber(placeholder: "S", range: 0...1_000_000_000), default: "1",
+        help: "record: the seed of the random targets")
     static let precision = CommandOption(
         "--precision", .text(placeholder: "P"), repeatable: true,
         help: "record: a precision to seek every target at (default exact; give it again for more)")
