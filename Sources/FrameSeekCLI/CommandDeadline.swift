@@ -34,15 +34,15 @@ public struct CommandDeadline: Sendable, Equatable {
     public static func of(_ arguments: [String]) -> CommandDeadline? {
         guard let name = arguments.first,
             let command = CommandLineTool.commands.first(where: { $0.name == name }),
-            command.options.contains("--deadline"),
+            command.allOptions.contains(where: { $0.name == CommandOption.deadline.name }),
             let parsed = try? CommandLineTool.arguments(Array(arguments.dropFirst()), for: command),
             let url = parsed.positionals.first,
             url.hasPrefix("http://") || url.hasPrefix("https://") || PlaylistInput.isPlaylist(url)
         else { return nil }
         let explicit: Int?, timeout: Int
         do {
-            explicit = try parsed.integer("--deadline", minimum: 0, maximum: 604_800)
-            timeout = try parsed.integer("--timeout", minimum: 1, maximum: 86_400) ?? Int(NetworkPolicy().timeout.components.seconds)
+            explicit = try parsed.integer("--deadline")
+            timeout = try parsed.integer("--timeout") ?? Int(NetworkPolicy().timeout.components.seconds)
         } catch {
             return nil
         }
@@ -60,17 +60,6 @@ public struct CommandDeadline: Sendable, Equatable {
         }
         return CommandDeadline(seconds: seconds, command: name, url: url, origin: origin)
     }
-
-    /// The options' lines in every command's help that reads media over the network.
-    static let help = """
-        --retries N   for a URL: retries of a failed request (default 3; see the Damaged media article)
-        --timeout S   for a URL: the longest one resource may take, retries included (default 30)
-        --deadline S  for a URL: the longest the command may take in all, after which it exits 2
-                      (default \(multiple) x --timeout, plus --for for play; 0 for none)
-        --insecure    for https: do not verify the server's certificate (said once on stderr)
-        --playlist-limit-mb N
-                      the largest playlist read, in MiB (default 16; 1 to 4096)
-        """
 
     /// The error line when the deadline passes.
     public var message: String {

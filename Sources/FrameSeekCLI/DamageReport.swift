@@ -7,15 +7,6 @@ import FrameSeek
 /// `--strict`, truncation (found when the file opens) and the first damaged result are an
 /// error instead: exit 2, one line naming the file and the first damaged frame.
 struct DamageReport {
-    /// What `--strict` adds to each command's help.
-    static let help = """
-        --strict      damage is an error: a truncated file, media that could not be read (a
-                      missing HLS segment), or a result decoded with errors, ends the command
-                      with exit 2 and one line naming the file and the first
-                      damaged frame. Without it such results are marked (damaged, decode_errors)
-                      and one warning line per file goes to stderr.
-        """
-
     /// The command, for the warning line's prefix.
     let command: String
     /// The file the results come from.

@@ -4,11 +4,11 @@ import FrameSeek
 enum FramesCommand: Subcommand {
     static let name = "frames"
     static let summary = "every frame of the stream in presentation order"
-    static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--stream", "--threads"]
-    static let help = """
-        usage: frameseek frames FILE [--stream N] [--strict] [--json]
-
+    static let usage = """
+        frameseek frames FILE [--stream N] [--strict] [--json]
+        """
+    static let options: [CommandOption] = [.stream, .threads, .strict] + CommandOption.network
+    static let discussion = """
         Prints the frame table FrameSeek seeks on: every frame of the selected stream in
         presentation order, with its raw PTS, its time on the zero-based timeline (0 is the
         container's start time, as ffmpeg -ss counts), its duration and its keyframe flag.
@@ -19,11 +19,9 @@ enum FramesCommand: Subcommand {
         duration are seconds. frames reads packets without decoding them: damaged and
         decode_errors say whether the demuxer flagged the frame's packet corrupt; errors found
         by decoding show on seek and step results.
-        \(DamageReport.help)
-        \(CommandDeadline.help)
-
+        """
+    static let exitCodes = """
         Exit codes: 0 success, 2 bad usage or unreadable input.
-
         """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
@@ -60,26 +58,5 @@ enum FramesCommand: Subcommand {
                     + DamageReport.mark(decodeErrors: flagged.contains(f.index) ? 1 : 0))
         }
         return .success
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
-
-extension Double {
-    /// Fixed-point text with `digits` decimals, for tables.
-    func fixed(_ digits: Int) -> String {
-        guard isFinite, abs(self) < 1e12 else { return description }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(self) * scale).rounded()
-        let whole = Int64(scaled / scale)
-        let fraction = Int64(scaled - Double(whole) * scale)
-        let fractionText = String(fraction)
-        let sign = self < 0 && scaled != 0 ? "-" : ""
-        return "\(sign)\(whole)." + String(repeating: "0", count: max(0, digits - fractionText.count)) + fractionText
     }
 }

@@ -5,12 +5,12 @@ import FrameSeek
 enum IndexCommand: Subcommand {
     static let name = "index"
     static let summary = "build the index cache entries of files ahead of time"
-    static let flags: Set<String> = []
-    static let options: Set<String> = ["--stream", "--jobs"]
+    static let usage = """
+        frameseek index FILE... [--stream N] [--jobs N] [--json]
+        """
+    static let options: [CommandOption] = [.stream, jobs]
     static let maximumPositionals = Int.max
-    static let help = """
-        usage: frameseek index FILE... [--stream N] [--jobs N] [--json]
-
+    static let discussion = """
         Indexes each FILE's selected stream (as every command selects it, or --stream N) and keeps
         the table in the index cache ($XDG_CACHE_HOME/frameseek/index, else ~/.cache/frameseek/index),
         so later commands on the file read the table instead of the media. Files run --jobs at a
@@ -18,17 +18,20 @@ enum IndexCommand: Subcommand {
         the table was made, and whether the cache entry was read, written or rebuilt. An entry is
         keyed by the file's size, modification time and the SHA-256 of its first and last MiB, with
         FrameSeek's and FFmpeg's versions; one that does not match, or is damaged, is rebuilt.
-
+        """
+    static let exitCodes = """
         Exit codes: 0 every file indexed, 2 bad usage or a file that could not be indexed (the
         others are still indexed).
-
         """
+
+    static let jobs = CommandOption(
+        "--jobs", .wholeNumber(placeholder: "N", range: 1...64), help: "files indexed at a time (default: one per core)")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing FILE") }
         guard !arguments.has("--no-index-cache") else { throw UsageError(message: "--no-index-cache leaves nothing to do") }
         let options = try engineOptions(arguments)
-        let jobs = try arguments.integer("--jobs", minimum: 1, maximum: 64) ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try arguments.integer("--jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         let json = arguments.has("--json")
         // Collected, then written in the order given: the outputs are not shared between threads.
         let results = Locked<[Swift.Result<String, any Error>]>([])

@@ -12,19 +12,9 @@ struct LandedExtras: Sendable {
     /// The PNG's bits per sample (`--png-depth 8|16`).
     var pngDepth: PNGBitDepth = .eight
 
-    /// The help text of the picture options `seek` and `step` share.
-    static let pictureHelp = """
-        --png-depth 8|16  bits per sample of the PNG (default 8); 16 keeps the precision of 10-
-                      and 12-bit sources, as big-endian RGB samples
-        --tonemap T   how an HDR picture (PQ or HLG) is brought to SDR BT.709: hable (default),
-                      mobius, reinhard, clip (FFmpeg's zscale and tonemap filters, peaking at
-                      MaxCLL, else the mastering peak, else 1000 nits), or none (no tone mapping:
-                      grey and flat). SDR pictures and every MD5 are the same whatever it says
-        """
-
-    /// `--png-depth`, 8 when not given.
+    /// `--png-depth`, or its default.
     static func pngDepth(_ arguments: Arguments) throws(UsageError) -> PNGBitDepth {
-        guard let text = arguments.value("--png-depth") else { return .eight }
+        let text = arguments.valueOrDefault("--png-depth")
         guard let depth = Int(text).flatMap(PNGBitDepth.init(rawValue:)) else {
             throw UsageError(message: "--png-depth takes 8 or 16, not '\(text)'")
         }

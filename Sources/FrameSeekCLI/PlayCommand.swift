@@ -6,14 +6,12 @@ import FrameSeek
 enum PlayCommand: Subcommand {
     static let name = "play"
     static let summary = "play headless on the real clock, resuming where the last run stopped"
-    static let flags: Set<String> = ["--resume"]
-    static let options: Set<String> = [
-        "--retries", "--timeout", "--deadline", "--store", "--rate", "--for", "--key", "--stream", "--threads"
-    ]
-    static let help = """
-        usage: frameseek play FILE|URL [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY]
-                              [--retries N] [--timeout S] [--deadline S] [--json]
-
+    static let usage = """
+        frameseek play FILE|URL [--resume] [--store PATH] [--rate R] [--for SECONDS] [--key KEY]
+                       [--retries N] [--timeout S] [--deadline S] [--json]
+        """
+    static let options: [CommandOption] = [resume, store, rate, playFor, key, .stream, .threads] + CommandOption.network
+    static let discussion = """
         Plays FILE, or a URL (a file over HTTP, an HLS playlist, VOD or live), without a window:
         the clock advances media time at --rate (default 1, up to 16), frames are decoded as their
         time comes due, and a time update is printed every 0.1 s of media time. JSON lines: first
@@ -23,18 +21,34 @@ enum PlayCommand: Subcommand {
         any resume landing). A live playlist is reloaded as RFC 8216 says; each reload that changed
         the window prints {"event": "live_window_changed", "start", "end"}, each that failed
         {"event": "live_window_reload_failed", "error"}, and playback goes on from what it has.
-        \(CommandDeadline.help)
-        --resume      resume at the position saved for FILE, and save it while playing (at least
-                      once per second of playback, and on every seek, pause and close); a position
-                      under 3 s, or within 3 s of the end, is not resumed; reaching the end clears it
-        --store PATH  the SQLite store (default $XDG_DATA_HOME/frameseek/progress.sqlite, else
-                      ~/.local/share/frameseek/progress.sqlite)
-        --key KEY     the item's key in the store (default: the file's identity: real path, size
-                      and modification time)
-
-        Exit codes: 0 played, 2 bad usage, unreadable input or an unusable store.
-
         """
+    static let exitCodes = """
+        Exit codes: 0 played, 2 bad usage, unreadable input or an unusable store.
+        """
+
+    static let resume = CommandOption(
+        "--resume",
+        help: """
+            resume at the position saved for FILE, and save it while playing (at least
+            once per second of playback, and on every seek, pause and close); a position
+            under 3 s, or within 3 s of the end, is not resumed; reaching the end clears it
+            """)
+    static let store = CommandOption(
+        "--store", .text(placeholder: "PATH"),
+        help: """
+            the SQLite store (default $XDG_DATA_HOME/frameseek/progress.sqlite, else
+            ~/.local/share/frameseek/progress.sqlite)
+            """)
+    static let key = CommandOption(
+        "--key", .text(placeholder: "KEY"),
+        help: """
+            the item's key in the store (default: the file's identity: real path, size
+            and modification time)
+            """)
+    static let rate = CommandOption(
+        "--rate", .text(placeholder: "R"), help: "the playback rate, above 0 and at most 16 (default 1)")
+    static let playFor = CommandOption(
+        "--for", .text(placeholder: "SECONDS"), help: "stop after this much wall time, counted from the first frame shown")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)

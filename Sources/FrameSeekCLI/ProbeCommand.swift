@@ -4,11 +4,11 @@ import FrameSeek
 enum ProbeCommand: Subcommand {
     static let name = "probe"
     static let summary = "container, streams, frame and keyframe counts, GOP statistics"
-    static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = ["--retries", "--timeout", "--deadline", "--stream", "--threads"]
-    static let help = """
-        usage: frameseek probe FILE [--stream N] [--strict] [--json]
-
+    static let usage = """
+        frameseek probe FILE [--stream N] [--strict] [--json]
+        """
+    static let options: [CommandOption] = [.stream, .threads, .strict] + CommandOption.network
+    static let discussion = """
         Prints the container, its streams, the duration and start time, and for the selected
         stream (FFmpeg's best video stream, else its best audio stream, or --stream N, the
         absolute index as ffprobe numbers streams): frame count, keyframe count, GOP length
@@ -23,11 +23,9 @@ enum ProbeCommand: Subcommand {
         mastering_display {primaries [[x, y] x3], white_point, min_luminance, max_luminance},
         content_light_level {max_cll, max_fall}, dolby_vision {profile, level,
         bl_signal_compatibility_id, rpu, el, bl}}, null for other streams.
-        \(DamageReport.help)
-        \(CommandDeadline.help)
-
+        """
+    static let exitCodes = """
         Exit codes: 0 success, 2 bad usage or unreadable input.
-
         """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {

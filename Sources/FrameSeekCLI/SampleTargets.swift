@@ -24,7 +24,7 @@ struct SampleTargets {
     /// - Throws: `UsageError` for a count outside 1...`limit`, or an interval that is not a
     ///   time or is shorter than `shortestInterval`.
     init(_ arguments: Arguments) throws(UsageError) {
-        count = try arguments.integer("--sample", minimum: 1, maximum: Self.limit)
+        count = try arguments.integer("--sample")
         if let text = arguments.value("--every") {
             let parsed: MediaTime
             do { parsed = try MediaTime(parsing: text) } catch { throw UsageError(message: "--every: \(error)") }

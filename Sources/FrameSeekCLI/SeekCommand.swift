@@ -5,69 +5,40 @@ import FrameSeek
 enum SeekCommand: Subcommand {
     static let name = "seek"
     static let summary = "seek to times with a precision and report where each landed"
-    static let flags: Set<String> = ["--md5", "--no-autorotate", "--strict", "--live-edge"]
-    static let options: Set<String> = [
-        "--retries", "--timeout", "--deadline", "--targets", "--precision", "--stream", "--threads", "--png", "--png-depth", "--tonemap",
-        "--date", "--variant",
-        "--sample", "--every", "--pool-mb", "--decoders"
-    ]
+    static let usage = """
+        frameseek seek FILE [TIME ...] [--at TIME ...] [--targets FILE] [--sample N] [--every S]
+                       [--precision P] [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5]
+                       [--png PATH] [--png-depth 8|16] [--tonemap T] [--no-autorotate]
+                       [--strict] [--json]
+        frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
+        """
+    static let options: [CommandOption] =
+        [
+            .at, .targets, sample, every, .precision, .stream, .threads, .batchDecoders, .poolMB, .md5, png,
+            .pngDepth, .tonemap, .noAutorotate, .strict, date, liveEdge, .variant
+        ] + CommandOption.network
     /// FILE and any number of TIMEs.
     static let maximumPositionals = Int.max
-    static let help = """
-        usage: frameseek seek FILE [TIME ...] [--targets FILE] [--sample N] [--every S] [--precision P]
-                              [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5] [--png PATH]
-                              [--png-depth 8|16] [--tonemap T] [--no-autorotate]
-                              [--strict] [--json]
-               frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
-
+    static let discussion = """
         Runs every target in one process and prints the results in the order given. Several
         targets in a file are landed as one batch: planned first, then decoded in one forward pass
         per GOP landed in, each frame once, skipping the non-reference frames between targets, the
         GOPs split between decoders (--decoders); latency_ms is then each landing's own decoding.
         TIME is seconds (92.5), a rational (1001/30000) or a clock time (00:01:32.500), on the
-        zero-based timeline; seconds may end in "s" (92.5s). --targets FILE reads one time
-        per line (# starts a comment; blank lines and CRLF line ends are fine); a file with no
-        time in it is an error.
-        --sample N    N targets spread evenly over the clip: the middle of each of N equal parts
-                      of the span from the first frame to the last (as peers.py --workload sample)
-        --every S     a target every S seconds from the first frame (S at least 0.001)
-        Targets from TIMEs, --targets, --sample and --every add up, in that order (at most
+        zero-based timeline; seconds may end in "s" (92.5s). --at TIME gives one more target, as
+        a TIME after FILE does (step takes both too). --targets FILE reads one time per line.
+        Targets from TIMEs, --at, --targets, --sample and --every add up, in that order (at most
         100,000).
 
         An HLS playlist (a path or URL ending in .m3u8 or .m3u, or a file starting with #EXTM3U)
         is read by FrameSeek itself, on the zero-based timeline of its window, and every result
         also gets landed_date: the EXT-X-PROGRAM-DATE-TIME date of the landed frame (ISO 8601
         with milliseconds; null when the playlist has no dates).
-        --date ISO8601  seek to the frame showing at that date (2024-03-04T23:02:17.684Z; an offset
-                      such as +01:00 is fine), instead of TIMEs or --targets
-        --live-edge   seek to the live edge: the window's end less the hold-back (SERVER-CONTROL
-                      HOLD-BACK, or three target durations), exact unless --precision says otherwise
-        \(PlaylistInput.variantHelp)
         A date outside the window, a date in a playlist without dates, or --live-edge on a playlist
         that is not live (EXT-X-ENDLIST or VOD) prints {"result": "unavailable", "reason",
         "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
         text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
         file that is not a playlist are usage errors.
-
-        --precision   exact (default), previous-keyframe, next-keyframe,
-                      nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
-        --md5         the MD5 of the landed frame, as ffmpeg -f framemd5 prints it: over the
-                      video planes, or for audio over the frame as 16-bit PCM (pcm_s16le)
-        --png PATH    write the landed frame as PNG, upright (display matrix applied), written
-                      under a temporary name and renamed into place; PATH may be a pattern
-                      such as out-%03d.png, numbered from 1 (needed with several targets).
-                      Video streams only.
-        --no-autorotate  write the PNG in coded orientation
-        \(LandedExtras.pictureHelp)
-        --threads N   decoder threads (default 1; 0 lets FFmpeg choose). 2 is faster on long
-                      decode-forward runs of clean media; see the Performance article's "Threads" for why
-                      the default stays 1
-        --decoders N  decoders a batch splits its GOPs between, each on a core (default: one per
-                      core, at most 2). Every frame decodes as on one decoder, damage reports too
-        --pool-mb MB  bound on the decoders parked in recently visited GOPs (default 256; 0 keeps
-                      one decoder): a later target in such a GOP decodes on from the nearest one
-        \(DamageReport.help)
-        \(CommandDeadline.help)
 
         --json prints one line per target: requested, landed, landed_pts, frame_index,
         key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,
@@ -75,21 +46,52 @@ enum SeekCommand: Subcommand {
         keyframe decoding started from and the landed frame; damaged when above 0),
         clamp_explanation when clamped, and md5 / png when asked. Times are seconds; the _rational
         fields give the exact values.
-
+        """
+    static let exitCodes = """
         Exit codes: 0 success, 1 a date or live-edge seek that is unavailable, 2 bad usage or
         unreadable input.
-
         """
+
+    static let sample = CommandOption(
+        "--sample", .wholeNumber(placeholder: "N", range: 1...SampleTargets.limit),
+        help: """
+            N targets spread evenly over the clip: the middle of each of N equal parts
+            of the span from the first frame to the last (as peers.py --workload sample)
+            """)
+    static let every = CommandOption(
+        "--every", .text(placeholder: "S"), help: "a target every S seconds from the first frame (S at least 0.001)")
+    static let png = CommandOption(
+        "--png", .text(placeholder: "PATH"),
+        help: """
+            write the landed frame as PNG, upright (display matrix applied), written
+            under a temporary name and renamed into place; PATH may be a pattern
+            such as out-%03d.png, numbered from 1 (needed with several targets).
+            Video streams only.
+            """)
+    static let date = CommandOption(
+        "--date", .text(placeholder: "ISO8601"),
+        help: """
+            for a playlist: seek to the frame showing at that date (2024-03-04T23:02:17.684Z;
+            an offset such as +01:00 is fine), instead of TIMEs or --targets
+            """)
+    static let liveEdge = CommandOption(
+        "--live-edge",
+        help: """
+            for a playlist: seek to the live edge: the window's end less the hold-back
+            (SERVER-CONTROL HOLD-BACK, or three target durations), exact unless --precision
+            says otherwise
+            """)
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
         let liveTarget = try LiveTarget(arguments)
-        var targets = try arguments.positionals.dropFirst().map { text throws -> MediaTime in
+        // TIMEs after FILE, then those of --at: two spellings of the same target.
+        var targets = try (arguments.positionals.dropFirst() + arguments.values("--at")).map { text throws -> MediaTime in
             do { return try MediaTime(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
         if let list = arguments.value("--targets") { targets += try TargetFile.read(list) }
         guard !targets.isEmpty || liveTarget != nil || SampleTargets.isRequested(arguments) else {
-            throw UsageError(message: "no TIME given (and no --targets, --sample or --every)")
+            throw UsageError(message: "no TIME given (and no --at, --targets, --sample or --every)")
         }
         let isPlaylist = PlaylistInput.isPlaylist(file)
         let sampled = try SampleTargets(arguments)
@@ -100,7 +102,7 @@ enum SeekCommand: Subcommand {
             throw UsageError(message: "\(file): \(option) needs an HLS playlist")
         }
         let precision: SeekPrecision
-        do { precision = try SeekPrecision(parsing: arguments.value("--precision") ?? "exact") } catch {
+        do { precision = try SeekPrecision(parsing: arguments.valueOrDefault("--precision")) } catch {
             throw UsageError(message: "\(error)")
         }
         let pngPattern = arguments.value("--png")
@@ -143,7 +145,7 @@ enum SeekCommand: Subcommand {
             // Planned first, then one forward pass per GOP run, the runs split between the
             // decoders; the lines come out in the order given.
             let decoders =
-                try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
+                try arguments.integer("--decoders")
                 ?? FFmpegEngine.defaultBatchDecoders
             let landed = try file.seek(to: targets, precision: precision, decoders: decoders) { ordinal, landing, decoder in
                 try lines.line(ordinal, landing, engine: decoder)
@@ -247,28 +249,5 @@ struct SeekLines: Sendable {
         if let uncounted { line += "  (frame number unknown: \(uncounted))" }
         if let date { line += "  date \(date?.iso8601 ?? "none")" }
         return line
-    }
-}
-
-/// Output paths numbered printf-style: `out-%03d.png`.
-enum PathPattern {
-    static func hasNumber(_ pattern: String) -> Bool { numberRange(in: pattern) != nil }
-
-    /// Replaces the first `%d` or `%0Nd` with `number`.
-    static func expand(_ pattern: String, number: Int) -> String {
-        guard let (range, width) = numberRange(in: pattern) else { return pattern }
-        let digits = String(number)
-        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
-        return pattern.replacingCharacters(in: range, with: padded)
-    }
-
-    private static func numberRange(in pattern: String) -> (Range<String.Index>, Int)? {
-        guard let regex = try? NSRegularExpression(pattern: "%(0?[0-9]*)d"),
-            let match = regex.firstMatch(in: pattern, range: NSRange(pattern.startIndex..., in: pattern)),
-            let range = Range(match.range, in: pattern),
-            let widthRange = Range(match.range(at: 1), in: pattern)
-        else { return nil }
-        // A width is padding, not a request for gigabytes of zeros: 20 digits hold any Int.
-        return (range, min(20, Int(pattern[widthRange]) ?? 0))
     }
 }

@@ -4,16 +4,19 @@ import FrameSeek
 enum StepCommand: Subcommand {
     static let name = "step"
     static let summary = "land at a time, then step frames forward or backward"
-    static let flags: Set<String> = ["--forward", "--backward", "--md5", "--no-autorotate", "--strict"]
-    static let options: Set<String> = [
-        "--retries", "--timeout", "--deadline", "--at", "--count", "--repeat", "--stream", "--threads", "--png", "--png-depth", "--tonemap",
-        "--cache-mb", "--decoders"
-    ]
-    static let help = """
-        usage: frameseek step FILE --at TIME (--forward | --backward) [--count N] [--repeat K]
-                              [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
-                              [--png-depth 8|16] [--tonemap T] [--strict] [--json]
-
+    static let usage = """
+        frameseek step FILE (TIME | --at TIME) (--forward | --backward) [--count N] [--repeat K]
+                       [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
+                       [--png-depth 8|16] [--tonemap T] [--strict] [--json]
+        """
+    static let options: [CommandOption] =
+        [
+            at, forward, backward, count, repeatCount, stream, threads, decoders, cacheMB, .md5, png, .pngDepth, .tonemap,
+            .noAutorotate, .strict
+        ] + CommandOption.network
+    /// FILE and the TIME to land at.
+    static let maximumPositionals = 2
+    static let discussion = """
         Lands exactly at TIME, then takes K steps (default 1) of N frames (default 1) in
         presentation order. Steps move by the frame index, never by duration x N, so variable
         frame rate steps right. Backward steps come from a frame cache (default 192 MiB,
@@ -26,32 +29,58 @@ enum StepCommand: Subcommand {
         than asked (near an edge) says so in frames_stepped. Once a step is unavailable at an
         edge, the command stops.
 
-        TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500).
-        --png PATTERN writes each landed frame, e.g. step-%04d.png, numbered from 1 (a PATH
-        without a number is fine for one step); each file is written under a temporary name and
-        renamed into place.
-        \(LandedExtras.pictureHelp)
-        On a file with several streams, --stream N picks a video stream by its absolute index
-        (see frameseek probe); an audio stream of a file that has video is refused.
-        --threads N decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
-        over many frames of clean media).
-        --decoders N  a pass forward (--forward with --repeat, without --png) splits the GOPs it
-        steps through between N decoders, each on a core (default: one per core, at most 2).
-        Every frame decodes as on one decoder; damage is then counted from the keyframe of each
-        step's GOP, as a seek counts it, and latency_ms is each step's own decoding.
-        \(DamageReport.help)
-        \(CommandDeadline.help)
+        TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500),
+        given after FILE as seek takes it, or with --at.
         A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
         the step moves one frame more than asked and is damaged.
-
+        """
+    static let exitCodes = """
         Exit codes: 0 success (an edge reached is a result, not an error), 2 bad usage or
         unreadable input.
-
         """
+
+    static let at = CommandOption("--at", .text(placeholder: "TIME"), help: "the time to land at, instead of a TIME after FILE")
+    static let forward = CommandOption("--forward", help: "step toward the end")
+    static let backward = CommandOption("--backward", help: "step toward the start")
+    static let count = CommandOption(
+        "--count", .wholeNumber(placeholder: "N", range: 1...1_000_000_000), default: "1", help: "frames in each step")
+    static let repeatCount = CommandOption(
+        "--repeat", .wholeNumber(placeholder: "K", range: 1...1_000_000_000), default: "1", help: "steps to take")
+    static let stream = CommandOption.stream.described(
+        """
+        on a file with several streams, a video stream by its absolute index
+        (see frameseek probe); an audio stream of a file that has video is refused
+        """)
+    static let threads = CommandOption.threads.described(
+        """
+        decoder threads (default 1; 0 lets FFmpeg choose; 2 is faster on a pass
+        over many frames of clean media)
+        """)
+    static let decoders = CommandOption.batchDecoders.described(
+        """
+        a pass forward (--forward with --repeat, without --png) splits the GOPs it
+        steps through between N decoders, each on a core (default: one per core, at most 2).
+        Every frame decodes as on one decoder; damage is then counted from the keyframe of each
+        step's GOP, as a seek counts it, and latency_ms is each step's own decoding
+        """)
+    static let cacheMB = CommandOption.cacheMB
+    static let png = CommandOption(
+        "--png", .text(placeholder: "PATTERN"),
+        help: """
+            write each landed frame, e.g. step-%04d.png, numbered from 1 (a PATH
+            without a number is fine for one step); each file is written under a temporary name and
+            renamed into place
+            """)
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
-        guard let atText = arguments.value("--at") else { throw UsageError(message: "missing --at TIME") }
+        // One time, after FILE or with --at (the last --at, as any option's last value counts).
+        if let extra = arguments.positionals.dropFirst().first, arguments.value("--at") != nil {
+            throw UsageError(message: "unexpected argument \"\(extra)\" (the time is given with --at)")
+        }
+        guard let atText = arguments.positionals.dropFirst().first ?? arguments.value("--at") else {
+            throw UsageError(message: "missing TIME (or --at TIME)")
+        }
         let at: MediaTime
         do { at = try MediaTime(parsing: atText) } catch { throw UsageError(message: "\(error)") }
         let direction: FrameStepDirection
@@ -60,13 +89,13 @@ enum StepCommand: Subcommand {
         case (false, true): direction = .backward
         default: throw UsageError(message: "give exactly one of --forward and --backward")
         }
-        let count = try arguments.integer("--count", minimum: 1) ?? 1
-        let repeats = try arguments.integer("--repeat", minimum: 1) ?? 1
+        let count = try arguments.integerOrDefault("--count")
+        let repeats = try arguments.integerOrDefault("--repeat")
         let pngPattern = arguments.value("--png")
         if let pngPattern, repeats > 1, !PathPattern.hasNumber(pngPattern) {
             throw UsageError(message: "--png needs a pattern such as step-%04d.png with --repeat")
         }
-        let cacheBytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576).map { $0 * 1024 * 1024 }
+        let cacheBytes = try arguments.integer("--cache-mb").map { $0 * 1024 * 1024 }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
         let engine = try openEngine(file, arguments, cacheBytes: cacheBytes, errors: errors)
         let stream = engine.media.selectedStream
@@ -97,7 +126,7 @@ enum StepCommand: Subcommand {
             // decoders. Lines come out in step order as each GOP is done, and damage is noted
             // as they are printed.
             let decoders =
-                try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders)
+                try arguments.integer("--decoders")
                 ?? FFmpegEngine.defaultBatchDecoders
             try engine.stepForward(count: count, repeats: repeats, decoders: decoders) { ordinal, report, decoder in
                 try format.line(ordinal + 1, report, engine: decoder)

@@ -5,16 +5,15 @@ import FrameSeek
 enum ThumbnailsCommand: Subcommand {
     static let name = "thumbnails"
     static let summary = "seek-preview thumbnails: PNGs or sprite sheets, WebVTT and a JSON storyboard"
-    static let flags: Set<String> = ["--strict"]
-    static let options: Set<String> = [
-        "--retries", "--timeout", "--deadline", "--out", "--every", "--count", "--size", "--columns", "--rows", "--precision",
-        "--stream", "--threads", "--decoders", "--png-compression", "--tonemap"
-    ]
-    static let help = """
-        usage: frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
-                                    [--columns C --rows R] [--precision P] [--stream N] [--strict]
-                                    [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
-
+    static let usage = """
+        frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
+                             [--columns C --rows R] [--precision P] [--stream N] [--strict]
+                             [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
+        """
+    static let options: [CommandOption] =
+        [out, every, count, size, columns, rows, precision, .stream, .threads, decoders, pngCompression, .tonemap, .strict]
+        + CommandOption.network
+    static let discussion = """
         Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
         WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
         the sample aspect ratio are applied, so portrait phone video gives portrait thumbnails.
@@ -44,19 +43,39 @@ enum ThumbnailsCommand: Subcommand {
         at most 8 GiB of pictures in all (count x width x height x 3).
         --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
         Progress goes to stderr when it is a terminal.
-        \(DamageReport.help)
-        \(CommandDeadline.help)
         Under --strict nothing is written when a thumbnail is damaged.
-
-        Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
-
         """
+    static let exitCodes = """
+        Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
+        """
+
+    static let out = CommandOption("--out", .text(placeholder: "DIR"), help: "the folder the set is written into")
+    static let every = CommandOption("--every", .text(placeholder: "SECONDS"), help: "a thumbnail every SECONDS (default 10)")
+    static let count = CommandOption(
+        "--count", .wholeNumber(placeholder: "N", range: 1...Storyboard.maximumCount), help: "N thumbnails, evenly spaced")
+    static let size = CommandOption("--size", .text(placeholder: "WxH"), default: "160x90", help: "the box each thumbnail fits in")
+    static let columns = CommandOption(
+        "--columns", .wholeNumber(placeholder: "C", range: 1...1_000_000_000), help: "sprite sheets C tiles wide (with --rows)")
+    static let rows = CommandOption(
+        "--rows", .wholeNumber(placeholder: "R", range: 1...1_000_000_000), help: "sprite sheets R tiles high (with --columns)")
+    static let precision = CommandOption(
+        "--precision", .text(placeholder: "P"),
+        help: """
+            how far the picture may be from its time (default: the nearest keyframe, any distance);
+            exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
+            """)
+    static let decoders = CommandOption(
+        "--decoders", .wholeNumber(placeholder: "N", range: 1...ThumbnailGenerator.maximumDecoders),
+        help: "decoders, each opening the file (default one per core, at most 2)")
+    static let pngCompression = CommandOption(
+        "--png-compression", .wholeNumber(placeholder: "0-9", range: 0...9),
+        help: "the zlib level of the PNGs (default \(PNGCompression.default.level))")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let file = try singleFile(arguments)
         guard let directory = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
-        let size = try parseSize(arguments.value("--size") ?? "160x90")
-        let columns = try arguments.integer("--columns", minimum: 1), rows = try arguments.integer("--rows", minimum: 1)
+        let size = try parseSize(arguments.valueOrDefault("--size"))
+        let columns = try arguments.integer("--columns"), rows = try arguments.integer("--rows")
         guard (columns == nil) == (rows == nil) else { throw UsageError(message: "--columns and --rows go together") }
         if arguments.value("--every") != nil && arguments.value("--count") != nil {
             throw UsageError(message: "give --every or --count, not both")
@@ -66,14 +85,14 @@ enum ThumbnailsCommand: Subcommand {
             do { every = try MediaTime(parsing: text) } catch { throw UsageError(message: "--every: \(error)") }
             guard every > .zero else { throw UsageError(message: "--every must be more than 0") }
         }
-        let count = try arguments.integer("--count", minimum: 1, maximum: Storyboard.maximumCount)
+        let count = try arguments.integer("--count")
         // The folder is checked before the media is opened: a run must not decode for minutes
         // and then find it cannot save.
         if let problem = outputFolderProblem(directory) {
             throw UsageError(message: "\(directory): cannot write the output folder (\(problem))")
         }
         let decoders =
-            try arguments.integer("--decoders", minimum: 1, maximum: ThumbnailGenerator.maximumDecoders)
+            try arguments.integer("--decoders")
             ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
         var precision = SeekPrecision.tolerance(before: .positiveInfinity, after: .positiveInfinity)
@@ -164,7 +183,7 @@ enum ThumbnailsCommand: Subcommand {
     /// `--png-compression 0-9` as a `PNGCompression` with the default filter; the default
     /// when absent.
     static func pngCompression(_ arguments: Arguments) throws(UsageError) -> PNGCompression {
-        guard let level = try arguments.integer("--png-compression", minimum: 0, maximum: 9) else { return .default }
+        guard let level = try arguments.integer("--png-compression") else { return .default }
         return PNGCompression(level: level, filter: PNGCompression.default.filter)
     }
 

@@ -5,19 +5,19 @@ import FrameSeek
 enum BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
-    static let flags: Set<String> = ["--no-convert", "--no-skip-nonref"]
+    static let usage = """
+        frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
+                        [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
+                        [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
+                        [--json] [--report out.html] [--peers RESULTS.json]
+        frameseek bench --peers RESULTS.json --report out.html
+        """
     static let maximumPositionals = Int.max
-    static let options: Set<String> = [
-        "--workload", "-n", "--seed", "--targets", "--precision", "--threads",
-        "--stream", "--report", "--cache-mb", "--pool-mb", "--peers", "--decoders", "--network"
+    static let options: [CommandOption] = [
+        workload, count, seed, targets, precision, threads, .batchDecoders, .stream, .cacheMB, poolMB, noConvert, noSkipNonReference,
+        network, report, peers
     ]
-    static let help = """
-        usage: frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
-                               [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
-                               [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
-                               [--json] [--report out.html] [--peers RESULTS.json]
-               frameseek bench --peers RESULTS.json --report out.html
-
+    static let discussion = """
         Several FILEs (encodes of one clip, or URLs) are measured side by side: the seeks of
         random, scrub and long go to the first file's targets in every file, at the same times
         where the durations agree to a frame, else at the same fractions of each duration; a
@@ -73,10 +73,32 @@ enum BenchCommand: Subcommand {
         --json results (medians and p95s per workload and decoder); without FILE the report
         holds that chart alone. A peers file that cannot be read is refused before the run.
         Progress goes to stderr when it is a terminal.
-
-        Exit codes: 0 success, 2 bad usage or unreadable input.
-
         """
+    static let exitCodes = "Exit codes: 0 success, 2 bad usage or unreadable input."
+
+    static let workload = CommandOption(
+        "--workload", .text(placeholder: "W[,W...]"), default: "random", help: "the workloads to run, listed above")
+    static let count = CommandOption(
+        "-n", .wholeNumber(placeholder: "N", range: 1...SampleTargets.limit), help: "measured operations per workload")
+    static let seed = CommandOption(
+        "--seed", .wholeNumber(placeholder: "S", range: 0...1_000_000_000), default: "1", help: "the seed of the random times")
+    static let targets = CommandOption.targets.described("seek to these times instead of random ones (see above)")
+    static let precision = CommandOption(
+        "--precision", .text(placeholder: "P"), help: "the precision of every seek (default: each workload's own)")
+    static let threads = CommandOption.threads.described("decoder threads (default 1; 0 lets FFmpeg choose)")
+    static let poolMB = CommandOption.poolMB.described(
+        """
+        bound on the decoders parked in recently visited GOPs (default 256; 0 keeps one
+        decoder, to measure what the pool saves)
+        """)
+    static let noConvert = CommandOption("--no-convert", help: "do not convert each landed frame to RGB")
+    static let noSkipNonReference = CommandOption(
+        "--no-skip-nonref", help: "decode every frame on the way (to measure what skipping saves)")
+    static let network = CommandOption(
+        "--network", .text(placeholder: "RTT,BW"), help: "the network to model (50ms,20mbit; or 3g, 4g, wifi)")
+    static let report = CommandOption("--report", .text(placeholder: "PATH"), help: "write a self-contained HTML report")
+    static let peers = CommandOption(
+        "--peers", .text(placeholder: "RESULTS.json"), help: "add the peers' results to the report (compare_peers.py --json)")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         let report = arguments.value("--report")
@@ -94,19 +116,19 @@ enum BenchCommand: Subcommand {
             try writeReport(BenchReport.html([], peers: peers), to: report)
             return .success
         }
-        let workloads = try parseWorkloads(arguments.value("--workload") ?? "random")
+        let workloads = try parseWorkloads(arguments.valueOrDefault("--workload"))
         let network = try arguments.value("--network").map { text throws(UsageError) in try NetworkModel(parsing: text) }
         var runner = BenchRunner()
-        runner.threads = try arguments.integer("--threads", minimum: 0, maximum: 64) ?? 1
-        if let decoders = try arguments.integer("--decoders", minimum: 1, maximum: FFmpegEngine.maximumBatchDecoders) {
+        runner.threads = try arguments.integer("--threads") ?? 1
+        if let decoders = try arguments.integer("--decoders") {
             runner.batchDecoders = decoders
         }
         runner.convertsToRGB = !arguments.has("--no-convert")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
-        if let megabytes = try arguments.integer("--cache-mb", minimum: 0, maximum: 1_048_576) {
+        if let megabytes = try arguments.integer("--cache-mb") {
             runner.cacheBytes = megabytes * 1024 * 1024
         }
-        if let megabytes = try arguments.integer("--pool-mb", minimum: 0, maximum: 1_048_576) {
+        if let megabytes = try arguments.integer("--pool-mb") {
             runner.decoderPoolBytes = megabytes * 1024 * 1024
         }
         if errors.isTerminal {
@@ -125,9 +147,9 @@ enum BenchCommand: Subcommand {
         }
         // Every operation is built before the first runs: as seek's --sample, at most
         // SampleTargets.limit of them, so no -n can ask for unbounded memory.
-        let count = try arguments.integer("-n", minimum: 1, maximum: SampleTargets.limit)
-        let seed = UInt64(try arguments.integer("--seed", minimum: 0) ?? 1)
-        let stream = try arguments.integer("--stream", minimum: 0)
+        let count = try arguments.integer("-n")
+        let seed = UInt64(try arguments.integerOrDefault("--seed"))
+        let stream = try arguments.integer("--stream")
 
         var results: [BenchResult] = []
         for workload in workloads {

@@ -30,8 +30,8 @@ enum LandingRecordAction {
         if explicitTargets != nil && (arguments.value("-n") != nil || arguments.value("--seed") != nil) {
             throw UsageError(message: "give --targets FILE or -n N --seed S, not both")
         }
-        let count = try arguments.integer("-n", minimum: 1, maximum: 100_000) ?? 10
-        let seed = UInt64(try arguments.integer("--seed", minimum: 0) ?? 1)
+        let count = try arguments.integerOrDefault("-n")
+        let seed = UInt64(try arguments.integerOrDefault("--seed"))
         let barcode = arguments.has("--barcode")
         try LandingCommand.checkResultsPath(arguments)
 

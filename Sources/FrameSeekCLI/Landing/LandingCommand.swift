@@ -6,10 +6,9 @@ import FrameSeek
 enum LandingCommand: Subcommand {
     static let name = "landing"
     static let summary = "record landing manifests, check them in CI, merge sharded results"
-    static let flags: Set<String> = ["--barcode", "--allow-changed-media", "--allow-outside-root"]
-    static let options: Set<String> = [
-        "--targets", "-n", "--seed", "--precision", "-o", "--catalog", "--shard",
-        "--diff-dir", "--results", "--jobs", "--stream", "--threads", "--root"
+    static let options: [CommandOption] = [
+        .targets, count, seed, precision, barcode, .stream, .threads, manifest, catalog, shard, results, jobs, diffDirectory,
+        allowChangedMedia, root, allowOutsideRoot
     ]
 
     /// The actions that read catalogs.
@@ -18,15 +17,16 @@ enum LandingCommand: Subcommand {
     }
     /// The action, then FILE, MANIFESTs or RESULTS files.
     static let maximumPositionals = Int.max
-    static let help = """
-        usage: frameseek landing record FILE [--targets FILE | -n N --seed S] [--precision P ...]
-                                       [--barcode] [--stream N] -o MANIFEST
-               frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
-               frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
-                                       [--root DIR | --allow-outside-root]
-               frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
-               frameseek landing merge RESULTS...
-
+    static let usage = """
+        frameseek landing record FILE [--targets FILE | -n N --seed S] [--precision P ...]
+                                [--barcode] [--stream N] -o MANIFEST
+        frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
+        frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
+                                [--root DIR | --allow-outside-root]
+        frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
+        frameseek landing merge RESULTS...
+        """
+    static let discussion = """
         record  seeks every target at every --precision (default exact; give it again for more)
                 and writes a manifest: the media (path relative to the manifest, size, SHA-256,
                 stream), the FFmpeg versions and decoder, and per seek the landed frame, PTS,
@@ -35,33 +35,69 @@ enum LandingCommand: Subcommand {
                 --barcode also reads the frame number stamped in the top band (see the Landing manifests article).
         check   replays every entry of every manifest and says what moved: the frame index, the
                 time, the pixels, the barcode, the damage flag. Manifests run on --jobs threads
-                (default: every core), with a progress line on a terminal.
-                --diff-dir DIR   one PNG per moved landing: expected frame, landed frame, and
-                                 their amplified difference, each labelled
-                --allow-changed-media  check media whose SHA-256 differs from the manifest's
-                                 (after a re-encode: did the landings move?)
-                --json           one JSON line per entry and one summary line
+                (default: every core), with a progress line on a terminal; --json prints one
+                JSON line per entry and one summary line.
         merge   adds up the summary lines of shards' --results files, checking that every shard
                 of the catalog is there once; exits as one run over the whole catalog would.
-
-        --catalog FILE   JSON Lines, one media file (record) or manifest (check) per line: a JSON
-                         string, or {"media": PATH, "manifest": PATH}; relative to the catalog.
-                         record writes each manifest to its "manifest", else PATH.landing.json.
-        --shard K/N      only every N-th catalog line from line K (from 0): N processes with
-                         K = 0..N-1 cover the catalog once, deterministically
-        --results FILE   also write the JSON lines (entries and the summary) to FILE, written
-                         whole at the end, for landing merge
-        --root DIR       every path a manifest (media.path) or catalog names must resolve, with
-                         its symbolic links, inside DIR (default: the current folder) and be a
-                         regular file: manifests from pull requests must not make CI decode,
-                         or draw diff pictures of, files it was not given
-        --allow-outside-root  lift the root rule (files must still be regular files)
-
+        """
+    static let exitCodes = """
         Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, media
         that cannot be read, is outside the root or not a regular file, or is not the recorded
         file (SHA-256 differs), or results whose counts cannot be (merge).
-
         """
+
+    static let count = CommandOption(
+        "-n", .wholeNumber(placeholder: "N", range: 1...100_000), default: "10", help: "record: N seeded random targets")
+    static let seed = CommandOption(
+        "--seed", .wholeNumber(placeholder: "S", range: 0...1_000_000_000), default: "1",
+        help: "record: the seed of the random targets")
+    static let precision = CommandOption(
+        "--precision", .text(placeholder: "P"), repeatable: true,
+        help: "record: a precision to seek every target at (default exact; give it again for more)")
+    static let barcode = CommandOption("--barcode", help: "record: also read the frame number stamped in the top band")
+    static let manifest = CommandOption("-o", .text(placeholder: "MANIFEST"), help: "record: the manifest to write")
+    static let catalog = CommandOption(
+        "--catalog", .text(placeholder: "CATALOG"),
+        help: """
+            JSON Lines, one media file (record) or manifest (check) per line: a JSON
+            string, or {"media": PATH, "manifest": PATH}; relative to the catalog.
+            record writes each manifest to its "manifest", else PATH.landing.json.
+            """)
+    static let shard = CommandOption(
+        "--shard", .text(placeholder: "K/N"),
+        help: """
+            only every N-th catalog line from line K (from 0): N processes with
+            K = 0..N-1 cover the catalog once, deterministically
+            """)
+    static let results = CommandOption(
+        "--results", .text(placeholder: "FILE"),
+        help: """
+            also write the JSON lines (entries and the summary) to FILE, written
+            whole at the end, for landing merge
+            """)
+    static let jobs = CommandOption(
+        "--jobs", .wholeNumber(placeholder: "N", range: 1...256), help: "check: manifests checked at once (default: every core)")
+    static let diffDirectory = CommandOption(
+        "--diff-dir", .text(placeholder: "DIR"),
+        help: """
+            check: one PNG per moved landing: expected frame, landed frame, and
+            their amplified difference, each labelled
+            """)
+    static let allowChangedMedia = CommandOption(
+        "--allow-changed-media",
+        help: """
+            check: check media whose SHA-256 differs from the manifest's
+            (after a re-encode: did the landings move?)
+            """)
+    static let root = CommandOption(
+        "--root", .text(placeholder: "DIR"),
+        help: """
+            every path a manifest (media.path) or catalog names must resolve, with
+            its symbolic links, inside DIR (default: the current folder) and be a
+            regular file: manifests from pull requests must not make CI decode,
+            or draw diff pictures of, files it was not given
+            """)
+    static let allowOutsideRoot = CommandOption("--allow-outside-root", help: "lift the root rule (files must still be regular files)")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
         guard let action = arguments.positionals.first else {
@@ -123,7 +159,7 @@ enum LandingCommand: Subcommand {
 
     /// `--jobs`, by default every core.
     static func workers(_ arguments: Arguments) throws(UsageError) -> Int {
-        try arguments.integer("--jobs", minimum: 1, maximum: 256) ?? ProcessInfo.processInfo.activeProcessorCount
+        try arguments.integer("--jobs") ?? ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// Writes the run's JSON lines to `--results`, whole, once the run is over.

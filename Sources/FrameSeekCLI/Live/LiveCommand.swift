@@ -5,26 +5,25 @@ import FrameSeek
 enum LiveCommand: Subcommand {
     static let name = "live"
     static let summary = "an HLS playlist's seekable window: dates, live edge, segments"
-    static let flags: Set<String> = []
-    static let options: Set<String> = ["--variant", "--stream", "--threads"]
-    static let help = """
-        usage: frameseek live PLAYLIST [--variant N] [--stream N] [--threads N] [--json]
-
+    static let usage = """
+        frameseek live PLAYLIST [--variant N] [--stream N] [--threads N] [--json]
+        """
+    static let options: [CommandOption] = [.variant, .stream, .threads] + CommandOption.network
+    static let discussion = """
         Loads the HLS playlist once (a path, file://, http:// or https:// URL), indexes every
         segment of its window, and prints the window: whether it is live (no EXT-X-ENDLIST and
         not VOD), whether it is date-addressable (has EXT-X-PROGRAM-DATE-TIME), its first and end
         dates, its seekable range and live edge on the zero-based timeline, the target duration
         and the segment count. The live edge is the window's end less the hold-back (SERVER-CONTROL
         HOLD-BACK, or three target durations); for a playlist that is not live it is the end.
-        \(PlaylistInput.variantHelp)
 
         --json prints one line: is_live, date_addressable, start_date, end_date (ISO 8601 with
         milliseconds, null when not date-addressable), live_edge, seekable_start, seekable_end,
         target_duration (seconds), segments (the count), and missing_data (after_frame, start, end,
         evidence) when segments could not be read.
-
+        """
+    static let exitCodes = """
         Exit codes: 0 success, 2 bad usage or an unreadable playlist.
-
         """
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {

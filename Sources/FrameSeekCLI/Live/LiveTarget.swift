@@ -19,7 +19,7 @@ enum LiveTarget: Equatable {
     /// The target `arguments` ask for, or nil when they give times instead.
     ///
     /// - Throws: `UsageError` when `--date` is not a date (naming the value), or when a date, the
-    ///   live edge, TIMEs and `--targets` are mixed: each says where to go on its own, and two at
+    ///   live edge, TIMEs, `--at` and `--targets` are mixed: each says where to go on its own, and two at
     ///   once would leave it unclear which run of output answers which.
     init?(_ arguments: Arguments) throws(UsageError) {
         let text = arguments.value("--date")
@@ -27,8 +27,8 @@ enum LiveTarget: Equatable {
         guard text != nil || wantsEdge else { return nil }
         if text != nil && wantsEdge { throw UsageError(message: "--date and --live-edge cannot be combined") }
         let option = wantsEdge ? "--live-edge" : "--date"
-        if arguments.positionals.count > 1 || arguments.value("--targets") != nil {
-            throw UsageError(message: "\(option) cannot be combined with TIMEs or --targets")
+        if arguments.positionals.count > 1 || arguments.value("--at") != nil || arguments.value("--targets") != nil {
+            throw UsageError(message: "\(option) cannot be combined with TIMEs, --at or --targets")
         }
         guard let text else { self = .liveEdge; return }
         do { self = .date(try ProgramDate(parsing: text)) } catch {

@@ -6,12 +6,6 @@ import FrameSeek
 /// FFmpeg's own HLS demuxer ignores EXT-X-PROGRAM-DATE-TIME and cannot seek in a live window, so
 /// `seek` and `live` read playlists themselves instead of handing them to `FFmpegEngine`.
 enum PlaylistInput {
-    /// What `--variant` adds to a command's help.
-    static let variantHelp = """
-        --variant N   for a multivariant playlist, the variant at 0-based position N in playlist
-                      order (default: the highest BANDWIDTH, the first listed among equals)
-        """
-
     /// Whether `input` is an HLS playlist (`HLSEngine.isPlaylist`): a path or URL whose path
     /// ends in `.m3u8` or `.m3u`, or a local file that starts with `#EXTM3U`.
     static func isPlaylist(_ input: String) -> Bool {
@@ -24,7 +18,7 @@ enum PlaylistInput {
     /// - Throws: `UsageError` for a bad `--variant`, `MediaError` naming the playlist when it
     ///   cannot be read or names no such variant.
     static func open(_ input: String, _ arguments: Arguments) throws -> HLSEngine {
-        let variant = try arguments.integer("--variant", minimum: 0).map(HLSVariantSelection.index) ?? .highestBandwidth
+        let variant = try arguments.integer("--variant").map(HLSVariantSelection.index) ?? .highestBandwidth
         let options = try LiveCommand.engineOptions(arguments)
         return try HLSEngine(url: input, variant: variant, options: options)
     }
