@@ -104,7 +104,7 @@ extension FailingInvocation {
     }()
 }
 
-@Suite("Command line: review regressions")
+@Suite("Command line: review regressions", .ffmpegLog)
 struct CLIReviewRegressionTests {
     @Test(
         "Repeated, missing or overflowing timestamps: exit 2, one line with the file and the cause",
@@ -225,7 +225,7 @@ private let builtExecutable: String? = {
     return nil
 }()
 
-@Suite("Command line: review regressions, as a process")
+@Suite("Command line: review regressions, as a process", .ffmpegLog)
 struct CLIReviewProcessTests {
     @Test(
         "The built executable exits 2 (no signal) with one stderr line on each hostile input",

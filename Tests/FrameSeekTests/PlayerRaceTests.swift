@@ -50,7 +50,7 @@ extension PlayerEvent {
     var seekStartTarget: MediaTime? { if case .seekStart(let t) = self { t } else { nil } }
 }
 
-@Suite("Player: review races")
+@Suite("Player: review races", .ffmpegLog)
 struct PlayerRaceTests {
     // MARK: (a) a seek queued behind a load
 
