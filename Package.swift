@@ -79,7 +79,7 @@ let package = Package(
         // to kill with SIGKILL mid-save and to run two at once against one file.
         .executableTarget(name: "frameseek-store-writer", dependencies: ["FrameSeekResume"],
                           path: "Tests/FrameSeekStoreWriter"),
-        .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "CPNG"], path: "Tests/FrameSeekTestSupport"),
+        .target(name: "FrameSeekTestSupport", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "CPNG"], path: "Tests/FrameSeekTestSupport"),
         .testTarget(name: "FrameSeekCoreTests", dependencies: ["FrameSeekCore", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekFFmpegTests", dependencies: ["FrameSeekFFmpeg", "FrameSeekImages", "FrameSeekTestSupport",
                                                              "FrameSeekFuzzing"]),

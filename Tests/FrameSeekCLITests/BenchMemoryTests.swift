@@ -6,7 +6,7 @@ import Foundation
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Bench peak memory per workload")
+@Suite("Bench peak memory per workload", .ffmpegLog)
 struct BenchMemoryTests {
     /// Whether this kernel lets a process reset its own peak RSS (Linux 4.0 and later, /proc
     /// mounted writable): the condition for a per-workload peak at all.

@@ -8,7 +8,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Bench settings and report")
+@Suite("Bench settings and report", .ffmpegLog)
 struct BenchReportTests {
     static let fixtureID = "h264_bframes_gop250.s0"
 

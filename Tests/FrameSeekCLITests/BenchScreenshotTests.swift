@@ -18,7 +18,7 @@ let chromiumPath: String? = {
     return nil
 }()
 
-@Suite("Bench report in a browser")
+@Suite("Bench report in a browser", .ffmpegLog)
 struct BenchScreenshotTests {
     static let width = 1200, height = 2400
 

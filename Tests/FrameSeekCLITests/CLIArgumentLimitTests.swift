@@ -54,7 +54,7 @@ struct NumericOption: Sendable, CustomTestStringConvertible {
     }()
 }
 
-@Suite("Command line: argument values never trap")
+@Suite("Command line: argument values never trap", .ffmpegLog)
 struct CLIArgumentLimitTests {
     static let values = ["0", "-1", "2147483648", "9223372036854775807", "1000000000000000000000000000000"]
 

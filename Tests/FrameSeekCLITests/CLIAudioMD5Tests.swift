@@ -7,7 +7,7 @@ import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command line: audio MD5s")
+@Suite("Command line: audio MD5s", .ffmpegLog)
 struct CLIAudioMD5Tests {
     @Test(
         "seek --md5 on audio prints ffmpeg's framemd5 for the frame, forward and backward",

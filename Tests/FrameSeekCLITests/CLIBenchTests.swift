@@ -6,7 +6,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command-line bench")
+@Suite("Command-line bench", .ffmpegLog)
 struct CLIBenchTests {
     static let fields = ["workload", "n", "open_ms", "median_ms", "p95_ms", "mean_ms", "max_ms", "samples"]
     static let sampleFields = ["target", "latency_ms", "frame_index", "frames_decoded", "key_frame_index"]

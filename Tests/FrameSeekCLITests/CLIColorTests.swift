@@ -6,7 +6,7 @@ import Foundation
 import FrameSeekTestSupport
 import Testing
 
-@Suite("probe: colour and HDR metadata")
+@Suite("probe: colour and HDR metadata", .ffmpegLog)
 struct CLIColorTests {
     @Test(
         "probe --json's color is ffprobe's: names, dynamic range, mastering display, MaxCLL, Dolby Vision",

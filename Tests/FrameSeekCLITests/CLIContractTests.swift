@@ -9,7 +9,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command-line contract")
+@Suite("Command-line contract", .ffmpegLog)
 struct CLIContractTests {
     static let good = FailingInvocation.good
 

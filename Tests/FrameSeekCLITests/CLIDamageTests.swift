@@ -21,7 +21,7 @@ private func oracleMD5s() throws -> (damaged: [Int64: String], clean: [Int64: St
     (try framemd5ByPTS("oracle/bitflip_mdat.mp4.s0.framemd5"), try framemd5ByPTS("oracle/h264_bframes_gop250.mp4.s0.framemd5"))
 }
 
-@Suite("CLI: damage and truncation")
+@Suite("CLI: damage and truncation", .ffmpegLog)
 struct CLIDamageTests {
     static let bitflip = Repository.fixture("bad/bitflip_mdat.mp4")
     static let halfMKV = Repository.fixture("bad/truncated_half.mkv")

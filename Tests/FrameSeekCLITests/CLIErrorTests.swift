@@ -71,7 +71,7 @@ struct FailingInvocation: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("Command-line errors")
+@Suite("Command-line errors", .ffmpegLog)
 struct CLIErrorTests {
     @discardableResult
     static func checkFails(_ invocation: FailingInvocation) -> String {
@@ -120,7 +120,7 @@ struct CLIErrorTests {
     }
 }
 
-@Suite("Command-line help")
+@Suite("Command-line help", .ffmpegLog)
 struct CLIHelpTests {
     /// The overview's rows under "commands:", one a command: name, then summary.
     static var commandRows: [Substring] {

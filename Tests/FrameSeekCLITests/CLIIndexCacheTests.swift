@@ -8,7 +8,7 @@ import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
 
-@Suite("CLI: the index cache")
+@Suite("CLI: the index cache", .ffmpegLog)
 struct CLIIndexCacheTests {
     /// A copy of `fixture` in a folder of its own, with a modification time of its own (a copy
     /// can keep the original's), so its key is its own and no other test reads its entry.

@@ -19,7 +19,7 @@ func jsonLines(_ arguments: [String]) -> [[String: Any]] {
     }
 }
 
-@Suite("Command-line JSON")
+@Suite("Command-line JSON", .ffmpegLog)
 struct CLIJSONTests {
     @Test(
         "frames --json: stream, time base, start pts and every frame as ffprobe has them",
@@ -161,7 +161,7 @@ struct CLIJSONTests {
     }
 }
 
-@Suite("Command-line PNG output")
+@Suite("Command-line PNG output", .ffmpegLog)
 struct CLIPNGTests {
     @Test("--png out-%03d.png with two targets writes out-001.png and out-002.png")
     func numberedPattern() throws {

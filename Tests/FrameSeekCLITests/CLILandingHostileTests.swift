@@ -125,7 +125,7 @@ enum HostileMediaPath: String, CaseIterable, Sendable, CustomTestStringConvertib
     }
 }
 
-@Suite("CLI: hostile landing manifests and catalogs")
+@Suite("CLI: hostile landing manifests and catalogs", .ffmpegLog)
 struct CLILandingHostileTests {
     @Test(
         "A manifest whose media.path reaches outside the root or a non-file is refused within seconds, drawing nothing",

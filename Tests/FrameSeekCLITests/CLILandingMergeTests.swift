@@ -39,7 +39,7 @@ struct SummaryTamper: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("CLI: landing merge refuses counts that cannot be")
+@Suite("CLI: landing merge refuses counts that cannot be", .ffmpegLog)
 struct CLILandingMergeTests {
     /// A genuine results file of a check of one manifest of 3 entries, in `folder`.
     private func genuineResults(in folder: URL) throws -> String {

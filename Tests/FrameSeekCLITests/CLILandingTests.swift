@@ -31,7 +31,7 @@ private func frameseekProcess(_ arguments: [String]) throws -> Process {
     return process
 }
 
-@Suite("CLI: landing manifests")
+@Suite("CLI: landing manifests", .ffmpegLog)
 struct CLILandingTests {
     @Test(
         "record then check passes on every video fixture; entries agree with ffprobe's frames and ffmpeg's framemd5",
@@ -121,13 +121,9 @@ struct CLILandingTests {
         let manifest = folder.appendingPathComponent("clip.landing.json").path
         #expect(frameseek(["landing", "record", media, "-n", "4", "--precision", "previous-keyframe", "-o", manifest]).code == .success)
         // Re-encoded with a GOP of 30 instead of 250: keyframes and pixels move.
-        let encode = Process()
-        encode.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        encode.arguments = [
+        try runTool([
             "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", fixture.path, "-c:v", "libx264", "-g", "30", "-crf", "35", media + ".new.mp4"
-        ]
-        try encode.run()
-        encode.waitUntilExit()
+        ])
         try FileManager.default.removeItem(atPath: media)
         try FileManager.default.moveItem(atPath: media + ".new.mp4", toPath: media)
 

@@ -55,7 +55,7 @@ private struct WrittenPlaylists: Sendable {
     }
 }
 
-@Suite("CLI: live, undated and multivariant playlists")
+@Suite("CLI: live, undated and multivariant playlists", .ffmpegLog)
 struct CLILivePlaylistTests {
     @Test("live --json on a playlist without dates: not date-addressable, dates null; a date seek is unavailable")
     func undated() throws {

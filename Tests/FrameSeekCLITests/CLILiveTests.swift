@@ -44,7 +44,7 @@ func liveRecord(_ result: RunResult) throws -> [String: Any] {
     return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
 }
 
-@Suite("CLI: live windows and date seeks on the rollover playlist")
+@Suite("CLI: live windows and date seeks on the rollover playlist", .ffmpegLog)
 struct CLILiveTests {
     @Test("live --json: an ended, date-addressable window of ten 2-second segments")
     func liveWindow() throws {

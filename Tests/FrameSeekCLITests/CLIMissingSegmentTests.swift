@@ -25,17 +25,12 @@ private struct SegmentedPlaylist: Sendable {
         for folder in [intactDirectory, holedDirectory] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.currentDirectoryURL = intactDirectory
-        process.arguments = [
-            "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", Repository.fixture("media/h264_mpegts_offset.ts"),
-            "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
-            "-hls_segment_filename", "segment%d.ts", "playlist.m3u8"
-        ]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try runTool(
+            [
+                "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", Repository.fixture("media/h264_mpegts_offset.ts"),
+                "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", "segment%d.ts", "playlist.m3u8"
+            ], in: intactDirectory)
         for name in ["playlist.m3u8", "segment0.ts", "segment2.ts"] {
             let target = holedDirectory.appendingPathComponent(name)
             try? FileManager.default.removeItem(at: target)
@@ -51,7 +46,7 @@ private func record(_ line: String?) throws -> [String: Any] {
     return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
 }
 
-@Suite("CLI: an HLS playlist with a missing segment")
+@Suite("CLI: an HLS playlist with a missing segment", .ffmpegLog)
 struct CLIMissingSegmentTests {
     /// FFmpeg's frames of the holed playlist, in time order, and the hole between them: the
     /// last frame before the largest jump and the first after it.

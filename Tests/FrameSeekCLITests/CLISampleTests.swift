@@ -5,7 +5,7 @@
 import FrameSeekTestSupport
 import Testing
 
-@Suite("CLI: seek --sample and --every")
+@Suite("CLI: seek --sample and --every", .ffmpegLog)
 struct CLISampleTests {
     /// The frame covering tick `pts`: the last frame starting at or before it.
     static func covering(_ oracle: Oracle, pts: Int64) -> Int {

@@ -49,7 +49,7 @@ func verifyUnavailableLine(_ line: [String: Any], reason: String, direction: Str
     }
 }
 
-@Suite("Command-line steps")
+@Suite("Command-line steps", .ffmpegLog)
 struct CLIStepTests {
     static let good = FailingInvocation.good
 

@@ -7,7 +7,7 @@ import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command line: thumbnails --png-compression and --decoders")
+@Suite("Command line: thumbnails --png-compression and --decoders", .ffmpegLog)
 struct CLIThumbnailsCompressionTests {
     @Test("Levels 0-9 on one decoder and on two: the same sheet pixels (decoded by ffmpeg) and the same track; 0 is largest")
     func levels() throws {

@@ -224,7 +224,7 @@ enum ThumbnailsCLI {
     }
 }
 
-@Suite("Command line: thumbnails")
+@Suite("Command line: thumbnails", .ffmpegLog)
 struct CLIThumbnailsTests {
     @Test(
         "--every 1 as 4x3 sheets: the track, the storyboard, nearest keyframes, the tiles' pixels",

@@ -55,7 +55,7 @@ private func ffmpegPPM(_ input: [String], pixelFormat: String, to out: String) t
     return (size[0], size[1], Array(bytes[(breaks[2] + 1)...]))
 }
 
-@Suite("HDR pictures: tone mapping, 16-bit PNGs, SDR unchanged")
+@Suite("HDR pictures: tone mapping, 16-bit PNGs, SDR unchanged", .ffmpegLog)
 struct CLIToneMappingTests {
     static let hdrClips = ["hevc_pq_hdr10.s0", "hevc_hlg.s0", "iphone_hevc_editlist.s0"]
 

@@ -6,7 +6,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command-line version")
+@Suite("Command-line version", .ffmpegLog)
 struct CLIVersionTests {
     @Test(
         "--version (and version): exit 0, FrameSeek's version, libavcodec's as ffmpeg -version states it",

@@ -7,7 +7,7 @@ import Foundation
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command line: headers that claim more than the file holds")
+@Suite("Command line: headers that claim more than the file holds", .ffmpegLog)
 struct HostileHeaderTests {
     /// The seed fragmented MP4 with the sample count of its first `trun` box set to `count`.
     static func fragmentedMP4(claimingSamples count: UInt32, in directory: TemporaryDirectory) throws -> String {

@@ -10,7 +10,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Seek cost: bench A B over HTTP")
+@Suite("Seek cost: bench A B over HTTP", .ffmpegLog)
 struct SeekCostTests {
     /// The two encodes, each in a folder of its own, with its range server.
     struct Encodes {
@@ -140,7 +140,7 @@ struct SeekCostTests {
     }
 }
 
-@Suite("Network model")
+@Suite("Network model", .ffmpegLog)
 struct NetworkModelTests {
     @Test(
         "RTT,BANDWIDTH and the named links parse; requests x RTT + bytes x 8 / bandwidth",

@@ -9,7 +9,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Audio tables from packets")
+@Suite("Audio tables from packets", .ffmpegLog)
 struct AudioPacketTableTests {
     @Test(
         "MP3 and AAC tables come from packets, Opus in Matroska from a decode, and either is ffprobe's decoded frames",

@@ -22,7 +22,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("Bad input")
+@Suite("Bad input", .ffmpegLog)
 struct BadInputTests {
     @Test("Opening a broken file throws the right MediaError", arguments: BadInput.all)
     func openFails(_ input: BadInput) throws {

@@ -7,7 +7,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Batch seeks")
+@Suite("Batch seeks", .ffmpegLog)
 struct BatchSeekTests {
     /// The orders a caller may hand over: sorted, reversed, shuffled, and shuffled with
     /// repeats (each target twice or more, some adjacent).
@@ -90,7 +90,7 @@ struct BatchSeekTests {
     }
 }
 
-@Suite("Batch seeks split between decoders")
+@Suite("Batch seeks split between decoders", .ffmpegLog)
 struct BatchDecodersTests {
     /// What a decoder reports of a landing from its own thread: the landed frame's MD5 and
     /// which engine landed it. The checks run afterwards, on the test's thread.

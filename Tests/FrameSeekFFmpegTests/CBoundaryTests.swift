@@ -8,7 +8,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("C boundary")
+@Suite("C boundary", .ffmpegLog)
 struct CBoundaryTests {
     /// A Matroska file whose EBML header is cut short: FFmpeg logs "EBML header parsing failed",
     /// a message no MP4 produces.

@@ -13,7 +13,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Opening an MP4 from its index")
+@Suite("Opening an MP4 from its index", .ffmpegLog)
 struct ContainerIndexTests {
     static var mp4Fixtures: [Fixture] { FixtureCatalog.video.filter { $0.file.hasSuffix(".mp4") || $0.file.hasSuffix(".mov") } }
 

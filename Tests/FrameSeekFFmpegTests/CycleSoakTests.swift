@@ -11,7 +11,7 @@ import Foundation
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Open, seek, step, thumbnail, close cycles", .serialized)
+@Suite("Open, seek, step, thumbnail, close cycles", .serialized, .ffmpegLog)
 struct CycleSoakTests {
     /// What frameseek-cycles printed.
     struct Report: Decodable {
@@ -38,23 +38,15 @@ struct CycleSoakTests {
     func cyclesStayFlat() throws {
         let helper = Self.helper
         try #require(FileManager.default.isExecutableFile(atPath: helper), "frameseek-cycles not built at \(helper)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = [Repository.fixture("media/h264_anamorphic_sar64x45.mp4"), "2000", "200"]
         var environment = ProcessInfo.processInfo.environment
         // Under AddressSanitizer freed memory sits in a quarantine of up to 256 MiB before
         // reuse, which would read as growth; without it the allocator reuses at once, as
         // malloc does in an ordinary build. Ignored by builds without ASan.
         environment["ASAN_OPTIONS"] = [environment["ASAN_OPTIONS"], "quarantine_size_mb=0"]
             .compactMap { $0 }.joined(separator: ":")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "frameseek-cycles exited with \(process.terminationStatus)")
-        let report = try JSONDecoder().decode(Report.self, from: data)
+        let output = try runTool(
+            [helper, Repository.fixture("media/h264_anamorphic_sar64x45.mp4"), "2000", "200"], environment: environment)
+        let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
         #expect(report.cycles == 2000)
         #expect(
             report.fds_end == report.fds_after_warmup,
@@ -63,8 +55,5 @@ struct CycleSoakTests {
         #expect(
             growth <= Self.allowedGrowthKiB,
             "resident memory grew by \(growth) KiB over 1,800 cycles (\(report.rss_kib_after_warmup) to \(report.rss_kib_end) KiB)")
-        print(
-            "frameseek-cycles: \(report.cycles) cycles in \(report.seconds) s, fds \(report.fds_after_warmup) -> \(report.fds_end), RSS \(report.rss_kib_after_warmup) -> \(report.rss_kib_end) KiB (peak \(report.rss_kib_peak))"
-        )
     }
 }

@@ -36,7 +36,7 @@ struct BitflipOracle {
     }
 }
 
-@Suite("Damaged media")
+@Suite("Damaged media", .ffmpegLog)
 struct DamageTests {
     @Test("The oracles show what the tests rely on: some frames downstream of the damage, one FFmpeg does not produce")
     func oracleShape() throws {
@@ -153,7 +153,7 @@ struct DamageTests {
     }
 }
 
-@Suite("Truncation and damaged headers")
+@Suite("Truncation and damaged headers", .ffmpegLog)
 struct TruncationTests {
     /// ffprobe's format duration and the last packet's end time of the cut files, measured
     /// with the ffprobe CLI when the fixtures were made: (file, stated seconds, readable end).

@@ -7,7 +7,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Decoder pool")
+@Suite("Decoder pool", .ffmpegLog)
 struct DecoderPoolTests {
     /// Seeds a seek order that revisits GOPs out of order: each GOP's frames in shuffled
     /// order, the GOPs interleaved, so targets fall after, before and between parked decoders.

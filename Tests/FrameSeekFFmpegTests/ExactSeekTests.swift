@@ -31,7 +31,7 @@ func verifyExactLanding(
     verifyLandedPicture(engine: engine, oracle: oracle, expected: expected, context: context)
 }
 
-@Suite("Exact seeks")
+@Suite("Exact seeks", .ffmpegLog)
 struct ExactSeekTests {
     @Test("Seeded-random order through one engine (backward and forward seeks)", arguments: FixtureCatalog.video)
     func randomOrderOneEngine(_ fixture: Fixture) throws {
@@ -115,7 +115,7 @@ struct ExactSeekTests {
     }
 }
 
-@Suite("Audio seeks")
+@Suite("Audio seeks", .ffmpegLog)
 struct AudioSeekTests {
     @Test("Exact seeks land on the audio frame covering the target; no picture", arguments: FixtureCatalog.audio)
     func audioExact(_ fixture: Fixture) throws {

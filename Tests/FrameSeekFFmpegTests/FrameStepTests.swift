@@ -77,7 +77,7 @@ func walk(
     return reports
 }
 
-@Suite("Frame steps")
+@Suite("Frame steps", .ffmpegLog)
 struct FrameStepTests {
     static let longGOP = "h264_bframes_gop250.s0"
 

@@ -6,7 +6,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Frame table versus ffprobe")
+@Suite("Frame table versus ffprobe", .ffmpegLog)
 struct FrameTableTests {
     @Test("The fixture manifest lists video and audio entries whose files exist")
     func manifestIsReadable() throws {
@@ -67,7 +67,7 @@ struct FrameTableTests {
     }
 }
 
-@Suite("Stream selection")
+@Suite("Stream selection", .ffmpegLog)
 struct StreamSelectionTests {
     static let nasa = Repository.fixture("media/nasa_13013.mp4")
 

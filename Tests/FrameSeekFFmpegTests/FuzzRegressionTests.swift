@@ -41,7 +41,7 @@ struct FuzzInput: Sendable, CustomTestStringConvertible {
     static func replayed(by target: String) -> [FuzzInput] { regressions(of: target) + seeds(of: target) }
 }
 
-@Suite("Fuzz regressions")
+@Suite("Fuzz regressions", .ffmpegLog)
 struct FuzzRegressionTests {
     // The limit catches a hang, not slowness (the fuzzer's own -timeout=10 does that): the 16
     // inputs run a few at a time on 2 cores, and under ThreadSanitizer a case's clock runs while
@@ -93,7 +93,7 @@ struct FuzzRegressionTests {
 /// The remote-input fuzz targets' findings and seeds, replayed through their sequences: every
 /// input must end in typed errors or results; the seeds, real inputs, must also come out as
 /// what they are, checked against a count or a reading made another way.
-@Suite("Remote input fuzz regressions")
+@Suite("Remote input fuzz regressions", .ffmpegLog)
 struct RemoteInputFuzzRegressionTests {
     @Test("Playlist findings and seeds parse or fail with a typed error", arguments: FuzzInput.replayed(by: "playlists"))
     func playlistInput(_ input: FuzzInput) {

@@ -7,7 +7,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("HLS engine: live playlists", .serialized)
+@Suite("HLS engine: live playlists", .serialized, .ffmpegLog)
 struct HLSLiveTests {
     static let two = MediaTime(value: 2, timescale: 1)
 

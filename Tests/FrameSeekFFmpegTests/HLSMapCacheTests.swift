@@ -9,7 +9,7 @@ import Testing
 
 @testable import FrameSeekFFmpeg
 
-@Suite("HLS: the EXT-X-MAP cache")
+@Suite("HLS: the EXT-X-MAP cache", .ffmpegLog)
 struct HLSMapCacheTests {
     /// One MPEG-TS null packet (PID 0x1FFF): a map section every TS demuxer passes over.
     static let nullPacket: [UInt8] = [0x47, 0x1F, 0xFF, 0x10] + [UInt8](repeating: 0xFF, count: 184)

@@ -27,7 +27,7 @@ private func date(_ seconds: String) throws -> ProgramDate {
     firstDate.advanced(by: try MediaTime(parsing: seconds))
 }
 
-@Suite("The Player over the HLS engine", .serialized)
+@Suite("The Player over the HLS engine", .serialized, .ffmpegLog)
 struct HLSPlayerTests {
     /// Offsets from the first date, in seconds: inside segments 3, 4 (where the PTS wraps) and
     /// 5, on their boundaries, and a millisecond either side of frame boundaries.

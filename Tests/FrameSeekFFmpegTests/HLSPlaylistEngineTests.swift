@@ -7,7 +7,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("HLS engine: discontinuities, dates, missing segments")
+@Suite("HLS engine: discontinuities, dates, missing segments", .ffmpegLog)
 struct HLSPlaylistEngineTests {
     @Test("segments of two encodes across a discontinuity: every frame once, times continue, ffmpeg's MD5 on both sides")
     func discontinuity() throws {

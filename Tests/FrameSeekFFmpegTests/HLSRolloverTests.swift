@@ -8,7 +8,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("HLS engine: rollover playlist", .serialized)
+@Suite("HLS engine: rollover playlist", .serialized, .ffmpegLog)
 struct HLSRolloverTests {
     let engine: HLSEngine
     /// `ffmpeg -i playlist.m3u8 -f framemd5`: the n-th line is the n-th frame in presentation

@@ -8,7 +8,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("The index cache: key, size limit, leftovers, location")
+@Suite("The index cache: key, size limit, leftovers, location", .ffmpegLog)
 struct IndexCacheBoundsTests {
     private static func open(_ path: String, stream: Int, cache: IndexCache) throws -> IndexCache.Outcome? {
         var options = FFmpegEngine.Options(streamIndex: stream, threads: 1)

@@ -59,7 +59,7 @@ struct ForgeableEntry {
     }
 }
 
-@Suite("The index cache: forged entries with valid checksums")
+@Suite("The index cache: forged entries with valid checksums", .ffmpegLog)
 struct IndexCacheForgedEntryTests {
     static let target = "h264_mpegts_offset.s0"
 

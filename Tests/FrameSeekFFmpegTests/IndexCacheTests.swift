@@ -9,7 +9,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("The index cache")
+@Suite("The index cache", .ffmpegLog)
 struct IndexCacheTests {
     private static func options(_ fixture: Fixture, cache: IndexCache?) -> FFmpegEngine.Options {
         var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1)

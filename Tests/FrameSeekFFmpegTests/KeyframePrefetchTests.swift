@@ -7,7 +7,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Keyframe prefetch: a keyframe decoded during the scan lands as its own decode")
+@Suite("Keyframe prefetch: a keyframe decoded during the scan lands as its own decode", .ffmpegLog)
 struct KeyframePrefetchTests {
     /// An engine whose prefetch decodes every keyframe the scan passes, so the landings below
     /// find them whatever the timing.

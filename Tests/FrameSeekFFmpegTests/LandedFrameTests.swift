@@ -13,7 +13,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Landed frame is the decoded frame")
+@Suite("Landed frame is the decoded frame", .ffmpegLog)
 struct LandedFrameTests {
     @Test("Decode-scanned streams report the frame whose PTS the decoder output", arguments: FixtureCatalog.audio)
     func decodeScanned(_ fixture: Fixture) throws {

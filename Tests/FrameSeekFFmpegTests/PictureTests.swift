@@ -19,7 +19,7 @@ struct RotatedClip: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("Pictures")
+@Suite("Pictures", .ffmpegLog)
 struct PictureTests {
     @Test(
         "Display matrix -90: portrait display image, landscape without autorotate, PNG sizes",

@@ -6,7 +6,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Clamping")
+@Suite("Clamping", .ffmpegLog)
 struct ClampTests {
     @Test("-5 s lands on frame 0, clamped to start, delta exactly frame 0's time + 5 s", arguments: FixtureCatalog.all)
     func beforeStart(_ fixture: Fixture) throws {
@@ -66,7 +66,7 @@ struct PrecisionCase: CustomStringConvertible {
     }
 }
 
-@Suite("Keyframe precisions")
+@Suite("Keyframe precisions", .ffmpegLog)
 struct KeyframePrecisionTests {
     /// Targets around keyframes, between them, and across the stream, all inside the range.
     static func targets(_ oracle: Oracle) -> [MediaTime] {

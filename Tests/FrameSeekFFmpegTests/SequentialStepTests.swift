@@ -9,7 +9,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Sequential steps")
+@Suite("Sequential steps", .ffmpegLog)
 struct SequentialStepTests {
     @Test("A forward pass over a GOP boundary caches only its last steps; steps back over them decode nothing, the next one refills")
     func forwardTrail() throws {

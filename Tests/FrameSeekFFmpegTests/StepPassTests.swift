@@ -7,7 +7,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Step passes split between decoders")
+@Suite("Step passes split between decoders", .ffmpegLog)
 struct StepPassTests {
     /// What a decoder reports of a step from its own thread: the frame's MD5 and which engine
     /// landed it. The checks run afterwards, on the test's thread.

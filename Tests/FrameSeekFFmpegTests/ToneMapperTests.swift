@@ -8,7 +8,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Tone mapping at the C boundary")
+@Suite("Tone mapping at the C boundary", .ffmpegLog)
 struct ToneMapperTests {
     @Test("Without zscale an HDR picture is an error naming zscale and --tonemap none; an SDR one converts as always")
     func withoutZscale() throws {

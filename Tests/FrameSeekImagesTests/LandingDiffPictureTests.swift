@@ -8,7 +8,7 @@ import Foundation
 import FrameSeekTestSupport
 import Testing
 
-@Suite("LandingDiffPicture")
+@Suite("LandingDiffPicture", .ffmpegLog)
 struct LandingDiffPictureTests {
     typealias Picture = LandingDiffPicture
     static let white: [UInt8] = [255, 255, 255]

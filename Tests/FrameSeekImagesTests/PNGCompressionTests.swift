@@ -7,7 +7,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("PNG output: every compression setting keeps every pixel")
+@Suite("PNG output: every compression setting keeps every pixel", .ffmpegLog)
 struct PNGCompressionTests {
     /// Part of a landed frame of a phone clip, upright, and a sheet of thumbnails: camera
     /// noise and flat synthetic areas, which the filters treat differently. The frame is

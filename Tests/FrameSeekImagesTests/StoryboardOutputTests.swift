@@ -8,7 +8,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Thumbnails: whole sets and limits")
+@Suite("Thumbnails: whole sets and limits", .ffmpegLog)
 struct StoryboardOutputTests {
     static func names(_ directory: URL) throws -> Set<String> {
         Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))

@@ -8,7 +8,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Thumbnails: sprite sheets and files")
+@Suite("Thumbnails: sprite sheets and files", .ffmpegLog)
 struct StoryboardTests {
     @Test("Sheets and files read back as the thumbnails, tile by tile", arguments: videoFixtures)
     func sheets(fixture: Fixture) throws {

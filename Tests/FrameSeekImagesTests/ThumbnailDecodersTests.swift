@@ -8,7 +8,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Thumbnails: two decoders give what one gives")
+@Suite("Thumbnails: two decoders give what one gives", .ffmpegLog)
 struct ThumbnailDecodersTests {
     /// The last keyframe ffprobe lists at or before `time`, nil before the first.
     static func keyframe(atOrBefore time: MediaTime, in oracle: Oracle) -> Int? {

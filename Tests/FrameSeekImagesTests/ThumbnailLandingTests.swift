@@ -12,7 +12,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Thumbnails: actual times follow the landing rules")
+@Suite("Thumbnails: actual times follow the landing rules", .ffmpegLog)
 struct ThumbnailLandingTests {
     /// The oracle frame that starts exactly at `time`, if any.
     static func frame(at time: MediaTime, in oracle: Oracle) -> Int? {

@@ -14,7 +14,7 @@ import FrameSeekImages
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Thumbnails: pixels")
+@Suite("Thumbnails: pixels", .ffmpegLog)
 struct ThumbnailPixelTests {
     /// The oracle frame that starts exactly at `time`.
     static func frame(at time: MediaTime, in oracle: Oracle) throws -> Int {

@@ -6,7 +6,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Landing manifests: barcodes")
+@Suite("Landing manifests: barcodes", .ffmpegLog)
 struct BarcodeStampTests {
     /// The BARCODE filter of Fixtures/make-fixtures.sh, as its shell assignment quotes it.
     static func fixtureFilter() throws -> String {

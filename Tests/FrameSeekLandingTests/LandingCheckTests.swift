@@ -7,7 +7,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Landing manifests: checking")
+@Suite("Landing manifests: checking", .ffmpegLog)
 struct LandingCheckTests {
     @Test("Record, write, load and check passes on every fixture", arguments: FixtureCatalog.all)
     func roundTripPasses(_ fixture: Fixture) throws {

@@ -7,7 +7,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Landing manifests: recording")
+@Suite("Landing manifests: recording", .ffmpegLog)
 struct LandingRecordTests {
     @Test("Recorded video entries land where ffprobe's table says, with framemd5's MD5", arguments: FixtureCatalog.video)
     func videoAgreesWithOracle(_ fixture: Fixture) throws {
@@ -72,14 +72,7 @@ struct LandingRecordTests {
         #expect(manifest.mediaPath(relativeTo: path) == URL(fileURLWithPath: fixture.path).standardizedFileURL.path)
         #expect(manifest.media.path.hasPrefix("../"))
         // Independent truth: coreutils' sha256sum.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", fixture.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try runTool(["sha256sum", fixture.path])
         #expect(manifest.media.sha256 == output.split(separator: " ").first.map(String.init))
         #expect(manifest.environment.decoder == "h264")
         #expect(manifest.environment.frameseek == FrameSeekVersion.current)

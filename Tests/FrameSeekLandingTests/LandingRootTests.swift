@@ -12,7 +12,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Landing manifests: the root media paths must stay in")
+@Suite("Landing manifests: the root media paths must stay in", .ffmpegLog)
 struct LandingRootTests {
     /// `base/root/{landings,media/clip.bin}` and `base/outside/secret.bin`, resolved.
     private struct Tree {

@@ -47,12 +47,7 @@ func recordFixture(
 
 /// Runs the ffmpeg command line (installed beside the libraries), failing the test on error.
 func runFFmpeg(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed")
+    try runTool(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
 }
 
 /// The manifest JSON at `path` as an object, edited by `edit`, written back.

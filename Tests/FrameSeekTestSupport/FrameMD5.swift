@@ -26,22 +26,36 @@ public func framemd5Column(_ fixture: Fixture) throws -> [String] {
         .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
 }
 
-/// Runs a tool found on PATH (`arguments[0]`) to completion, in `directory` if given, and
-/// returns its standard output; throws when it exits with a failure, unless `requiringSuccess`
-/// is false (ffmpeg decoding a damaged file prints the frames it could decode, then fails).
+/// Runs a tool found on PATH, or at the path `arguments[0]` names, to completion, in `directory`
+/// if given and with `environment` in place of this process's if given, and returns its
+/// standard output; throws when it exits with a failure, unless `requiringSuccess` is false
+/// (ffmpeg decoding a damaged file prints the frames it could decode, then fails).
+///
+/// Its stderr goes to a file, never to the test run's output: a passing run prints the test
+/// runner's lines only. The error a failure throws quotes stderr's last lines.
 @discardableResult
-package func runTool(_ arguments: [String], in directory: URL? = nil, requiringSuccess: Bool = true) throws -> String {
+package func runTool(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil, requiringSuccess: Bool = true
+) throws -> String {
+    let scratch = try TemporaryDirectory()
+    let errorPath = scratch.file("stderr")
+    guard FileManager.default.createFile(atPath: errorPath, contents: nil) else { throw OracleError("cannot create \(errorPath)") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if let environment { process.environment = environment }
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 || !requiringSuccess else { throw OracleError("\(arguments.joined(separator: " ")) failed") }
+    guard process.terminationStatus == 0 || !requiringSuccess else {
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        let tail = errors.split(whereSeparator: \.isNewline).suffix(20).map { "\n" + $0 }.joined()
+        throw OracleError("\(arguments.joined(separator: " ")) failed with status \(process.terminationStatus)\(tail)")
+    }
     return String(decoding: data, as: UTF8.self)
 }
 

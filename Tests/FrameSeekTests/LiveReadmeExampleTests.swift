@@ -21,7 +21,7 @@ private final class WindowWatcher: SeekPrecisionListener, Sendable {
     func onLiveWindowReloadFailed(_ error: MediaError) { log.record(.completion("reload failed: \(error)")) }
 }
 
-@Suite("Docs: the live example")
+@Suite("Docs: the live example", .ffmpegLog)
 struct LiveReadmeExampleTests {
     @Test("The live example compiles against `import FrameSeek` and, on a file, takes the not-live branches")
     func liveExampleOnAFile() async throws {

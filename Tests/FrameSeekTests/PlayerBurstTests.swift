@@ -10,7 +10,7 @@ import FrameSeekTestSupport
 import Synchronization
 import Testing
 
-@Suite("Player: bursts of seeks")
+@Suite("Player: bursts of seeks", .ffmpegLog)
 struct PlayerBurstTests {
     /// Seek number `n`'s target frame: spread over the whole file, never the final one's.
     static func frame(_ n: Int, in oracle: Oracle) -> Int { (n * 7 + 3) % oracle.count }

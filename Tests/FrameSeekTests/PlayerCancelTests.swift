@@ -10,7 +10,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: cancelled seeks")
+@Suite("Player: cancelled seeks", .ffmpegLog)
 struct PlayerCancelTests {
     @Test("cancelPendingSeeks() on a queued seek gives .cancelled and leaves the playhead")
     func cancelQueued() async throws {
@@ -157,7 +157,7 @@ struct PlayerCancelTests {
     }
 }
 
-@Suite("Player: seeks with nothing loaded")
+@Suite("Player: seeks with nothing loaded", .ffmpegLog)
 struct PlayerNotReadyTests {
     @Test(
         "A seek before any load returns notReady with an unknown range, and clamps nothing",

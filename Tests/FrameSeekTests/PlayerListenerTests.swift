@@ -8,7 +8,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: listeners are held weakly")
+@Suite("Player: listeners are held weakly", .ffmpegLog)
 struct PlayerWeakListenerTests {
     @Test("A released listener and delegate receive nothing and are not kept alive")
     func releasedListener() async throws {
@@ -89,7 +89,7 @@ struct PlayerWeakListenerTests {
     }
 }
 
-@Suite("Player: clamp events")
+@Suite("Player: clamp events", .ffmpegLog)
 struct PlayerClampTests {
     @Test("Only targets that moved are clamped: -5 s and past the end, one onSeekClamped each")
     func clampEvents() async throws {
@@ -135,7 +135,7 @@ struct PlayerClampTests {
     }
 }
 
-@Suite("Player: events arrive in order on the chosen queue")
+@Suite("Player: events arrive in order on the chosen queue", .ffmpegLog)
 struct PlayerEventOrderTests {
     /// Runs a completion-form seek and returns the kinds of the events it caused, the
     /// completion included.

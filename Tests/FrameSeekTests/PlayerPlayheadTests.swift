@@ -16,7 +16,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: the playhead and the engine agree")
+@Suite("Player: the playhead and the engine agree", .ffmpegLog)
 struct PlayerPlayheadTests {
     @Test("A seek cancelled after the engine landed leaves the playhead, and the next step starts from it")
     func cancelledAfterLanding() async throws {

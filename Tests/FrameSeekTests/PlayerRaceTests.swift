@@ -50,7 +50,7 @@ extension PlayerEvent {
     var seekStartTarget: MediaTime? { if case .seekStart(let t) = self { t } else { nil } }
 }
 
-@Suite("Player: a seek behind a load, an end seek and a new scrub, event order, close during a step")
+@Suite("Player: a seek behind a load, an end seek and a new scrub, event order, close during a step", .ffmpegLog)
 struct PlayerRaceTests {
     // MARK: (a) a seek queued behind a load
 

@@ -6,7 +6,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: the cost of a seek")
+@Suite("Player: the cost of a seek", .ffmpegLog)
 struct PlayerSeekCostTests {
     @Test("a cold exact seek reads, demuxes and decodes from its keyframe; the same frame again comes from the cache")
     func coldThenCached() async throws {

@@ -8,7 +8,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: frame steps")
+@Suite("Player: frame steps", .ffmpegLog)
 struct PlayerStepTests {
     @Test("stepFrame after a seek lands on the neighbouring oracle frames, forward and backward")
     func stepsAfterSeek() async throws {

@@ -44,7 +44,7 @@ private func readmeSeek(_ player: Player, to seconds: Double) {
     player.seek(to: seconds, precision: .nearestKeyframe(tolerance: 0.5))  // no completion needed
 }
 
-@Suite("Docs: the Player article's example")
+@Suite("Docs: the Player article's example", .ffmpegLog)
 struct ReadmeExampleTests {
     @Test("The article's example compiles against `import FrameSeek` alone and behaves as it says")
     func readmeExample() async throws {

@@ -12,7 +12,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: scrub previews")
+@Suite("Player: scrub previews", .ffmpegLog)
 struct ScrubPreviewTests {
     /// Proposed times from -0.5 s to past the end of gop250 (12.012 s), every 1/25 s.
     static let proposed: [MediaTime] = (-12...315).map { MediaTime(value: Int64($0), timescale: 25) }

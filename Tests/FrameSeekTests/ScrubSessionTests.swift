@@ -9,7 +9,7 @@ import FrameSeek
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Player: scrub sessions")
+@Suite("Player: scrub sessions", .ffmpegLog)
 struct ScrubSessionTests {
     /// Update `i`'s proposed time: hundredths of a second, inside the fixture.
     static func proposed(_ i: Int) -> MediaTime { MediaTime(value: Int64(i % 1_100), timescale: 100) }

@@ -42,6 +42,9 @@ extension FFmpegEngine {
 final class FFmpegLogSink: Sendable {
     private let lastError = Locked<String?>(nil)
     private let missingData = Locked<[String]>([])
+    /// The transcript of the task that made this sink, which every message attributed to the
+    /// sink is copied into, whichever thread logs it.
+    fileprivate let transcript = FFmpegLogTranscript.current
 
     init() { FFmpegLog.register(self) }
 
@@ -128,9 +131,14 @@ enum FFmpegLog {
 
     /// A warning or error FFmpeg logged, formatted by `fs_log_filter`, which drops the rest in C.
     fileprivate static func handle(context: UnsafeMutableRawPointer?, level: Int32, text cText: UnsafePointer<CChar>) {
-        guard let sink = sink(for: context) ?? threadSink() else { return }
+        let sink = sink(for: context) ?? threadSink()
+        // A message no engine owns still reaches the transcript of the task that logs it.
+        let transcript = sink?.transcript ?? FFmpegLogTranscript.current
+        if sink == nil && transcript == nil { return }
         let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return }
+        transcript?.append(level: level, context: context, text: text)
+        guard let sink else { return }
         if level <= AV_LOG_ERROR {
             sink.record(text)
         } else if reportsMissingData(text) {
@@ -220,4 +228,53 @@ enum FFmpegLog {
 @_cdecl("fs_log_handle")
 func fs_log_handle(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ text: UnsafePointer<CChar>) {
     FFmpegLog.handle(context: context, level: level, text: text)
+}
+
+/// A copy of the warnings and errors FFmpeg logged for the contexts of one task's engines, for a
+/// test to show when it fails.
+///
+/// Whatever the policy, FrameSeek's callback keeps FFmpeg's own lines off stderr; a test that
+/// fails on a damaged file still wants to read them. `FFmpegLogTranscript.$current.withValue`
+/// binds a transcript for a scope: every `FFmpegLogSink` made inside it (one per engine,
+/// fetcher or decoder) copies the messages attributed to it into that transcript, from
+/// whichever thread FFmpeg logs them, and so does a message that no sink owns but is logged on
+/// the scope's own thread. Only the newest `limit` lines are kept, and how many were dropped.
+package final class FFmpegLogTranscript: Sendable {
+    /// The transcript new sinks copy their messages into; nil outside a scope that binds one.
+    @TaskLocal package static var current: FFmpegLogTranscript?
+
+    private struct Lines {
+        var kept: [String] = []
+        var dropped = 0
+    }
+    private let lines = Locked(Lines())
+    private let limit: Int
+
+    /// A transcript keeping the newest `limit` lines.
+    package init(limit: Int = 500) { self.limit = max(1, limit) }
+
+    /// The lines kept, oldest first, each as "error [h264] Invalid NAL unit size ..."; a first
+    /// line says how many older ones were dropped, if any were.
+    package var text: [String] {
+        lines.withLock { lines in
+            (lines.dropped > 0 ? ["(\(lines.dropped) earlier lines dropped)"] : []) + lines.kept
+        }
+    }
+
+    fileprivate func append(level: Int32, context: UnsafeMutableRawPointer?, text: String) {
+        // The context's item name, as FFmpeg's own callback prints it ("h264" rather than
+        // "AVCodecContext"); a codec context without a codec names itself "NULL".
+        let name = fs_log_context_class(context).flatMap { logClass -> String? in
+            let item = logClass.pointee.item_name.flatMap { $0(context) }.map { String(cString: $0) }
+            return item != nil && item != "NULL" ? item : logClass.pointee.class_name.map { String(cString: $0) }
+        }
+        let line = "\(level <= AV_LOG_ERROR ? "error" : "warning")\(name.map { " [\($0)]" } ?? "") \(text)"
+        lines.withLock { lines in
+            if lines.kept.count == limit {
+                lines.kept.removeFirst()
+                lines.dropped += 1
+            }
+            lines.kept.append(line)
+        }
+    }
 }
