@@ -104,13 +104,8 @@ extension FailingInvocation {
     }()
 }
 
-<<<<<<< HEAD:Tests/FrameSeekCLITests/CLIEdgeInputTests.swift
-@Suite("Command line: hostile timestamps, bounded numbers, far targets, Opus in WebM, undecodable starts")
+@Suite("Command line: hostile timestamps, bounded numbers, far targets, Opus in WebM, undecodable starts", .ffmpegLog)
 struct CLIEdgeInputTests {
-=======
-@Suite("Command line: review regressions", .ffmpegLog)
-struct CLIReviewRegressionTests {
->>>>>>> quiet-tests:Tests/FrameSeekCLITests/CLIReviewRegressionTests.swift
     @Test(
         "Repeated, missing or overflowing timestamps: exit 2, one line with the file and the cause",
         arguments: FailingInvocation.badTimestampInvocations)
@@ -230,13 +225,8 @@ private let builtExecutable: String? = {
     return nil
 }()
 
-<<<<<<< HEAD:Tests/FrameSeekCLITests/CLIEdgeInputTests.swift
-@Suite("Command line: hostile timestamps, as a process")
+@Suite("Command line: hostile timestamps, as a process", .ffmpegLog)
 struct CLIEdgeInputProcessTests {
-=======
-@Suite("Command line: review regressions, as a process", .ffmpegLog)
-struct CLIReviewProcessTests {
->>>>>>> quiet-tests:Tests/FrameSeekCLITests/CLIReviewRegressionTests.swift
     @Test(
         "The built executable exits 2 (no signal) with one stderr line on each hostile input",
         .enabled(if: builtExecutable != nil, "no frameseek executable next to the test bundle"),
