@@ -60,7 +60,7 @@ extension FFmpegEngine {
         _ order: [Int], of plans: [LandingPlan], interruption: SeekInterruptionFlag?, startingFresh: Bool = false,
         each: (_ position: Int, _ landing: SeekLanding) throws -> Void
     ) throws {
-        if startingFresh { position = nil }
+        if startingFresh { executor.forgetActivePosition() }
         var previous: SeekLanding?
         for position in order {
             let plan = plans[position]

@@ -157,9 +157,9 @@ extension FFmpegEngine {
         helperOptions.cacheBytes = 0
         return EngineBlueprint(
             path: path, options: helperOptions, memory: pool.slots[0].demuxer.memory, media: media,
-            frameTable: frameTable, packetOrder: packetOrder,
+            frameTable: frameTable, packetOrder: executor.packetOrder,
             demuxerFlaggedFrames: demuxerFlaggedFrames, keyframePrefetch: keyframePrefetch,
-            decoderParameters: decoderParameters)
+            decoderParameters: pool.opener.parameters)
     }
 
     /// Batch decoder `number`: an engine sharing this one's index, opened on a queue of its

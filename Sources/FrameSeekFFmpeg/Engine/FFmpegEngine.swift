@@ -93,15 +93,15 @@ public final class FFmpegEngine: PlaybackEngine {
     /// for URLs.
     public let indexCacheOutcome: IndexCache.Outcome?
     /// The frame the engine last landed or stepped on, nil before any.
-    public var currentFrameIndex: Int? { landedFrameIndex }
+    public var currentFrameIndex: Int? { executor.landedFrameIndex }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
     /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different
     /// decoder of the same codec may produce different pixels.
-    public var decoderName: String { decoder.codecName }
+    public var decoderName: String { executor.pool.active.decoder.codecName }
     /// The most bytes the frame cache has held.
-    public var cachePeakBytes: Int { cache.peakBytes }
+    public var cachePeakBytes: Int { executor.cache.peakBytes }
     /// The bytes the frame cache holds now.
-    public var cacheUsedBytes: Int { cache.usedBytes }
+    public var cacheUsedBytes: Int { executor.cache.usedBytes }
     /// The bound on the bytes of pictures the decoder pool's decoders hold together: the most
     /// decoders `Options.decoderPoolBytes` lets the pool keep, each counted at the most its
     /// codec level lets it hold. One decoder is always kept, so a single decoder larger than
@@ -114,51 +114,11 @@ public final class FFmpegEngine: PlaybackEngine {
 
     let path: String
     let options: Options
+    /// Lands plans: the decoders, where they stand, the landed frame and the frame cache.
+    let executor: LandingExecutor
     /// Keyframes decoded while the file was scanned, shared with the engines opened from this
     /// one's index; nil unless `Options.prefetchesKeyframes`.
-    package let keyframePrefetch: KeyframePrefetch?
-    /// The decoders parked in recently visited GOPs (see `DecoderPool`).
-    var pool: DecoderPool
-    /// The pool's decoder that lands now: the demuxer, decoder and position below are its.
-    var active: DecoderSlot
-    /// The active slot's demuxer.
-    var demuxer: Demuxer {
-        get { active.demuxer }
-        set { active.demuxer = newValue }
-    }
-    /// What demuxers replaced by a reopened one had read (see `readsSoFar`).
-    var retiredReads = MediaReads.none
-    /// The active slot's decoder.
-    var decoder: Decoder { active.decoder }
-    /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
-    /// packet read after a seek is recognised.
-    let packetOrder: PacketDecodeOrder
-    /// Where the active decoder stands, so a later target in the same GOP decodes forward
-    /// instead of seeking again. Nil means "unknown: seek before decoding".
-    var position: DecodePosition? {
-        get { active.position }
-        set { active.position = newValue }
-    }
-    /// The selected stream's absolute index: what a new slot's demuxer selects.
-    let streamIndex: Int
-    /// The selected stream's parameters as the first demuxer probed them: what every further
-    /// decoder opens from, here and in the engines opened from this one's index, whose
-    /// demuxers then only read packets.
-    let decoderParameters: StreamParameters
-    /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
-    let landedFrame = Frame()
-    var landedFrameIndex: Int?
-    /// Decode errors counted on the way to `landedFrame` (see `SeekLanding.decodeErrors`).
-    var landedDecodeErrors = 0
-    /// Frames the decoder did not produce even when decoding from the start of the file, with
-    /// why: asked for again, they fail at once instead of decoding the file again.
-    var undecodable: [Int: String] = [:]
-    let scratchFrame = Frame()
-    let packet = Packet()
-    /// Decoded frames kept for scrubbing and backward steps.
-    let cache: FrameCache
-    /// The flag of the seek in progress, polled between packets.
-    var interruption: SeekInterruptionFlag?
+    package var keyframePrefetch: KeyframePrefetch? { executor.keyframePrefetch }
     /// Converts landed frames and pictures to RGB: the engine's one swscale context and
     /// tone-mapping graph, kept between calls.
     let converter: PixelConverter
@@ -202,22 +162,21 @@ public final class FFmpegEngine: PlaybackEngine {
         let start = clock.now
         self.path = path
         self.options = options
-        self.cache = FrameCache(capacityBytes: options.cacheBytes)
         self.converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
         let demuxer = try Self.openDemuxer(path, log: log, memory: memory, options: options)
         let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
-        self.streamIndex = streamIndex
         let stream = demuxer.stream(streamIndex)
+        let decoderParameters: StreamParameters
         do { decoderParameters = try StreamParameters(copying: stream) } catch {
             throw MediaError(
                 path: path, reason: .readFailed, detail: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
         }
-        active = try Self.openFirstSlot(
-            demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
-        pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
+        let pool = try Self.openPool(
+            demuxer, opener: DecoderSlotOpener(streamIndex: streamIndex, parameters: decoderParameters, threads: options.threads, log: log),
+            options: options, path: path)
         let originPTS = Self.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
         let threads = options.threads
@@ -234,7 +193,6 @@ public final class FFmpegEngine: PlaybackEngine {
             ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
-        keyframePrefetch = prefetch
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
         builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
@@ -260,7 +218,6 @@ public final class FFmpegEngine: PlaybackEngine {
             throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
         }
         frameTable = built.table
-        packetOrder = built.packetOrder
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
@@ -269,6 +226,9 @@ public final class FFmpegEngine: PlaybackEngine {
             demuxer, path: path, selectedStream: streamIndex,
             truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
             missingData: built.table.missingData)
+        executor = LandingExecutor(
+            media: media, table: built.table, packetOrder: built.packetOrder, pool: pool, cacheBytes: options.cacheBytes,
+            skipsNonReferenceFrames: options.skipsNonReferenceFrames, keyframePrefetch: prefetch)
         openLatency = clock.now - start
     }
 
@@ -284,7 +244,6 @@ public final class FFmpegEngine: PlaybackEngine {
         let start = clock.now
         path = blueprint.path
         options = blueprint.options
-        cache = FrameCache(capacityBytes: options.cacheBytes)
         converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
@@ -296,20 +255,22 @@ public final class FFmpegEngine: PlaybackEngine {
                 path: path, reason: .readFailed,
                 detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
         }
-        streamIndex = blueprint.frameTable.streamIndex
-        decoderParameters = blueprint.decoderParameters
-        active = try Self.openFirstSlot(
-            demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
-        pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
+        let pool = try Self.openPool(
+            demuxer,
+            opener: DecoderSlotOpener(
+                streamIndex: blueprint.frameTable.streamIndex, parameters: blueprint.decoderParameters, threads: options.threads, log: log),
+            options: options, path: path)
         frameTable = blueprint.frameTable
-        packetOrder = blueprint.packetOrder
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
         openTraffic = nil
         openReads = demuxer.reads
         indexCacheOutcome = nil
         media = blueprint.media
-        keyframePrefetch = blueprint.keyframePrefetch
+        executor = LandingExecutor(
+            media: media, table: blueprint.frameTable, packetOrder: blueprint.packetOrder, pool: pool,
+            cacheBytes: options.cacheBytes, skipsNonReferenceFrames: options.skipsNonReferenceFrames,
+            keyframePrefetch: blueprint.keyframePrefetch)
         openLatency = clock.now - start
     }
 
@@ -355,33 +316,18 @@ public final class FFmpegEngine: PlaybackEngine {
         }
     }
 
-    /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for
-    /// it opened from `parameters`.
-    private static func openFirstSlot(
-        _ demuxer: Demuxer, streamIndex: Int, parameters: StreamParameters, options: Options,
-        log: FFmpegLogSink, path: String
-    ) throws(MediaError) -> DecoderSlot {
-        demuxer.selectOnly(streamIndex: streamIndex)
+    /// The decoder pool, holding its first decoder: `demuxer` reading only the selected stream,
+    /// and a decoder for it that `opener` opens.
+    private static func openPool(
+        _ demuxer: Demuxer, opener: DecoderSlotOpener, options: Options, path: String
+    ) throws(MediaError) -> DecoderPool {
         do {
-            return DecoderSlot(demuxer: demuxer, decoder: try Decoder(parameters: parameters, threads: options.threads, log: log))
+            return DecoderPool(first: try opener.open(reading: demuxer), boundBytes: options.decoderPoolBytes, opener: opener)
         } catch {
             throw MediaError(
                 path: path, reason: .streamUnavailable,
-                detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
+                detail: "stream \(opener.streamIndex) cannot be decoded: \(opener.log.message(for: error))")
         }
-    }
-
-    /// Makes the cached frame `index` the landed frame, sharing its buffers.
-    ///
-    /// - Throws: `MediaError` when `av_frame_ref` fails (out of memory); nothing is landed then.
-    func landFromCache(_ cached: Frame, as index: Int) throws(MediaError) {
-        do {
-            try landedFrame.reference(cached)
-        } catch {
-            landedFrameIndex = nil
-            throw MediaError(path: path, reason: .decodeFailed, detail: "cannot reference cached frame \(index): \(error.description)")
-        }
-        landedFrameIndex = index
     }
 
     /// Local paths get their own checks first, so a missing or empty file is named as such
