@@ -124,13 +124,14 @@ public final class FFmpegEngine: PlaybackEngine {
     let converter: PixelConverter
     /// The error messages FFmpeg logs for this engine's demuxer and decoders, and no other's.
     let log: FFmpegLogSink
-    /// Engines of their own on queues of their own that share a batch's GOP runs with this one
-    /// (`FFmpegEngine+BatchDecoders.swift`), opened by the first batch that needs them and
-    /// kept for the next.
-    var batchHelpers: [QueueConfined<FFmpegEngine?>] = []
-    /// Whether this engine lands runs of a batch too while its helpers do (it does: it would
-    /// only wait otherwise). Tests turn it off so that the helpers land every run.
-    package var callerLandsBatchRuns = true
+    /// The decoders that share a batch's GOP runs with this engine (`BatchDecoders`).
+    let batchDecoders = BatchDecoders()
+    /// Whether this engine lands runs of a batch too while its helpers do
+    /// (`BatchDecoders.callerLandsRuns`); tests turn it off so that the helpers land every run.
+    package var callerLandsBatchRuns: Bool {
+        get { batchDecoders.callerLandsRuns }
+        set { batchDecoders.callerLandsRuns = newValue }
+    }
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
@@ -272,11 +273,6 @@ public final class FFmpegEngine: PlaybackEngine {
             cacheBytes: options.cacheBytes, skipsNonReferenceFrames: options.skipsNonReferenceFrames,
             keyframePrefetch: blueprint.keyframePrefetch)
         openLatency = clock.now - start
-    }
-
-    deinit {
-        // Each helper's engine is closed on its own queue, after the work queued there.
-        for helper in batchHelpers { helper.schedule { $0 = nil } }
     }
 
     /// The FFmpeg libraries an index cache entry was made with, in its key: another FFmpeg may
