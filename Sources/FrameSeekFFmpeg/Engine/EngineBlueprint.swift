@@ -8,7 +8,7 @@ package struct EngineBlueprint: Sendable {
     let memory: MemoryInput?
     let media: MediaDescription
     let frameTable: FrameTable
-    let packetOrder: PacketDecodeOrder
+    let packetOrder: DecodeOrderByPTS
     let demuxerFlaggedFrames: Set<Int>
     let keyframePrefetch: KeyframePrefetch?
     let decoderParameters: StreamParameters

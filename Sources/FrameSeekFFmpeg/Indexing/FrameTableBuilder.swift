@@ -15,7 +15,7 @@ struct FrameTableBuilder {
     /// engine uses to tell where a demuxer seek landed.
     struct Result {
         let table: FrameTable
-        let packetOrder: PacketDecodeOrder
+        let packetOrder: DecodeOrderByPTS
         /// Why the packet scan stopped before the end of the file, when a read failed after
         /// some packets were read: the table holds what could be read, and the media reports
         /// the rest as truncated.
@@ -167,7 +167,7 @@ struct FrameTableBuilder {
     }
 
     /// The table made from `packets`, which all have a PTS.
-    func tableFromPackets<Packets: DecodeOrderPackets>(
+    func tableFromPackets<Packets: FrameTablePackets>(
         _ packets: Packets, missingDataBefore: [Int: String],
         source: FrameTable.Source = .packetScan
     ) throws(MediaError) -> Result {
@@ -223,7 +223,7 @@ struct FrameTableBuilder {
             missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets.isCorrupt(Int(shown[$0])) })
         return Result(
-            table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
+            table: table, packetOrder: DecodeOrderByPTS(others: otherPackets), corruptFrames: corrupt,
             missingDataAfter: missingDataAfter)
     }
 
@@ -408,7 +408,7 @@ private protocol PresentationOrderFrames {
 
 /// The packets that are frames, as `shown` lists them (their decode-order indices sorted by
 /// PTS); every one has a PTS.
-private struct ShownPackets<Packets: DecodeOrderPackets>: PresentationOrderFrames {
+private struct ShownPackets<Packets: FrameTablePackets>: PresentationOrderFrames {
     let packets: Packets
     let shown: [Int32]
 

@@ -22,7 +22,7 @@ final class LandingExecutor {
     let table: FrameTable
     /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
     /// packet read after a seek is recognised.
-    let packetOrder: PacketDecodeOrder
+    let packetOrder: DecodeOrderByPTS
     /// `FFmpegEngine.Options.skipsNonReferenceFrames`.
     let skipsNonReferenceFrames: Bool
     /// Keyframes decoded while the file was scanned; nil unless the engine prefetches.
@@ -47,7 +47,7 @@ final class LandingExecutor {
     let buffers = (frame: Frame(), packet: Packet())
 
     init(
-        media: MediaDescription, table: FrameTable, packetOrder: PacketDecodeOrder, pool: DecoderPool,
+        media: MediaDescription, table: FrameTable, packetOrder: DecodeOrderByPTS, pool: DecoderPool,
         cacheBytes: Int, skipsNonReferenceFrames: Bool, keyframePrefetch: KeyframePrefetch?
     ) {
         self.media = media
