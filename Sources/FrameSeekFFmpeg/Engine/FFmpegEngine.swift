@@ -73,7 +73,7 @@ public final class FFmpegEngine: PlaybackEngine {
     /// The opened media.
     public let media: MediaDescription
     /// The selected stream's frames in presentation order.
-    public let frameTable: FrameTable
+    public var frameTable: FrameTable { executor.table }
     /// How long opening and indexing took.
     public let openLatency: Duration
     /// Frames whose packet the demuxer flagged corrupt while the index was built: damage known
@@ -112,7 +112,8 @@ public final class FFmpegEngine: PlaybackEngine {
     /// The most decoders the pool has held at once.
     public var decoderPoolPeakDecoders: Int { pool.peakSlots }
 
-    let path: String
+    /// The media's path, or its name when opened from memory: what errors name.
+    var path: String { media.path }
     let options: Options
     /// Lands plans: the decoders, where they stand, the landed frame and the frame cache.
     let executor: LandingExecutor
@@ -161,7 +162,6 @@ public final class FFmpegEngine: PlaybackEngine {
     private init(path: String, memory: MemoryInput?, options: Options) throws(MediaError) {
         let clock = ContinuousClock()
         let start = clock.now
-        self.path = path
         self.options = options
         self.converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
@@ -188,29 +188,31 @@ public final class FFmpegEngine: PlaybackEngine {
         let indexLocatesKeyframes =
             options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
             && demuxer.indexEntryCount(of: streamIndex) > 0
+        let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         let prefetch =
-            !options.prefetchesKeyframes || indexLocatesKeyframes
-                || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO
+            !options.prefetchesKeyframes || indexLocatesKeyframes || !isVideo
             ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
-        builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
         let cacheKey =
             memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)
             ? options.indexCache?.key(
                 forFileAt: path, stream: .init(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
                 libraries: Self.cacheLibraries) : nil
-        let cached = cacheKey.flatMap { options.indexCache?.read($0) }
-        let built: FrameTableBuilder.Result
-        if case .success(let table) = cached {
-            built = table
-        } else {
-            built = try builder.build { () throws(FFmpegError) -> Decoder in
-                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
-            }
+        let cache = IndexCacheSource(cached: cacheKey.flatMap { options.indexCache?.read($0) })
+        let makeDecoder = { () throws(FFmpegError) -> Decoder in
+            try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
         }
+        // The sources, in the order they answer. A scan that hands keyframes to the prefetch
+        // reads every packet's payload, so it is never an index scan.
+        let indexSources: [any FrameTableSource] =
+            options.readsContainerIndex && prefetch == nil ? [MP4SampleTableSource(), ContainerIndexSource()] : []
+        let sources: [any FrameTableSource] =
+            [cache] + (isVideo ? indexSources + [PacketScanSource()] : [AudioPacketTableSource(makeDecoder: makeDecoder)])
+        let built = try FrameTableChoice(builder: builder, sources: sources, makeDecoder: makeDecoder).build()
+        let cached = cache.cached
         indexCacheOutcome = Self.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
         guard !built.table.frames.isEmpty else {
             if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
@@ -218,7 +220,6 @@ public final class FFmpegEngine: PlaybackEngine {
             }
             throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
         }
-        frameTable = built.table
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
@@ -243,7 +244,7 @@ public final class FFmpegEngine: PlaybackEngine {
     package init(sharingIndexOf blueprint: EngineBlueprint) throws(MediaError) {
         let clock = ContinuousClock()
         let start = clock.now
-        path = blueprint.path
+        let path = blueprint.path
         options = blueprint.options
         converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
@@ -261,7 +262,6 @@ public final class FFmpegEngine: PlaybackEngine {
             opener: DecoderSlotOpener(
                 streamIndex: blueprint.frameTable.streamIndex, parameters: blueprint.decoderParameters, threads: options.threads, log: log),
             options: options, path: path)
-        frameTable = blueprint.frameTable
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
         openTraffic = nil
