@@ -58,19 +58,24 @@ final class BatchDecoders {
             while helpers.count < wanted { helpers.append(Self.openHelper(helpers.count + 1, blueprint: engine.blueprint)) }
             for helper in helpers.prefix(wanted) {
                 board.start(helper) { helperEngine, run in
-                    Result { try Self.landRun(run, of: plans, on: helperEngine, interruption: interruption, startingFresh: true, each: each) }
+                    Result {
+                        try Self.landRun(run, of: plans, on: helperEngine, interruption: interruption, startingFresh: true, each: each)
+                    }
                 }
             }
         }
         if let (index, run) = first {
-            board.finish(
-                index, Result { try Self.landRun(run, of: plans, on: engine, interruption: interruption, startingFresh: false, each: each) },
-                by: 0)
+            let landed = Result {
+                try Self.landRun(run, of: plans, on: engine, interruption: interruption, startingFresh: false, each: each)
+            }
+            board.finish(index, landed, by: 0)
         }
         for index in runs.indices {
             try deliver(
                 board.result(of: index, callerDecodes: callerLandsRuns) { _, run in
-                    Result { try Self.landRun(run, of: plans, on: engine, interruption: interruption, startingFresh: wanted > 0, each: each) }
+                    Result {
+                        try Self.landRun(run, of: plans, on: engine, interruption: interruption, startingFresh: wanted > 0, each: each)
+                    }
                 }.get())
         }
     }
