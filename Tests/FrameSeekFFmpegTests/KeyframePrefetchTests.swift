@@ -56,11 +56,11 @@ struct KeyframePrefetchTests {
         let held = prefetch.heldPTS.count
         try #require(held > 2, "the fixture has \(held) keyframes to prefetch")
         let bytes = prefetch.heldByteCount / held
-        let decoder = try Decoder(stream: full.pool.slots[0].demuxer.stream(full.streamIndex), threads: 1, log: FFmpegLogSink())
+        let decoder = try Decoder(stream: full.pool.slots[0].demuxer.stream(full.frameTable.streamIndex), threads: 1, log: FFmpegLogSink())
         let bounded = KeyframePrefetch(decoder: decoder, boundBytes: 2 * bytes, decodesEveryOffer: true)
         let packet = Packet()
         let demuxer = try Demuxer(path: fixture.path, log: FFmpegLogSink())
-        demuxer.selectOnly(streamIndex: full.streamIndex)
+        demuxer.selectOnly(streamIndex: full.frameTable.streamIndex)
         while try demuxer.read(into: packet) {
             if packet.isKeyframe { bounded.offer(packet) }
             packet.unref()

@@ -1,3 +1,4 @@
+import Foundation
 import FrameSeekCore
 
 extension FFmpegEngine {
@@ -39,45 +40,80 @@ extension FFmpegEngine {
         each: (_ position: Int, _ landing: SeekLanding) throws -> Void
     ) throws -> [SeekLanding] {
         var landings = [SeekLanding?](repeating: nil, count: plans.count)
-        try land(Self.landingOrder(of: plans), of: plans, interruption: interruption) { position, landing in
+        try ForwardPass(executor: executor).land(ForwardPass.landingOrder(of: plans), of: plans, interruption: interruption) {
+            position, landing in
             try each(position, landing)
             landings[position] = landing
         }
         return landings.map { $0! }
     }
 
-    /// The positions of `plans` in the order a forward pass lands them: by frame, and for one
-    /// frame in the caller's order, so a repeated frame is decoded for its first target.
-    static func landingOrder(of plans: [LandingPlan]) -> [Int] {
-        plans.indices.sorted { (plans[$0].frameIndex, $0) < (plans[$1].frameIndex, $1) }
+    /// The decoders a batch uses by default: one per core, at most two. Each decodes whole GOP
+    /// runs at the engine's own thread count, so a second decoder nearly halves a batch that
+    /// spans several GOPs on two cores, and every frame decodes exactly as on one decoder, with
+    /// its damage reported as one decoder reports it (unlike frame threads; see the Performance article's
+    /// "Threads").
+    public static var defaultBatchDecoders: Int { max(1, min(2, ProcessInfo.processInfo.activeProcessorCount)) }
+    /// The most decoders one batch uses.
+    public static let maximumBatchDecoders = BatchDecoders.maximumDecoders
+
+    /// Lands on every time in `times`, as `seek(to:precision:interruption:each:)` does, with
+    /// the pass split between up to `decoders` decoders on as many cores.
+    ///
+    /// The planned frames are split into runs, one per GOP that a target lands in (one seek to
+    /// its keyframe, then decoding on from landing to landing, skipping the non-reference
+    /// frames between). This engine lands runs on the calling thread; each other decoder is an
+    /// engine of its own, opened once on a queue of its own from this engine's index and kept
+    /// for later batches, and takes the next run as it finishes one. The first run and the
+    /// last are this engine's: the first goes on from where it stands when it can, and after
+    /// the last it stands on the last frame in frame order, as one decoder would; a batch of
+    /// one or two runs is this engine's alone. When other decoders take part, every run after
+    /// the first starts with a seek to its keyframe, as a single seek would, so a frame decodes
+    /// to the same pixels, with the same damage reported, whichever decoder lands it: the
+    /// split changes no landing.
+    ///
+    /// - Parameters:
+    ///   - decoders: how many decoders land runs at once; 1 lands everything on this engine.
+    ///   - each: called once per target, on the thread of the decoder that landed it, with
+    ///     the target's position in `times`, its landing and that decoder's engine, while the
+    ///     frame is that engine's landed frame: the moment to read its picture. Calls for
+    ///     different runs may overlap; within a run they come in frame order.
+    /// - Returns: the landings in the order of `times`, each with what `each` returned for it;
+    ///   a landing's latency is the time its own decoding took.
+    /// - Throws: the first error in frame order (`MediaError` as a single seek throws, with
+    ///   `.interrupted` when `interruption` is set, or whatever `each` throws), once every
+    ///   decoder has stopped; the landings made by then are lost, and the engine stays usable.
+    public func seek<Output: Sendable>(
+        to times: [MediaTime], precision: SeekPrecision, decoders: Int, interruption: SeekInterruptionFlag? = nil,
+        each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output
+    ) throws -> [(landing: SeekLanding, output: Output)] {
+        let plans = try times.map { time throws(MediaError) in try plan(at: time, precision: precision) }
+        return try land(plans, decoders: decoders, interruption: interruption, each: each)
     }
 
-    /// Lands `plans[position]` for each position of `order`, which goes forward in frames,
-    /// calling `each` after each landing while its frame is the landed one. `startingFresh`
-    /// seeks for the first landing even when the active decoder could go on to it, so that a
-    /// run reports the same work and damage whichever decoder lands it.
-    func land(
-        _ order: [Int], of plans: [LandingPlan], interruption: SeekInterruptionFlag?, startingFresh: Bool = false,
-        each: (_ position: Int, _ landing: SeekLanding) throws -> Void
-    ) throws {
-        if startingFresh { position = nil }
-        var previous: SeekLanding?
-        for position in order {
-            let plan = plans[position]
-            let landing: SeekLanding
-            // A repeat is the frame still landed, unless `each` landed elsewhere meanwhile.
-            if let previous, previous.plan.frameIndex == plan.frameIndex, currentFrameIndex == previous.frame.index {
-                landing = SeekLanding(
-                    plan: plan, frame: previous.frame, keyframeIndex: previous.keyframeIndex,
-                    framesDecoded: 0, demuxerSeeks: 0, latency: .zero,
-                    decodeErrors: previous.decodeErrors, missingData: frameTable.missingData(at: plan.target),
-                    reads: MediaReads(bytes: 0, requests: previous.reads?.requests.map { _ in 0 }),
-                    servedFromCache: true)
-            } else {
-                landing = try land(plan, mode: .forwardPass, interruption: interruption)
-            }
-            try each(position, landing)
-            previous = landing
+    /// Carries out `plans` as one batch split between decoders, as
+    /// `seek(to:precision:decoders:interruption:each:)` does.
+    package func land<Output: Sendable>(
+        _ plans: [LandingPlan], decoders: Int, interruption: SeekInterruptionFlag? = nil,
+        each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output
+    ) throws -> [(landing: SeekLanding, output: Output)] {
+        var results = [(landing: SeekLanding, output: Output)?](repeating: nil, count: plans.count)
+        try land(plans, decoders: decoders, interruption: interruption, each: each) { run in
+            for landed in run { results[landed.position] = (landed.landing, landed.output) }
         }
+        return results.map { $0! }
+    }
+
+    /// Carries out `plans` as one batch split between decoders, handing each run's landings
+    /// to `deliver` on the calling thread, run after run in frame order, as soon as that run
+    /// and every run before it are landed: a caller can print while decoding goes on.
+    ///
+    /// - Throws: the first error in frame order, after delivering every run before it.
+    package func land<Output: Sendable>(
+        _ plans: [LandingPlan], decoders: Int, interruption: SeekInterruptionFlag? = nil,
+        each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output,
+        deliver: (_ run: [BatchLanded<Output>]) throws -> Void
+    ) throws {
+        try batchDecoders.land(plans, on: self, decoders: decoders, interruption: interruption, each: each, deliver: deliver)
     }
 }

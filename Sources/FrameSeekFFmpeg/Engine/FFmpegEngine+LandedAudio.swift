@@ -67,7 +67,7 @@ extension FFmpegEngine {
     /// are passed over, as the ffmpeg command passes them over.
     private func referenceDecode(streamIndex: Int, pts: Int64, fromFrame: Int?) throws -> DecodedAudio? {
         // The same bytes the engine reads: its file, or the media it was opened on in memory.
-        let demuxer = try self.demuxer.reopened()
+        let demuxer = try pool.active.demuxer.reopened()
         demuxer.selectOnly(streamIndex: streamIndex)
         if let fromFrame {
             let start = frameTable.frames[fromFrame]

@@ -73,7 +73,7 @@ public final class FFmpegEngine: PlaybackEngine {
     /// The opened media.
     public let media: MediaDescription
     /// The selected stream's frames in presentation order.
-    public let frameTable: FrameTable
+    public var frameTable: FrameTable { executor.table }
     /// How long opening and indexing took.
     public let openLatency: Duration
     /// Frames whose packet the demuxer flagged corrupt while the index was built: damage known
@@ -93,15 +93,15 @@ public final class FFmpegEngine: PlaybackEngine {
     /// for URLs.
     public let indexCacheOutcome: IndexCache.Outcome?
     /// The frame the engine last landed or stepped on, nil before any.
-    public var currentFrameIndex: Int? { landedFrameIndex }
+    public var currentFrameIndex: Int? { executor.landedFrameIndex }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
     /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different
     /// decoder of the same codec may produce different pixels.
-    public var decoderName: String { decoder.codecName }
+    public var decoderName: String { executor.pool.active.decoder.codecName }
     /// The most bytes the frame cache has held.
-    public var cachePeakBytes: Int { cache.peakBytes }
+    public var cachePeakBytes: Int { executor.cache.peakBytes }
     /// The bytes the frame cache holds now.
-    public var cacheUsedBytes: Int { cache.usedBytes }
+    public var cacheUsedBytes: Int { executor.cache.usedBytes }
     /// The bound on the bytes of pictures the decoder pool's decoders hold together: the most
     /// decoders `Options.decoderPoolBytes` lets the pool keep, each counted at the most its
     /// codec level lets it hold. One decoder is always kept, so a single decoder larger than
@@ -112,65 +112,27 @@ public final class FFmpegEngine: PlaybackEngine {
     /// The most decoders the pool has held at once.
     public var decoderPoolPeakDecoders: Int { pool.peakSlots }
 
-    let path: String
+    /// The media's path, or its name when opened from memory: what errors name.
+    var path: String { media.path }
     let options: Options
+    /// Lands plans: the decoders, where they stand, the landed frame and the frame cache.
+    let executor: LandingExecutor
     /// Keyframes decoded while the file was scanned, shared with the engines opened from this
     /// one's index; nil unless `Options.prefetchesKeyframes`.
-    package let keyframePrefetch: KeyframePrefetch?
-    /// The decoders parked in recently visited GOPs (see `DecoderPool`).
-    var pool: DecoderPool
-    /// The pool's decoder that lands now: the demuxer, decoder and position below are its.
-    var active: DecoderSlot
-    /// The active slot's demuxer.
-    var demuxer: Demuxer {
-        get { active.demuxer }
-        set { active.demuxer = newValue }
-    }
-    /// What demuxers replaced by a reopened one had read (see `readsSoFar`).
-    var retiredReads = MediaReads.none
-    /// The active slot's decoder.
-    var decoder: Decoder { active.decoder }
-    /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
-    /// packet read after a seek is recognised.
-    let packetOrder: PacketDecodeOrder
-    /// Where the active decoder stands, so a later target in the same GOP decodes forward
-    /// instead of seeking again. Nil means "unknown: seek before decoding".
-    var position: DecodePosition? {
-        get { active.position }
-        set { active.position = newValue }
-    }
-    /// The selected stream's absolute index: what a new slot's demuxer selects.
-    let streamIndex: Int
-    /// The selected stream's parameters as the first demuxer probed them: what every further
-    /// decoder opens from, here and in the engines opened from this one's index, whose
-    /// demuxers then only read packets.
-    let decoderParameters: StreamParameters
-    /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
-    let landedFrame = Frame()
-    var landedFrameIndex: Int?
-    /// Decode errors counted on the way to `landedFrame` (see `SeekLanding.decodeErrors`).
-    var landedDecodeErrors = 0
-    /// Frames the decoder did not produce even when decoding from the start of the file, with
-    /// why: asked for again, they fail at once instead of decoding the file again.
-    var undecodable: [Int: String] = [:]
-    let scratchFrame = Frame()
-    let packet = Packet()
-    /// Decoded frames kept for scrubbing and backward steps.
-    let cache: FrameCache
-    /// The flag of the seek in progress, polled between packets.
-    var interruption: SeekInterruptionFlag?
+    package var keyframePrefetch: KeyframePrefetch? { executor.keyframePrefetch }
     /// Converts landed frames and pictures to RGB: the engine's one swscale context and
     /// tone-mapping graph, kept between calls.
     let converter: PixelConverter
     /// The error messages FFmpeg logs for this engine's demuxer and decoders, and no other's.
     let log: FFmpegLogSink
-    /// Engines of their own on queues of their own that share a batch's GOP runs with this one
-    /// (`FFmpegEngine+BatchDecoders.swift`), opened by the first batch that needs them and
-    /// kept for the next.
-    var batchHelpers: [QueueConfined<FFmpegEngine?>] = []
-    /// Whether this engine lands runs of a batch too while its helpers do (it does: it would
-    /// only wait otherwise). Tests turn it off so that the helpers land every run.
-    package var callerLandsBatchRuns = true
+    /// The decoders that share a batch's GOP runs with this engine (`BatchDecoders`).
+    let batchDecoders = BatchDecoders()
+    /// Whether this engine lands runs of a batch too while its helpers do
+    /// (`BatchDecoders.callerLandsRuns`); tests turn it off so that the helpers land every run.
+    package var callerLandsBatchRuns: Bool {
+        get { batchDecoders.callerLandsRuns }
+        set { batchDecoders.callerLandsRuns = newValue }
+    }
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
@@ -182,7 +144,7 @@ public final class FFmpegEngine: PlaybackEngine {
     /// - Throws: `MediaError` naming the file and the cause: missing, empty, not media, no
     ///   playable stream, truncated, undecodable.
     public convenience init(path: String, options: Options = Options()) throws(MediaError) {
-        try Self.checkLocalFile(path)
+        try MediaOpener.checkLocalFile(path)
         try self.init(path: path, memory: nil, options: options)
     }
 
@@ -200,25 +162,23 @@ public final class FFmpegEngine: PlaybackEngine {
     private init(path: String, memory: MemoryInput?, options: Options) throws(MediaError) {
         let clock = ContinuousClock()
         let start = clock.now
-        self.path = path
         self.options = options
-        self.cache = FrameCache(capacityBytes: options.cacheBytes)
         self.converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
-        let demuxer = try Self.openDemuxer(path, log: log, memory: memory, options: options)
-        let streamIndex = try Self.selectStream(in: demuxer, requested: options.streamIndex, path: path)
-        self.streamIndex = streamIndex
+        let demuxer = try MediaOpener.openDemuxer(path, log: log, memory: memory, options: options)
+        let streamIndex = try MediaOpener.selectStream(in: demuxer, requested: options.streamIndex, path: path)
         let stream = demuxer.stream(streamIndex)
+        let decoderParameters: StreamParameters
         do { decoderParameters = try StreamParameters(copying: stream) } catch {
             throw MediaError(
                 path: path, reason: .readFailed, detail: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
         }
-        active = try Self.openFirstSlot(
-            demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
-        pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
-        let originPTS = Self.originPTS(of: demuxer, stream: stream)
+        let pool = try MediaOpener.openPool(
+            demuxer, opener: DecoderSlotOpener(streamIndex: streamIndex, parameters: decoderParameters, threads: options.threads, log: log),
+            options: options, path: path)
+        let originPTS = MediaOpener.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
         let threads = options.threads
         var builder = FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
@@ -228,39 +188,38 @@ public final class FFmpegEngine: PlaybackEngine {
         let indexLocatesKeyframes =
             options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
             && demuxer.indexEntryCount(of: streamIndex) > 0
+        let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         let prefetch =
-            !options.prefetchesKeyframes || indexLocatesKeyframes
-                || stream.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_VIDEO
+            !options.prefetchesKeyframes || indexLocatesKeyframes || !isVideo
             ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
-        keyframePrefetch = prefetch
         builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
-        builder.readsContainerIndex = options.readsContainerIndex
         defer { prefetch?.scanEnded() }
         let cacheKey =
             memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)
             ? options.indexCache?.key(
                 forFileAt: path, stream: .init(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
-                libraries: Self.cacheLibraries) : nil
-        let cached = cacheKey.flatMap { options.indexCache?.read($0) }
-        let built: FrameTableBuilder.Result
-        if case .success(let table) = cached {
-            built = table
-        } else {
-            built = try builder.build { () throws(FFmpegError) -> Decoder in
-                try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
-            }
+                libraries: MediaOpener.cacheLibraries) : nil
+        let cache = IndexCacheSource(cached: cacheKey.flatMap { options.indexCache?.read($0) })
+        let makeDecoder = { () throws(FFmpegError) -> Decoder in
+            try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
         }
-        indexCacheOutcome = Self.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
+        // The sources, in the order they answer. A scan that hands keyframes to the prefetch
+        // reads every packet's payload, so it is never an index scan.
+        let indexSources: [any FrameTableSource] =
+            options.readsContainerIndex && prefetch == nil ? [MP4SampleTableSource(), ContainerIndexSource()] : []
+        let sources: [any FrameTableSource] =
+            [cache] + (isVideo ? indexSources + [PacketScanSource()] : [AudioPacketTableSource(makeDecoder: makeDecoder)])
+        let built = try FrameTableChoice(builder: builder, sources: sources, makeDecoder: makeDecoder).build()
+        let cached = cache.cached
+        indexCacheOutcome = MediaOpener.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
         guard !built.table.frames.isEmpty else {
             if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
                 throw MediaError(path: path, reason: .truncated, detail: cause)
             }
             throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
         }
-        frameTable = built.table
-        packetOrder = built.packetOrder
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
@@ -269,6 +228,9 @@ public final class FFmpegEngine: PlaybackEngine {
             demuxer, path: path, selectedStream: streamIndex,
             truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
             missingData: built.table.missingData)
+        executor = LandingExecutor(
+            media: media, table: built.table, packetOrder: built.packetOrder, pool: pool, cacheBytes: options.cacheBytes,
+            skipsNonReferenceFrames: options.skipsNonReferenceFrames, keyframePrefetch: prefetch)
         openLatency = clock.now - start
     }
 
@@ -282,204 +244,34 @@ public final class FFmpegEngine: PlaybackEngine {
     package init(sharingIndexOf blueprint: EngineBlueprint) throws(MediaError) {
         let clock = ContinuousClock()
         let start = clock.now
-        path = blueprint.path
+        let path = blueprint.path
         options = blueprint.options
-        cache = FrameCache(capacityBytes: options.cacheBytes)
         converter = PixelConverter(toneMapping: options.toneMapping)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
         // The blueprint's engine probed the file: this demuxer only reads packets.
-        let demuxer = try Self.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false, options: options)
+        let demuxer = try MediaOpener.openDemuxer(path, log: log, memory: blueprint.memory, probingStreams: false, options: options)
         guard demuxer.streamCount == blueprint.media.streams.count else {
             throw MediaError(
                 path: path, reason: .readFailed,
                 detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
         }
-        streamIndex = blueprint.frameTable.streamIndex
-        decoderParameters = blueprint.decoderParameters
-        active = try Self.openFirstSlot(
-            demuxer, streamIndex: streamIndex, parameters: decoderParameters, options: options, log: log, path: path)
-        pool = DecoderPool(first: active, boundBytes: options.decoderPoolBytes)
-        frameTable = blueprint.frameTable
-        packetOrder = blueprint.packetOrder
+        let pool = try MediaOpener.openPool(
+            demuxer,
+            opener: DecoderSlotOpener(
+                streamIndex: blueprint.frameTable.streamIndex, parameters: blueprint.decoderParameters, threads: options.threads, log: log),
+            options: options, path: path)
         demuxerFlaggedFrames = blueprint.demuxerFlaggedFrames
         indexScanBytes = nil
         openTraffic = nil
         openReads = demuxer.reads
         indexCacheOutcome = nil
         media = blueprint.media
-        keyframePrefetch = blueprint.keyframePrefetch
+        executor = LandingExecutor(
+            media: media, table: blueprint.frameTable, packetOrder: blueprint.packetOrder, pool: pool,
+            cacheBytes: options.cacheBytes, skipsNonReferenceFrames: options.skipsNonReferenceFrames,
+            keyframePrefetch: blueprint.keyframePrefetch)
         openLatency = clock.now - start
-    }
-
-    deinit {
-        // Each helper's engine is closed on its own queue, after the work queued there.
-        for helper in batchHelpers { helper.schedule { $0 = nil } }
-    }
-
-    /// The FFmpeg libraries an index cache entry was made with, in its key: another FFmpeg may
-    /// index the same file otherwise.
-    private static let cacheLibraries = FFmpegLibraries.versions.sorted { $0.key < $1.key }
-        .map { "\($0.key) \($0.value)" }.joined(separator: " ")
-
-    /// What the cache did: read the entry, or write `built` (after rejecting a bad entry).
-    private static func cacheOutcome(
-        _ cache: IndexCache?, key: IndexCache.Key?,
-        cached: Result<FrameTableBuilder.Result, IndexCacheRejection>?,
-        built: FrameTableBuilder.Result
-    ) -> IndexCache.Outcome? {
-        guard let cache, let key else { return nil }
-        switch cached {
-        case .success: return .read(path: key.path)
-        case .failure(let rejection):
-            return .rejected(path: key.path, reason: rejection.reason, rewriteFailure: cache.write(built, as: key))
-        case nil:
-            guard IndexCache.needsEntry(for: built.table.source) else { return .notNeeded }
-            return cache.write(built, as: key).map { .notWritten(reason: $0) } ?? .written(path: key.path)
-        }
-    }
-
-    /// A demuxer for `path` (or `memory`, named by `options.memoryOrigin`), its failure named
-    /// by `openError`.
-    private static func openDemuxer(
-        _ path: String, log: FFmpegLogSink, memory: MemoryInput?,
-        probingStreams: Bool = true, options: Options
-    ) throws(MediaError) -> Demuxer {
-        do {
-            return try Demuxer(
-                path: path, log: log, memory: memory, probingStreams: probingStreams, network: options.network,
-                origin: memory == nil ? .local : options.memoryOrigin)
-        } catch {
-            throw openError(error, path: path, log: log)
-        }
-    }
-
-    /// The pool's first decoder: `demuxer` reading only the selected stream, and a decoder for
-    /// it opened from `parameters`.
-    private static func openFirstSlot(
-        _ demuxer: Demuxer, streamIndex: Int, parameters: StreamParameters, options: Options,
-        log: FFmpegLogSink, path: String
-    ) throws(MediaError) -> DecoderSlot {
-        demuxer.selectOnly(streamIndex: streamIndex)
-        do {
-            return DecoderSlot(demuxer: demuxer, decoder: try Decoder(parameters: parameters, threads: options.threads, log: log))
-        } catch {
-            throw MediaError(
-                path: path, reason: .streamUnavailable,
-                detail: "stream \(streamIndex) cannot be decoded: \(log.message(for: error))")
-        }
-    }
-
-    /// Makes the cached frame `index` the landed frame, sharing its buffers.
-    ///
-    /// - Throws: `MediaError` when `av_frame_ref` fails (out of memory); nothing is landed then.
-    func landFromCache(_ cached: Frame, as index: Int) throws(MediaError) {
-        do {
-            try landedFrame.reference(cached)
-        } catch {
-            landedFrameIndex = nil
-            throw MediaError(path: path, reason: .decodeFailed, detail: "cannot reference cached frame \(index): \(error.description)")
-        }
-        landedFrameIndex = index
-    }
-
-    /// Local paths get their own checks first, so a missing or empty file is named as such
-    /// rather than as whatever FFmpeg's probing makes of it.
-    private static func checkLocalFile(_ path: String) throws(MediaError) {
-        if path.contains("://") { return }
-        try checkFileKind(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError(path: path, reason: .fileNotFound, detail: "no such file")
-        }
-        if isDirectory.boolValue {
-            throw MediaError(path: path, reason: .notMedia, detail: "is a directory, not a media file")
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-        if size == 0 {
-            throw MediaError(path: path, reason: .emptyFile, detail: "empty file (0 bytes)")
-        }
-    }
-
-    /// Names the cause of a failed open from what FFmpeg returned and logged and from how the
-    /// file starts (`ContainerSignature`): FFmpeg's codes alone mislead. ENOMEM while reading a
-    /// header means the header asks for an impossible size (a damaged count), not that memory
-    /// ran out; "invalid data" is a damaged header when the file starts as a container does,
-    /// a truncated file when an MP4 lacks its moov, and only otherwise not media at all.
-    private static func openError(_ error: FFmpegError, path: String, log: FFmpegLogSink) -> MediaError {
-        if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
-        let logged = log.takeLastError()
-        let cause = logged ?? "\(error.function): \(error.message)"
-        if error.code == fs_averror_exit() {
-            // Only the network deadline interrupts an open (`NetworkDeadline`).
-            return MediaError(
-                path: path, reason: .readFailed,
-                detail: "no answer within the network timeout (NetworkPolicy.timeout, --timeout): \(error.function) was interrupted")
-        }
-        let signature = ContainerSignature(path: path)
-        if error.code == fs_averror(ENOMEM) && error.function != "avformat_alloc_context" {
-            return MediaError(
-                path: path, reason: .damagedHeader,
-                detail:
-                    "damaged header: \(signature?.name ?? "the container") header states sizes no file holds (FFmpeg: \(error.message), \(cause))"
-            )
-        }
-        guard error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" else {
-            // FFmpeg's logged words name the cause the code hides ("Error in the pull function",
-            // a certificate that does not verify, a redirect loop).
-            return MediaError(
-                path: path, reason: .readFailed, detail: "cannot open (\(error.description)\(logged.map { ": \($0)" } ?? ""))")
-        }
-        switch signature {
-        // A URL's start is not read here (`ContainerSignature` reads files on disk); the mov
-        // demuxer, which probed it as ISO media from its first bytes, speaks for it. A file on
-        // disk that only its name calls MP4 is not media.
-        case .isoMedia? where cause.contains("moov atom not found"),
-            nil where cause.contains("moov atom not found") && (path.hasPrefix("http://") || path.hasPrefix("https://")):
-            return MediaError(
-                path: path, reason: .truncated,
-                detail:
-                    "truncated or unfinished MP4: it has no moov box, the index written last, so the file was cut short or never finalized (\(cause))"
-            )
-        case let container?:
-            return MediaError(
-                path: path, reason: .damagedHeader,
-                detail: "damaged header: the file starts as \(container.name) but FFmpeg cannot read its header (\(cause))")
-        case nil:
-            return MediaError(path: path, reason: .notMedia, detail: "not a media file FFmpeg can read (\(cause))")
-        }
-    }
-
-    private static func selectStream(in demuxer: Demuxer, requested: Int?, path: String) throws(MediaError) -> Int {
-        if let requested {
-            guard requested >= 0 && requested < demuxer.streamCount else {
-                throw MediaError(
-                    path: path, reason: .streamUnavailable,
-                    detail:
-                        "no stream \(requested) (the file has \(demuxer.streamCount) stream\(demuxer.streamCount == 1 ? "" : "s"), numbered from 0)"
-                )
-            }
-            let type = demuxer.stream(requested).pointee.codecpar.pointee.codec_type
-            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else {
-                throw MediaError(
-                    path: path, reason: .streamUnavailable,
-                    detail: "stream \(requested) is \(MediaProbe.mediaType(type).rawValue); FrameSeek seeks in video or audio streams")
-            }
-            return requested
-        }
-        if let video = demuxer.bestStream(of: AVMEDIA_TYPE_VIDEO) { return video }
-        if let audio = demuxer.bestStream(of: AVMEDIA_TYPE_AUDIO) { return audio }
-        throw MediaError(path: path, reason: .noPlayableStream, detail: "no video or audio stream")
-    }
-
-    /// Time zero of the timeline in the stream's time base: the container's start time, as
-    /// `ffmpeg -ss` counts, else the stream's own start.
-    private static func originPTS(of demuxer: Demuxer, stream: UnsafeMutablePointer<AVStream>) -> Int64 {
-        if let start = demuxer.startTimeMicroseconds {
-            return av_rescale_q(start, fs_time_base_q(), stream.pointee.time_base)
-        }
-        let streamStart = stream.pointee.start_time
-        return streamStart == fs_nopts_value() ? 0 : streamStart
     }
 }

@@ -9,13 +9,14 @@ import FrameSeekCore
 /// each packet (`FrameTableBuilder+AudioPackets.swift`: the priming and padding the decoder
 /// trims are worked out from side data, and checked by decoding the first packets). Other
 /// audio, and video whose packets lack timestamps, come from a decode scan, because there the
-/// decoder decides which frames exist.
+/// decoder decides which frames exist. This type holds the ways to build a table; which of
+/// them answers is the open's choice among `FrameTableSource`s (`FrameTableChoice`).
 struct FrameTableBuilder {
     /// The table, and for packet scans the decode order of every packet by its PTS, which the
     /// engine uses to tell where a demuxer seek landed.
     struct Result {
         let table: FrameTable
-        let packetOrder: PacketDecodeOrder
+        let packetOrder: DecodeOrderByPTS
         /// Why the packet scan stopped before the end of the file, when a read failed after
         /// some packets were read: the table holds what could be read, and the media reports
         /// the rest as truncated.
@@ -30,8 +31,8 @@ struct FrameTableBuilder {
         var indexScanBytes: (read: Int64, skipped: Int64)?
     }
 
-    /// What a way of building the table that may not apply gives (`buildFromSampleTable`,
-    /// `audioTableFromPackets`): the table, or why another way must answer.
+    /// What a way of building the table that may not apply gives (`FrameTableSource`): the
+    /// table, or why another way must answer.
     enum TableOutcome {
         case built(Result)
         /// The table could not be made this way; `movedDemuxer` when packets were read (the
@@ -43,46 +44,19 @@ struct FrameTableBuilder {
         case unreadable
     }
 
-    let demuxer: Demuxer
+    private(set) var demuxer: Demuxer
     let streamIndex: Int
     let originPTS: Int64
     /// Called during a packet scan with each keyframe packet of the stream, while it is read
     /// (`KeyframePrefetch.offer`). A scan that hands out packets reads their payloads, so it is
     /// never an index scan.
     var onKeyframePacket: ((Packet) -> Void)? = nil
-    /// Whether an MP4's table may come from its index (`buildFromContainerIndex`); off only to
-    /// compare with the full scan.
-    var readsContainerIndex = true
 
-    func build(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
+    /// The table from a scan of every packet (`PacketScanSource`), declined when a packet
+    /// carries no PTS: the demuxer has read them all by then.
+    func tableFromScan() throws(MediaError) -> TableOutcome {
         let stream = demuxer.stream(streamIndex)
-        let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
-        if !isVideo {
-            switch try audioTableFromPackets(decodeWith: makeDecoder) {
-            case .built(let fromPackets): return fromPackets
-            case .declined(movedDemuxer: false): return try tableFromDecoding(demuxer, makeDecoder)
-            case .declined(movedDemuxer: true), .unreadable:
-                return try tableFromDecoding(reopenedDemuxer(probingStreams: true), makeDecoder)
-            }
-        }
-        var scanner = self
-        if readsContainerIndex, onKeyframePacket == nil {
-            let fromSampleTable = try buildFromSampleTable()
-            if case .built(let indexed) = fromSampleTable { return indexed }
-            // An index whose packets cannot all be read would open without a word of the
-            // truncation (the container's index reads none of them): the scan reports it.
-            let unreadable = if case .unreadable = fromSampleTable { true } else { false }
-            if !unreadable, let indexed = try buildFromContainerIndex() { return indexed }
-            // The scan reads from the first packet, which this demuxer has gone past.
-            switch fromSampleTable {
-            case .declined(movedDemuxer: true), .unreadable:
-                scanner = FrameTableBuilder(
-                    demuxer: try reopenedDemuxer(probingStreams: false), streamIndex: streamIndex, originPTS: originPTS)
-            case .declined(movedDemuxer: false), .built:
-                break
-            }
-        }
-        let (packets, readError, missingData) = try scanner.scanPackets()
+        let (packets, readError, missingData) = try scanPackets()
         // The demuxer's own index, after edit lists are applied (it drops samples before the
         // keyframe an edit starts from); the sample count of the header would call such files
         // truncated.
@@ -94,13 +68,17 @@ struct FrameTableBuilder {
                 detail:
                     "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
-        if !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) {
-            var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: missingData)
-            result.readError = readError
-            return result
-        }
-        // Some packets carry no PTS: only the decoder knows the frames. Read again from the start.
-        return try tableFromDecoding(reopenedDemuxer(probingStreams: true), makeDecoder)
+        guard !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) else { return .declined(movedDemuxer: true) }
+        var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: missingData)
+        result.readError = readError
+        return .built(result)
+    }
+
+    /// This builder reading a demuxer of the same file at its first packet.
+    func reopened(probingStreams: Bool) throws(MediaError) -> FrameTableBuilder {
+        var builder = self
+        builder.demuxer = try reopenedDemuxer(probingStreams: probingStreams)
+        return builder
     }
 
     /// A demuxer of the same file at its first packet, reading only the stream.
@@ -167,7 +145,7 @@ struct FrameTableBuilder {
     }
 
     /// The table made from `packets`, which all have a PTS.
-    func tableFromPackets<Packets: DecodeOrderPackets>(
+    func tableFromPackets<Packets: FrameTablePackets>(
         _ packets: Packets, missingDataBefore: [Int: String],
         source: FrameTable.Source = .packetScan
     ) throws(MediaError) -> Result {
@@ -223,11 +201,13 @@ struct FrameTableBuilder {
             missingDataAfter: missingDataAfter)
         let corrupt = Set(shown.indices.filter { packets.isCorrupt(Int(shown[$0])) })
         return Result(
-            table: table, packetOrder: PacketDecodeOrder(others: otherPackets), corruptFrames: corrupt,
+            table: table, packetOrder: DecodeOrderByPTS(others: otherPackets), corruptFrames: corrupt,
             missingDataAfter: missingDataAfter)
     }
 
-    private func tableFromDecoding(_ demuxer: Demuxer, _ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
+    /// The table from a decode of the stream (the last resort of `FrameTableChoice`): the
+    /// frames the decoder produces.
+    func tableFromDecoding(_ makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> Result {
         let decoder: Decoder
         do {
             decoder = try makeDecoder()
@@ -408,7 +388,7 @@ private protocol PresentationOrderFrames {
 
 /// The packets that are frames, as `shown` lists them (their decode-order indices sorted by
 /// PTS); every one has a PTS.
-private struct ShownPackets<Packets: DecodeOrderPackets>: PresentationOrderFrames {
+private struct ShownPackets<Packets: FrameTablePackets>: PresentationOrderFrames {
     let packets: Packets
     let shown: [Int32]
 

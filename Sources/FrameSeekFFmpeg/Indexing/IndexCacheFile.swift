@@ -209,7 +209,7 @@ enum IndexCacheFile {
             randomAccessPoints: everyFrame == 1 ? .everyFrame(of: list) : RandomAccessPointList(points),
             source: source, missingDataAfter: missingDataAfter)
         let result = FrameTableBuilder.Result(
-            table: table, packetOrder: identifies == 1 ? PacketDecodeOrder(others: others) : .unknown,
+            table: table, packetOrder: identifies == 1 ? DecodeOrderByPTS(others: others) : .unknown,
             readError: readError, corruptFrames: corrupt, missingDataAfter: missingDataAfter)
         return Entry(result: result, mediaType: mediaType, codecID: codecID)
     }

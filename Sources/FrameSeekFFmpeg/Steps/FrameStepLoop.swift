@@ -62,3 +62,14 @@ struct FrameStepLoop {
         }
     }
 }
+
+extension FrameStepLoop {
+    /// The step on a file's table, landed by `executor`.
+    init(executor: LandingExecutor) {
+        self.init(
+            table: executor.table, isVideo: executor.media.selectedStream.mediaType == .video,
+            land: { plan, mode throws(MediaError) in try executor.land(plan, mode: mode) },
+            isUndecodable: { executor.undecodable[$0] != nil },
+            currentFrame: { executor.landedFrameIndex.map { executor.table.frames[$0] } })
+    }
+}

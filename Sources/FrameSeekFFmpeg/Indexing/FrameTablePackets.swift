@@ -1,7 +1,7 @@
 /// A stream's packets in decode order, as a frame table is made from them: read by a packet
 /// scan (`ScannedPackets`), or worked out from a container's sample table
 /// (`SampleTablePackets`).
-protocol DecodeOrderPackets {
+protocol FrameTablePackets {
     /// How many packets there are.
     var count: Int { get }
     /// Packet `i`'s PTS; nil only for scanned packets that carry none.
@@ -55,7 +55,7 @@ struct ScannedPacket {
 }
 
 /// The packets a scan read.
-struct ScannedPackets: DecodeOrderPackets {
+struct ScannedPackets: FrameTablePackets {
     let packets: [ScannedPacket]
 
     var count: Int { packets.count }
@@ -72,7 +72,7 @@ struct ScannedPackets: DecodeOrderPackets {
 /// position from the demuxer's index (looked up there, so the table costs 9 bytes a packet
 /// while it is made), PTS from the composition offsets, durations by the rule the demuxer was
 /// measured to follow.
-struct SampleTablePackets: DecodeOrderPackets {
+struct SampleTablePackets: FrameTablePackets {
     // The bits `fs_index_entries_copy` writes.
     static let keyframe: UInt8 = 1
     static let discarded: UInt8 = 2

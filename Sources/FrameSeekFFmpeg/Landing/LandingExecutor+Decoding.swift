@@ -1,7 +1,7 @@
 internal import CFFmpeg
 import FrameSeekCore
 
-extension FFmpegEngine {
+extension LandingExecutor {
     /// Consecutive invalid-data errors from the demuxer or decoder after which reading gives
     /// up: FFmpeg resynchronises after damage, so a long run means nothing more can be read.
     static let consecutiveErrorLimit = 64
@@ -25,6 +25,7 @@ extension FFmpegEngine {
         toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
         keyframeOnly: Bool, tally: inout DecodeTally
     ) throws(MediaError) -> RunResult {
+        let decoder = pool.active.decoder
         var skipping = skippingTo
         let identifiesPackets = packetOrder.identifiesPackets
         if !identifiesPackets { skipping = nil }
@@ -32,8 +33,8 @@ extension FFmpegEngine {
         // first frame a backward refill caches) are dropped undecoded. Only with packet PTS:
         // without them a packet cannot be placed before or after the target.
         let skipBeforePTS: Int64? =
-            options.skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
-            ? min(cachingFrom.map { frameTable.frames[min($0, frameTable.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
+            skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
+            ? min(cachingFrom.map { table.frames[min($0, table.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
         defer { decoder.skipsNonReferenceFrames = false }
         let clock = ContinuousClock()
         var consecutiveErrors = 0
@@ -45,7 +46,7 @@ extension FFmpegEngine {
                     let output: Decoder.Output
                     let receiveStart = clock.now
                     do {
-                        output = try decoder.receive(into: scratchFrame)
+                        output = try decoder.receive(into: buffers.frame)
                         tally.decodeTime += clock.now - receiveStart
                     } catch  where error.code == fs_averror_invaliddata() {
                         tally.decodeTime += clock.now - receiveStart
@@ -60,33 +61,33 @@ extension FFmpegEngine {
                         return .targetMissed
                     case .frame:
                         tally.framesDecoded += 1
-                        if let skipBeforePTS, let pts = scratchFrame.pts, pts < skipBeforePTS { tally.decodedBeforeSkipLine += 1 }
+                        if let skipBeforePTS, let pts = buffers.frame.pts, pts < skipBeforePTS { tally.decodedBeforeSkipLine += 1 }
                         consecutiveErrors = 0
-                        if scratchFrame.decoderFlaggedDamage { position?.decodeErrors += 1 }
+                        if buffers.frame.decoderFlaggedDamage { position?.decodeErrors += 1 }
                         let errors = position?.decodeErrors ?? 0
-                        let pts = scratchFrame.pts
+                        let pts = buffers.frame.pts
                         let previousOutput = position?.lastOutputPTS
                         position?.previousOutputPTS = previousOutput
                         position?.lastOutputPTS = pts
-                        if pts == targetPTS || (!identifiesPackets && scratchFrame.covers(targetPTS)) {
+                        if pts == targetPTS || (!identifiesPackets && buffers.frame.covers(targetPTS)) {
                             // Decode-scanned (audio) streams: after a seek a decoder may not trim
                             // its priming again (Opus in Matroska), shifting every PTS; the frame
                             // covering the target is the landing.
-                            landedFrame.take(scratchFrame)
+                            landedFrame.take(buffers.frame)
                             landedDecodeErrors = errors
                             return .landed
                         }
-                        if let cachingFrom, let pts, let index = frameTable.frameIndex(ofPTS: pts), index >= cachingFrom {
-                            cache.insert(scratchFrame, as: index, decodeErrors: errors)
+                        if let cachingFrom, let pts, let index = table.frameIndex(ofPTS: pts), index >= cachingFrom {
+                            cache.insert(buffers.frame, as: index, decodeErrors: errors)
                         }
-                        scratchFrame.unref()
+                        buffers.frame.unref()
                         if let pts, pts > targetPTS { return .targetMissed }
                     }
                 }
                 if position?.endOfStreamSent == true { return .targetMissed }
                 let more: Bool
                 do {
-                    more = try demuxer.read(into: packet)
+                    more = try pool.active.demuxer.read(into: buffers.packet)
                 } catch  where error.code == fs_averror_invaliddata() {
                     try countInvalidData(error, consecutive: &consecutiveErrors)
                     continue
@@ -102,15 +103,15 @@ extension FFmpegEngine {
                     continue
                 }
                 consecutiveErrors = 0
-                defer { packet.unref() }
-                guard packet.streamIndex == frameTable.streamIndex else { continue }
+                defer { buffers.packet.unref() }
+                guard buffers.packet.streamIndex == table.streamIndex else { continue }
                 tally.packetsRead += 1
                 if let point = skipping {
-                    guard let pts = packet.pts else { tally.packetsPassedOver += 1; continue }
+                    guard let pts = buffers.packet.pts else { tally.packetsPassedOver += 1; continue }
                     if pts == point.pts {
                         skipping = nil
                     } else {
-                        if let order = packetOrder.order(ofPTS: pts, in: frameTable), order > point.decodeOrder {
+                        if let order = packetOrder.order(ofPTS: pts, in: table), order > point.decodeOrder {
                             return .demuxerLandedLate
                         }
                         tally.packetsPassedOver += 1
@@ -118,7 +119,7 @@ extension FFmpegEngine {
                     }
                 }
                 if let skipBeforePTS {
-                    let skips = packet.pts.map { $0 < skipBeforePTS } ?? false
+                    let skips = buffers.packet.pts.map { $0 < skipBeforePTS } ?? false
                     decoder.skipsNonReferenceFrames = skips
                     if skips {
                         tally.sentBeforeSkipLine += 1
@@ -129,14 +130,14 @@ extension FFmpegEngine {
                 let sendStart = clock.now
                 defer { tally.decodeTime += clock.now - sendStart }
                 do {
-                    try decoder.send(packet)
+                    try decoder.send(buffers.packet)
                 } catch  where error.code == fs_averror_invaliddata() {
                     // A damaged packet: skipped as FFmpeg's own decode skips it, and counted,
                     // since the frames after it may reference what it should have produced.
                     try countInvalidData(error, consecutive: &consecutiveErrors)
                     continue
                 }
-                if packet.isCorrupt { position?.decodeErrors += 1 }
+                if buffers.packet.isCorrupt { position?.decodeErrors += 1 }
                 if keyframeOnly {
                     try decoder.sendEndOfStream()
                     position?.endOfStreamSent = true

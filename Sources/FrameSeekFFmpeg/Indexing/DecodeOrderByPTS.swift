@@ -7,7 +7,7 @@ import FrameSeekCore
 /// others (packets an edit list discards, pictures before the first keyframe) are kept here,
 /// so the lookup costs no memory per frame. A PTS held by both (an edit list that repeats a
 /// sample) answers with the later packet, the one read last in decode order.
-struct PacketDecodeOrder: Sendable {
+struct DecodeOrderByPTS: Sendable {
     /// Packets that are not frames of the table, by PTS.
     let others: [Int64: Int]
     /// Whether packets are known by PTS at all: true for tables from packets, false for
@@ -15,7 +15,7 @@ struct PacketDecodeOrder: Sendable {
     let identifiesPackets: Bool
 
     /// For tables whose packets are not known by PTS.
-    static let unknown = PacketDecodeOrder(others: [:], identifiesPackets: false)
+    static let unknown = DecodeOrderByPTS(others: [:], identifiesPackets: false)
 
     /// Packets are known by PTS; `others` are those that are not frames of the table.
     init(others: [Int64: Int]) {

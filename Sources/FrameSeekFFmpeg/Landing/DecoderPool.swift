@@ -1,0 +1,176 @@
+import FrameSeekCore
+
+/// One decoder, the demuxer that feeds it, and where the two stand.
+///
+/// Each slot has a demuxer of its own because a decoder parked mid-GOP can only go on with the
+/// packet after the last one it was sent: a shared demuxer would have to seek back to that
+/// packet every time another slot had read on. A slot is the record of one decoder of the
+/// pool; only the pool replaces its demuxer, and only the `LandingExecutor` moves its position.
+final class DecoderSlot {
+    /// Reads the selected stream's packets for this slot's decoder alone.
+    fileprivate(set) var demuxer: Demuxer
+    /// Decodes the packets `demuxer` reads.
+    let decoder: Decoder
+    /// Where the decoder stands; nil means "unknown: seek before decoding".
+    var position: DecodePosition?
+    /// The pool's use counter when the slot last landed: the least recently used slot is the
+    /// one repositioned when every slot is taken.
+    fileprivate(set) var lastUse = 0
+
+    init(demuxer: Demuxer, decoder: Decoder) {
+        self.demuxer = demuxer
+        self.decoder = decoder
+    }
+}
+
+/// How a new decoder of the selected stream is opened: from the parameters the first demuxer
+/// probed, so further demuxers only read packets.
+struct DecoderSlotOpener {
+    /// The selected stream's absolute index: what a new slot's demuxer selects.
+    let streamIndex: Int
+    /// The selected stream's parameters as the first demuxer probed them: what every further
+    /// decoder opens from, here and in the engines opened from this one's index.
+    let parameters: StreamParameters
+    /// Decoder threads (`FFmpegEngine.Options.threads`).
+    let threads: Int
+    /// Where the decoder's FFmpeg errors are logged.
+    let log: FFmpegLogSink
+
+    /// A slot of `demuxer`, set to read only the selected stream, and a new decoder.
+    func open(reading demuxer: Demuxer) throws(FFmpegError) -> DecoderSlot {
+        demuxer.selectOnly(streamIndex: streamIndex)
+        return DecoderSlot(demuxer: demuxer, decoder: try Decoder(parameters: parameters, threads: threads, log: log))
+    }
+}
+
+/// Decoders parked where their last landings left them, so that a later target in a GOP
+/// visited recently decodes on from the nearest parked decoder instead of from the keyframe.
+///
+/// A random seek costs the frames from the keyframe to the target. With one decoder, a target
+/// after the previous one in the same GOP goes on from there, and every other target starts
+/// over. With a decoder parked in each recently visited GOP, a target goes on from whichever
+/// parked decoder stands nearest before it; only a target before all of them, or in a GOP
+/// none stands in, is decoded from its keyframe, by a new decoder while the bound allows and
+/// else by the least recently used one.
+///
+/// The pool's memory is bounded by `boundBytes`: each decoder counts the most its codec level
+/// lets it hold (`Decoder.parkedPictureBytesBound`), and the pool never holds more decoders
+/// than fit, nor more than `maxSlots`. One decoder is always kept, however large.
+struct DecoderPool {
+    /// The most decoders a pool holds, whatever the bound: past a handful of recently visited
+    /// GOPs, another parked decoder is rarely the nearest to a target.
+    static let maxSlots = 16
+    /// The default bound on the pool's decoders, in bytes (256 MiB).
+    static let defaultBoundBytes = 256 * 1024 * 1024
+
+    /// Every decoder in the pool; the first is the one opened with the engine, whose demuxer
+    /// read the stream info the others take their parameters from.
+    private(set) var slots: [DecoderSlot]
+    /// The decoder that lands now.
+    private(set) var active: DecoderSlot
+    /// What demuxers replaced by a reopened one had read (see `reads`).
+    private var retiredReads = MediaReads.none
+    /// How the pool opens another decoder.
+    let opener: DecoderSlotOpener
+    /// The bound, in bytes, on the pictures all the pool's decoders hold together.
+    let boundBytes: Int
+    /// The most bytes of pictures one decoder of this stream holds (see `Decoder`).
+    let slotBytes: Int
+    private var uses = 0
+    /// The most decoders the pool has held at once.
+    private(set) var peakSlots = 1
+
+    /// A pool holding `first`, bounded by `boundBytes`, opening further decoders with `opener`.
+    init(first: DecoderSlot, boundBytes: Int, opener: DecoderSlotOpener) {
+        slots = [first]
+        active = first
+        self.opener = opener
+        self.boundBytes = max(0, boundBytes)
+        slotBytes = max(1, first.decoder.parkedPictureBytesBound)
+        touch(first)
+    }
+
+    /// How many decoders the bound allows, at least one.
+    var capacity: Int { min(Self.maxSlots, max(1, boundBytes / slotBytes)) }
+
+    /// Whether the bound allows one more decoder.
+    var canGrow: Bool { slots.count < capacity }
+
+    /// What every demuxer of the pool has read, and those it replaced: a landing's reads are
+    /// the difference across it, whichever decoders it used or opened.
+    var reads: MediaReads { slots.reduce(retiredReads) { $0 + $1.demuxer.reads } }
+
+    /// The slot used longest ago, preferring one that stands nowhere (its position lost).
+    var leastRecentlyUsed: DecoderSlot {
+        slots.first { $0.position == nil } ?? slots.min { $0.lastUse < $1.lastUse }!
+    }
+
+    /// Makes `slot` the decoder that lands now.
+    mutating func activate(_ slot: DecoderSlot) {
+        active = slot
+        touch(slot)
+    }
+
+    /// Gives the active decoder `demuxer` instead of its own (one reopened to read from the
+    /// start), keeping what the old one read in `reads`.
+    mutating func replaceActiveDemuxer(with demuxer: Demuxer) {
+        retiredReads = retiredReads + active.demuxer.reads
+        active.demuxer = demuxer
+    }
+
+    /// The pool's decoder that reaches `target` in `table` by decoding on for the least work,
+    /// if any: one that has not passed the target and stands in the target's GOP, or just
+    /// before the keyframe `point` that starts it, so going on costs no more than a seek would.
+    func slotDecodingOn(to target: FrameEntry, startingAt point: RandomAccessPoint, in table: FrameTable) -> DecoderSlot? {
+        var best: (slot: DecoderSlot, last: Int64)?
+        for slot in slots {
+            guard let position = slot.position, !position.drained, let last = position.lastOutputPTS,
+                last < target.pts, last > best?.last ?? .min
+            else { continue }
+            if let skipped = position.skippedBeforePTS, target.pts < skipped { continue }
+            if position.startPoint == point {
+                best = (slot, last)
+                continue
+            }
+            // Standing just before the keyframe that starts the target's GOP, it reads that
+            // keyframe next.
+            if let lastIndex = table.frameIndex(ofPTS: last), let keyIndex = point.frameIndex,
+                point.pts > position.startPoint.pts, lastIndex + 1 >= keyIndex
+            {
+                best = (slot, last)
+            }
+        }
+        return best?.slot
+    }
+
+    /// The decoder to seek and decode from a keyframe: the active one when it stands nowhere,
+    /// else a new one while the bound allows, else the least recently used one. A new decoder
+    /// that cannot be opened leaves the pool as it is.
+    mutating func slotForNewStart() -> DecoderSlot {
+        if active.position == nil { return active }
+        if canGrow {
+            do {
+                // The file was probed when the engine opened it: the new decoder takes the
+                // stream's parameters from there, and its demuxer only reads packets.
+                let first = slots[0].demuxer
+                let demuxer = try first.reopened(probingStreams: false)
+                guard demuxer.streamCount == first.streamCount else { return leastRecentlyUsed }
+                let slot = try opener.open(reading: demuxer)
+                slots.append(slot)
+                peakSlots = max(peakSlots, slots.count)
+                touch(slot)
+                return slot
+            } catch {
+                // Opening the file again failed (it went away, or memory ran out): the decoders
+                // already open still land everything.
+            }
+        }
+        return leastRecentlyUsed
+    }
+
+    /// Marks `slot` as the one that landed last.
+    private mutating func touch(_ slot: DecoderSlot) {
+        uses += 1
+        slot.lastUse = uses
+    }
+}

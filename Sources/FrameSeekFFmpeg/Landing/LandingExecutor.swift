@@ -1,0 +1,419 @@
+import FrameSeekCore
+
+/// Carries out landing plans on one media's frame table: the decoders (`DecoderPool`), where
+/// each stands, the landed frame and the frame cache are its own, and only it changes them.
+///
+/// An exact seek reads top-down here: `land(_:mode:interruption:)` takes the frame from the
+/// cache, or `decode(frame:startingAt:cachingFrom:keyframeOnly:forwardPass:)` picks a decoder
+/// that can go on to it or seeks one (`reposition(seekingTo:decodingFrom:fromFileStart:)`),
+/// then decodes forward to its PTS (`run(toPTS:skippingTo:cachingFrom:keyframeOnly:tally:)`,
+/// in `LandingExecutor+Decoding.swift`), going further back when the demuxer lands late or
+/// the decoder misses the frame.
+///
+/// Not Sendable, as the engine that owns it: its demuxers and decoders are FFmpeg contexts.
+final class LandingExecutor {
+    /// How many times a seek goes further back when the demuxer lands late or the decoder
+    /// cannot produce the frame, before decoding from the start of the file.
+    static let seekRetries = 3
+
+    /// The opened media: its path names errors, its selected stream says how to seek.
+    let media: MediaDescription
+    /// The selected stream's frames in presentation order: what plans are made on.
+    let table: FrameTable
+    /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
+    /// packet read after a seek is recognised.
+    let packetOrder: DecodeOrderByPTS
+    /// `FFmpegEngine.Options.skipsNonReferenceFrames`.
+    let skipsNonReferenceFrames: Bool
+    /// Keyframes decoded while the file was scanned; nil unless the engine prefetches.
+    let keyframePrefetch: KeyframePrefetch?
+    /// The decoders parked in recently visited GOPs, and the one that lands now.
+    private(set) var pool: DecoderPool
+    /// Decoded frames kept for scrubbing and backward steps.
+    let cache: FrameCache
+    /// The last frame landed on, kept as FFmpeg decoded it; converted only on request.
+    let landedFrame = Frame()
+    /// The table index of `landedFrame`; nil before any landing and after a failed one.
+    private(set) var landedFrameIndex: Int?
+    /// Decode errors counted on the way to `landedFrame` (see `SeekLanding.decodeErrors`).
+    /// Set where a frame lands: here, and by `run(toPTS:...)` in `LandingExecutor+Decoding.swift`.
+    var landedDecodeErrors = 0
+    /// Frames the decoder did not produce even when decoding from the start of the file, with
+    /// why: asked for again, they fail at once instead of decoding the file again.
+    private(set) var undecodable: [Int: String] = [:]
+    /// The flag of the landing in progress, polled between packets.
+    private(set) var interruption: SeekInterruptionFlag?
+    /// The frame and the packet every decoding run reads into.
+    let buffers = (frame: Frame(), packet: Packet())
+
+    init(
+        media: MediaDescription, table: FrameTable, packetOrder: DecodeOrderByPTS, pool: DecoderPool,
+        cacheBytes: Int, skipsNonReferenceFrames: Bool, keyframePrefetch: KeyframePrefetch?
+    ) {
+        self.media = media
+        self.table = table
+        self.packetOrder = packetOrder
+        self.pool = pool
+        self.cache = FrameCache(capacityBytes: cacheBytes)
+        self.skipsNonReferenceFrames = skipsNonReferenceFrames
+        self.keyframePrefetch = keyframePrefetch
+    }
+
+    /// The media's path, as errors name it.
+    var path: String { media.path }
+
+    /// The active decoder's position; nil means "unknown: seek before decoding". Moved by the
+    /// landing here and by the decoding run (`LandingExecutor+Decoding.swift`), nowhere else.
+    var position: DecodePosition? {
+        get { pool.active.position }
+        set { pool.active.position = newValue }
+    }
+
+    /// Plans the landing for `time` at `precision` by the landing rules
+    /// (`FrameTable.planLanding`), failing as this file's `MediaError`.
+    func plan(at time: MediaTime, precision: SeekPrecision) throws(MediaError) -> LandingPlan {
+        do {
+            return try table.planLanding(at: time, precision: precision)
+        } catch {
+            throw MediaError(path: path, reason: .invalidRequest, detail: error.description)
+        }
+    }
+
+    /// Carries out `plan`: the one function where a landing happens. Seeks, steps, thumbnails
+    /// and scrub previews all come here with a plan made once by the landing rules.
+    ///
+    /// A frame in the cache lands without decoding, whatever the mode. Otherwise the frame is
+    /// decoded as `mode` says (see `LandingMode`), and kept in the cache. The landing reports
+    /// the frame the decoder really produced, identified by its PTS in the frame table: on
+    /// decode-scanned (audio) streams the decoder's frame covering the target is the landing,
+    /// and it need not carry the planned frame's PTS.
+    ///
+    /// - Parameter interruption: polled between packets; when set, the landing throws
+    ///   `MediaError` with reason `.interrupted`.
+    func land(
+        _ plan: LandingPlan, mode: LandingMode = .decode,
+        interruption: SeekInterruptionFlag? = nil
+    ) throws(MediaError) -> SeekLanding {
+        self.interruption = interruption
+        defer { self.interruption = nil }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let readsBefore = pool.reads
+        let index = plan.frameIndex
+        let point = plan.randomAccessPoint
+        let work: DecodeWork
+        let fromCache: Bool
+        if let cached = cache.frame(index) ?? prefetchedKeyframe(index, from: point, mode: mode) {
+            try landFromCache(cached.frame, as: index)
+            landedDecodeErrors = cached.decodeErrors
+            fromCache = true
+            work = DecodeWork(startPoint: point, tally: DecodeTally(), demuxerSeeks: 0, continuedParkedDecoder: false)
+        } else {
+            var cachingFrom: Int?
+            let draggingBack = landedFrameIndex.map { index < $0 } == true && position?.startPoint == point
+            if mode == .refillingBackward || (mode == .decode && draggingBack) {
+                // A scrub dragging back inside the GOP the decoder stands in refills as a
+                // backward step does. Only the frames nearest the target survive the bound;
+                // inserting the others would only evict them again.
+                let fitting = cache.capacity(framesOf: max(1, landedFrame.byteCount))
+                cachingFrom = max(point.frameIndex ?? 0, index - fitting + 1)
+            }
+            work = try decode(
+                frame: index, startingAt: point, cachingFrom: cachingFrom,
+                keyframeOnly: mode == .keyframeOnly && decodesAlone(index, from: point),
+                forwardPass: mode == .forwardPass)
+            fromCache = work.continuedParkedDecoder
+            landedFrameIndex = decodedFrameIndex(planned: index)
+            // A pass forward (steps, a batch) rarely lands on a frame again: its landings keep
+            // to the short trail, so the decoder's buffers go back to its pool instead of the
+            // cache holding a fresh one per landing.
+            cache.insert(
+                landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
+                trailing: mode == .steppingForward || mode == .forwardPass)
+        }
+        return SeekLanding(
+            plan: plan, frame: table.frames[landedFrameIndex ?? index],
+            keyframeIndex: work.startPoint.frameIndex, framesDecoded: work.tally.framesDecoded,
+            demuxerSeeks: work.demuxerSeeks, latency: clock.now - start,
+            decodeErrors: landedDecodeErrors, missingData: table.missingData(at: plan.target),
+            reads: pool.reads - readsBefore, packetsRead: work.tally.packetsRead,
+            framesSkipped: work.tally.framesSkipped, decodeTime: work.tally.decodeTime,
+            servedFromCache: fromCache)
+    }
+
+    /// Forgets where the active decoder stands, so the next landing seeks: a batch run that
+    /// must report the same work and damage whichever decoder lands it.
+    func forgetActivePosition() {
+        position = nil
+    }
+
+    /// The work one landing took.
+    struct DecodeWork {
+        let startPoint: RandomAccessPoint
+        let tally: DecodeTally
+        let demuxerSeeks: Int
+        /// Whether a parked decoder went on to the frame, without a seek.
+        let continuedParkedDecoder: Bool
+    }
+
+    /// What one forward decoding run ended with.
+    enum RunResult {
+        case landed
+        /// The demuxer delivered a packet after the start point before the start point itself.
+        case demuxerLandedLate
+        /// The decoder produced a frame after the target, or ran out, without the target.
+        case targetMissed
+        /// The seek's interruption flag was set: a newer seek or a cancel.
+        case interrupted
+    }
+
+    /// Decodes until frame `index` is in `landedFrame`, caching frames from `cachingFrom` on.
+    /// A short run on from where a decoder stands caches the frames on the way (a drag forward
+    /// or a step), except in a `forwardPass` (a batch, which only goes forward): there every
+    /// run skips as a seek does, and a start from a keyframe reuses the active decoder, which
+    /// the batch has left behind for good, instead of parking another.
+    ///
+    /// With `keyframeOnly`, the frame must be a keyframe that is its own random access point:
+    /// the demuxer seeks to it and only its packet is decoded, then the decoder is drained. A
+    /// demuxer that lands late is sent further back as on the ordinary path (the packets before
+    /// the keyframe are passed over undecoded); when the packet alone does not give the frame,
+    /// decoding starts over as an ordinary landing.
+    private func decode(
+        frame index: Int, startingAt point: RandomAccessPoint, cachingFrom: Int?,
+        keyframeOnly: Bool, forwardPass: Bool
+    ) throws(MediaError) -> DecodeWork {
+        let target = table.frames[index]
+        if let known = undecodable[index] {
+            throw MediaError(
+                path: path, reason: .decodeFailed,
+                detail: "frame \(index) (pts \(target.pts)) cannot be decoded: \(known) (found by an earlier attempt)")
+        }
+        var decodeStart = point
+        var seekPoint = point
+        var tally = DecodeTally()
+        var seeks = 0
+        var attempt = 0
+
+        var skipTo: RandomAccessPoint?
+        var cachingFrom = cachingFrom
+        var continued = false
+        var keyframeOnly = keyframeOnly
+        if !keyframeOnly, let parked = pool.slotDecodingOn(to: target, startingAt: point, in: table) {
+            pool.activate(parked)
+            if let start = position?.startPoint, point.pts > start.pts {
+                position?.startPoint = point  // it stands just before the keyframe of the target's GOP
+            }
+            continued = true
+            skipTo = nil  // the decoder already sits before the target, close enough to go on
+            decodeStart = position?.startPoint ?? point
+            // A short run on from where the decoder stands is a drag forward or a step: keep
+            // every frame on the way, so dragging back over them lands in the cache. A long run
+            // is a seek that happens to fall after a parked decoder: it skips what a seek skips.
+            if !forwardPass, cachingFrom == nil, let last = position?.lastOutputPTS, let lastIndex = table.frameIndex(ofPTS: last),
+                isDragDistance(from: lastIndex, to: index)
+            {
+                cachingFrom = lastIndex + 1
+            }
+        } else {
+            pool.activate(forwardPass ? pool.active : pool.slotForNewStart())
+            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
+            announceReads(from: seekPoint, to: target, keyframeOnly: keyframeOnly)
+            seeks += 1
+            skipTo = decodeStart
+        }
+
+        while true {
+            let result = try run(
+                toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
+                keyframeOnly: keyframeOnly, tally: &tally)
+            switch result {
+            case .landed:
+                if keyframeOnly {
+                    // The decoder was told the stream ended after the keyframe: whatever it held
+                    // is gone, so the next landing repositions.
+                    pool.active.decoder.flush()
+                    position = nil
+                }
+                return DecodeWork(startPoint: decodeStart, tally: tally, demuxerSeeks: seeks, continuedParkedDecoder: continued)
+            case .interrupted:
+                throw MediaError(
+                    path: path, reason: .interrupted,
+                    detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
+            case .demuxerLandedLate:
+                seekPoint = table.randomAccessPoint(before: seekPoint) ?? seekPoint
+            case .targetMissed where keyframeOnly:
+                // The keyframe's packet alone did not give the frame: decode it as any other
+                // landing, from the same place and with the same retries.
+                keyframeOnly = false
+                try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
+                seeks += 1
+                skipTo = decodeStart
+                continue
+            case .targetMissed where continued:
+                // Going on from where the decoder stood did not produce the target: start over
+                // from the planned keyframe before suspecting the stream.
+                continued = false
+                decodeStart = point
+                seekPoint = point
+            case .targetMissed:
+                guard let earlier = table.randomAccessPoint(before: decodeStart) else {
+                    // Already decoding from the first random access point: going back cannot
+                    // help, and repeating the same decode would only repeat the miss. Only the
+                    // start-of-file fallback is left, once.
+                    attempt = max(attempt, Self.seekRetries)
+                    break
+                }
+                decodeStart = earlier
+                if decodeStart.pts < seekPoint.pts { seekPoint = decodeStart }
+            }
+            attempt += 1
+            if attempt > Self.seekRetries + 1 { throw rememberUndecodable(from: index) }
+            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: attempt > Self.seekRetries)
+            seeks += 1
+            skipTo = decodeStart
+        }
+    }
+
+    /// Flushes the active decoder and seeks its demuxer to `seekPoint` (or reopens it to read
+    /// from the start of the file), to decode from `decodeStart`.
+    private func reposition(
+        seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
+        fromFileStart: Bool
+    ) throws(MediaError) {
+        pool.active.decoder.flush()
+        position = DecodePosition(startPoint: decodeStart, lastOutputPTS: nil, endOfStreamSent: false)
+        let demuxer = pool.active.demuxer
+        if !fromFileStart {
+            // Matroska and most demuxers seek by PTS, where the smaller of DTS and PTS never
+            // lands after the keyframe. FFmpeg's mov demuxer takes the PTS and shifts it by
+            // the composition offset before searching its DTS index (`mov_seek_stream`), so a
+            // DTS lands a whole GOP early there: a GOP read for nothing, megabytes over HTTP.
+            // A PTS that lands late is sent further back below, as for any demuxer.
+            let timestamp = demuxer.formatName.hasPrefix("mov") ? seekPoint.pts : min(seekPoint.dts ?? seekPoint.pts, seekPoint.pts)
+            // An audio frame's packet has one timestamp, its PTS, except the first frame's,
+            // which priming moved: past it, the table can say where the packet is.
+            if media.selectedStream.mediaType == .audio, let frame = seekPoint.frameIndex, frame > 0,
+                let position = table.frames[frame].packetPosition
+            {
+                demuxer.addSeekPoint(streamIndex: table.streamIndex, position: position, timestamp: seekPoint.pts)
+            }
+            do {
+                try demuxer.seek(streamIndex: table.streamIndex, to: timestamp)
+                return
+            } catch {
+                // Some inputs cannot seek at all; reading from the start still lands right.
+            }
+        }
+        do {
+            let reopened = try demuxer.reopened()
+            reopened.selectOnly(streamIndex: table.streamIndex)
+            pool.replaceActiveDemuxer(with: reopened)
+        } catch {
+            throw MediaError(path: path, reason: .readFailed, detail: "cannot reopen to decode from the start: \(error.message)")
+        }
+    }
+
+    /// After decoding from the start of the file missed frame `index`, records it, and every
+    /// other frame the decoder passed over in the same jump, as undecodable, so that the
+    /// fallback runs once per stretch of damage: a sequential pass over a damaged file costs
+    /// one decode of it, and so does a run of backward steps into the damage.
+    ///
+    /// The decoder hands frames out in presentation order, so when its output jumps from one
+    /// frame to a later one (or it runs out), the frames in between will not come out of this
+    /// decode: FFmpeg's own decode of the file lacks them too.
+    private func rememberUndecodable(from index: Int) -> MediaError {
+        let why = "the decoder does not produce it, even decoding from the start of the file"
+        let table = self.table
+        func frame(_ pts: Int64?) -> Int? { pts.flatMap(table.frameIndex(ofPTS:)) }
+        let last = frame(position?.lastOutputPTS)
+        // The frames between the last one produced before the target (or where decoding
+        // started, if none was) and the first one produced after it (or the end, when the
+        // decoder ran out) did not come out.
+        let producedBefore = [last, frame(position?.previousOutputPTS)].compactMap { $0 }.filter { $0 < index }.max()
+        var start = producedBefore.map { $0 + 1 } ?? min(position?.startPoint.frameIndex ?? index, index)
+        let end = position?.drained == true ? table.frames.count : max(index + 1, last ?? 0)
+        // Non-reference frames before `skippedBeforePTS` were skipped on purpose on the way
+        // to the target: not coming out does not make them undecodable.
+        if let skipped = position?.skippedBeforePTS {
+            let firstNotSkipped = table.frames.firstIndex { $0.pts >= skipped } ?? index
+            start = max(start, min(firstNotSkipped, index))
+        }
+        for skipped in start..<end { undecodable[skipped] = why }
+        return MediaError(
+            path: path, reason: .decodeFailed,
+            detail: "frame \(index) (pts \(table.frames[index].pts)) cannot be decoded: \(why)")
+    }
+
+    /// Makes the cached frame `index` the landed frame, sharing its buffers.
+    ///
+    /// - Throws: `MediaError` when `av_frame_ref` fails (out of memory); nothing is landed then.
+    private func landFromCache(_ cached: Frame, as index: Int) throws(MediaError) {
+        do {
+            try landedFrame.reference(cached)
+        } catch {
+            landedFrameIndex = nil
+            throw MediaError(path: path, reason: .decodeFailed, detail: "cannot reference cached frame \(index): \(error.description)")
+        }
+        landedFrameIndex = index
+    }
+
+    /// Keyframe `index` as `KeyframePrefetch` decoded it during the opening scan, for a
+    /// keyframe-only landing: from its packet alone, with no error, so what this landing would
+    /// decode. Taken from the prefetch and kept in the cache as a decoded frame is.
+    private func prefetchedKeyframe(
+        _ index: Int, from point: RandomAccessPoint,
+        mode: LandingMode
+    ) -> (frame: Frame, decodeErrors: Int)? {
+        guard mode == .keyframeOnly, decodesAlone(index, from: point),
+            let frame = keyframePrefetch?.take(pts: table.frames[index].pts)
+        else { return nil }
+        cache.insert(frame, as: index, decodeErrors: 0)
+        return (frame, 0)
+    }
+
+    /// Whether frame `index` decodes from its own packet alone: a keyframe that is its own
+    /// random access point, on a stream whose packets are known by PTS (so the packet read
+    /// after a seek can be recognised as that keyframe's).
+    private func decodesAlone(_ index: Int, from point: RandomAccessPoint) -> Bool {
+        table.frames[index].isKeyframe && point.pts == table.frames[index].pts && packetOrder.identifiesPackets
+    }
+
+    /// The table index of the frame in `landedFrame`, by the PTS the decoder gave it.
+    ///
+    /// Every packet-scanned landing carries its frame's PTS exactly. A decode-scanned (audio)
+    /// landing is the decoder's frame covering the target, and after a seek back to the start
+    /// some decoders keep the priming samples the scan saw trimmed (Opus in Matroska, MP3): the
+    /// frame comes out earlier than its table entry, by less than a frame, so it is the first
+    /// table frame starting after its PTS.
+    private func decodedFrameIndex(planned: Int) -> Int {
+        guard let pts = landedFrame.pts else { return planned }
+        if let exact = table.frameIndex(ofPTS: pts) { return exact }
+        let covering = table.frameIndex(covering: table.time(ofPTS: pts))
+        return min((covering ?? -1) + 1, table.frames.count - 1)
+    }
+
+    /// Whether going on from frame `last` to frame `target` is a drag or a step (the target
+    /// within a second of frames after it), whose frames are worth caching for a drag back;
+    /// a longer run is a seek, and skips as one.
+    private func isDragDistance(from last: Int, to target: Int) -> Bool {
+        let frames = table.frames
+        guard last + 1 < target else { return true }
+        return frames[target].time - frames[last + 1].time <= MediaTime(value: 1, timescale: 1)
+    }
+
+    /// Tells a demuxer reading over HTTP which bytes the landing reads, from an MP4's index:
+    /// the keyframe's sample alone, or from it through a few samples past the target in decode
+    /// order (the reordering the decoder needs before it gives the target out).
+    private func announceReads(from point: RandomAccessPoint, to target: FrameEntry, keyframeOnly: Bool) {
+        let demuxer = pool.active.demuxer
+        guard demuxer.ranged != nil, table.source == .sampleTable || table.source == .containerIndex else { return }
+        let first = point.decodeOrder, last = keyframeOnly ? first : max(first, target.decodeOrder) + 16
+        var span: Range<Int64>?
+        for order in first...last {
+            guard let entry = demuxer.indexEntry(of: table.streamIndex, at: order) else { break }
+            let sample = entry.position..<(entry.position + Int64(entry.size))
+            span = span.map { min($0.lowerBound, sample.lowerBound)..<max($0.upperBound, sample.upperBound) } ?? sample
+        }
+        demuxer.expectReads(in: span)
+    }
+}
