@@ -1,7 +1,7 @@
 /// The landing rules: where a seek lands, decided on the frame table in exact media time.
 ///
 /// This is the one place a landing is decided. The engines only carry the plan out
-/// (the FFmpeg engine in `FFmpegEngine.land(_:mode:interruption:)`, FFmpegEngine+Landing.swift).
+/// (the FFmpeg engine's `LandingExecutor.land(_:mode:interruption:)`, Landing/LandingExecutor.swift).
 ///
 /// 1. Clamp: a target before the first frame moves to the first frame; a target at or past
 ///    the end of the last frame moves to the last frame, unless missing media lies there (a
