@@ -49,7 +49,10 @@ except ValueError:
 run() {
     local build=$1 name=$2
     shift 2
-    "$build" "$@" 2>"$scratch/$name.stderr" | untimed >"$scratch/$name.stdout"
+    # An empty index cache for every run: an entry the other build wrote changes what a first
+    # seek reads (bytes_read), not where it lands.
+    rm -rf "$scratch/cache"
+    XDG_CACHE_HOME=$scratch/cache "$build" "$@" 2>"$scratch/$name.stderr" | untimed >"$scratch/$name.stdout"
     echo "exit ${PIPESTATUS[0]}" >>"$scratch/$name.stdout"
 }
 
@@ -81,7 +84,8 @@ for file in "${media[@]}"; do
         [[ $build == after ]] && binary=$after
         mkdir -p "$scratch/$build"
         cp "$file" "$scratch/$build/"
-        (cd "$scratch/$build" && "$binary" landing record "$(basename "$file")" -n 6 --seed 3 -o manifest.json >/dev/null 2>&1)
+        rm -rf "$scratch/cache"
+        (cd "$scratch/$build" && XDG_CACHE_HOME=$scratch/cache "$binary" landing record "$(basename "$file")" -n 6 --seed 3 -o manifest.json >/dev/null 2>&1)
         echo "exit $?" >"$scratch/$build.manifest"
         [[ -f "$scratch/$build/manifest.json" ]] && untimed <"$scratch/$build/manifest.json" >>"$scratch/$build.manifest"
         rm -rf "${scratch:?}/$build"
