@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 # The folder whose files are the FFmpeg bindings, the only ones meant to import CFFmpeg.
-BINDINGS = os.environ.get("FRAMESEEK_BINDINGS_FOLDER", "Sources/FrameSeekFFmpeg/CLayer")
+BINDINGS = os.environ.get("FRAMESEEK_BINDINGS_FOLDER", "Sources/FrameSeekFFmpeg/Bindings")
 
 # `import M`, `@_exported import M`, `@preconcurrency internal import M`, `import struct M.T`.
 IMPORT = re.compile(

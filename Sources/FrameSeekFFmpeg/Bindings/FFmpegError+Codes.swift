@@ -1,0 +1,31 @@
+internal import CFFmpeg
+import Glibc
+
+extension FFmpegError {
+    /// FFmpeg's error codes by name, so code outside the bindings tells causes apart without
+    /// importing the C module. Most are macros (`FFERRTAG`, `AVERROR(e)`) Swift cannot import;
+    /// the shim's `fs_averror_` functions expand them.
+    enum Code {
+        /// `AVERROR(e)`: FFmpeg's negative code for a POSIX errno value.
+        static func posix(_ errnum: Int32) -> Int32 { fs_averror(errnum) }
+        /// `AVERROR(ENOMEM)`.
+        static var outOfMemory: Int32 { fs_averror(ENOMEM) }
+        /// `AVERROR(EINVAL)`.
+        static var invalidArgument: Int32 { fs_averror(EINVAL) }
+        /// `AVERROR(EAGAIN)`: the decoder wants more input or has no output yet.
+        static var tryAgain: Int32 { fs_averror_eagain() }
+        /// `AVERROR_EOF`: end of file or a fully drained decoder.
+        static var endOfFile: Int32 { fs_averror_eof() }
+        /// `AVERROR_INVALIDDATA`: the input is not what the demuxer or decoder expects.
+        static var invalidData: Int32 { fs_averror_invaliddata() }
+        /// `AVERROR_EXIT`: what an operation the interrupt callback ended returns.
+        static var exit: Int32 { fs_averror_exit() }
+        /// `AVERROR_EXTERNAL`: a library below FFmpeg failed without an errno.
+        static var external: Int32 { fs_averror_external() }
+        /// `AVERROR_FILTER_NOT_FOUND`.
+        static var filterNotFound: Int32 { fs_averror_filter_not_found() }
+    }
+
+    /// True when `code` is `Code.invalidData`.
+    var isInvalidData: Bool { code == Code.invalidData }
+}
