@@ -25,12 +25,12 @@ let package = Package(
         // Pictures: orientation and PNG through libpng.
         .target(name: "FrameSeekImages", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "CPNG"]),
         // Landing manifests: record where seeks land, check them again after an upgrade.
-        .target(name: "FrameSeekLanding", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages"]),
+        .target(name: "FrameSeekManifest", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages"]),
         // Resume: the SQLite progress store. Every SQLite pointer lives here.
         .target(name: "FrameSeekResume", dependencies: ["FrameSeekCore", "CSQLite"]),
         // The umbrella module users import.
         .target(name: "FrameSeek", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "FrameSeekImages",
-                                                  "FrameSeekLanding", "FrameSeekResume"]),
+                                                  "FrameSeekManifest", "FrameSeekResume"]),
         // The command-line tool: its logic is a library so the tests can drive it in-process.
         .target(name: "FrameSeekCLI", dependencies: ["FrameSeek"]),
         // Release builds link with lld and pack their relative relocations (DT_RELR, glibc
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "FrameSeekTests", dependencies: ["FrameSeek", "FrameSeekTestSupport"]),
         .testTarget(name: "FrameSeekResumeTests", dependencies: ["FrameSeekResume", "FrameSeekTestSupport"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["SDKConformance", "FrameSeek", "FrameSeekTestSupport"]),
-        .testTarget(name: "FrameSeekLandingTests", dependencies: ["FrameSeekLanding", "FrameSeekTestSupport", "FrameSeek"]),
+        .testTarget(name: "FrameSeekManifestTests", dependencies: ["FrameSeekManifest", "FrameSeekTestSupport", "FrameSeek"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 # make docs: the DocC site of every public module, in .build/docs-site/ (static hosting).
 #
 # One catalog (Sources/FrameSeek/FrameSeek.docc) over the umbrella module: FrameSeek re-exports
-# FrameSeekCore, FrameSeekFFmpeg, FrameSeekImages, FrameSeekLanding and FrameSeekResume, and
+# FrameSeekCore, FrameSeekFFmpeg, FrameSeekImages, FrameSeekManifest and FrameSeekResume, and
 # swift-symbolgraph-extract takes their public symbols into FrameSeek's symbol graph
 # (-experimental-allowed-reexported-modules), so one site covers them all, each symbol once.
 # The modules are those `swift build` made; nothing is fetched, no package plugin is used.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 output=${1:-.build/docs-site}
 swift=${SWIFT:-swift}
 graphs=.build/symbol-graphs
-reexported=FrameSeekCore,FrameSeekFFmpeg,FrameSeekImages,FrameSeekLanding,FrameSeekResume
+reexported=FrameSeekCore,FrameSeekFFmpeg,FrameSeekImages,FrameSeekManifest,FrameSeekResume
 
 "$swift" build --target FrameSeek >/dev/null
 modules=$("$swift" build --show-bin-path)/Modules

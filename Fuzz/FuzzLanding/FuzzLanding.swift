@@ -6,7 +6,7 @@ import FrameSeekFuzzing
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzLanding(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-        LandingExercise.run(bytes)
+        ManifestExercise.run(bytes)
         return 0
     }
 #else
@@ -14,7 +14,7 @@ import FrameSeekFuzzing
     @main
     enum FuzzLandingReplay {
         static func main() {
-            FuzzScratch.replay(Array(CommandLine.arguments.dropFirst())) { bytes, _ in "\(LandingExercise.run(bytes))" }
+            FuzzScratch.replay(Array(CommandLine.arguments.dropFirst())) { bytes, _ in "\(ManifestExercise.run(bytes))" }
         }
     }
 #endif

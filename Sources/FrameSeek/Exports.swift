@@ -4,7 +4,7 @@
 @_exported import FrameSeekCore
 @_exported import FrameSeekFFmpeg
 @_exported import FrameSeekImages
-@_exported import FrameSeekLanding
+@_exported import FrameSeekManifest
 @_exported import FrameSeekResume
 import Dispatch
 import Foundation

@@ -156,7 +156,7 @@ struct RemoteInputFuzzRegressionTests {
         "Landing findings and seeds exit 0, 1 or 2 as a manifest, a catalog and results",
         .timeLimit(.minutes(10)), arguments: FuzzInput.replayed(by: "landing"))
     func landingInput(_ input: FuzzInput) {
-        let summary = LandingExercise.run(input.bytes)
+        let summary = ManifestExercise.run(input.bytes)
         #expect(summary.allDocumented, "\(summary)")
     }
 
@@ -164,12 +164,12 @@ struct RemoteInputFuzzRegressionTests {
     /// the video beside it checks clean, and the results of that check merge clean.
     @Test("A recorded manifest and its results pass the landing sequence")
     func landingRecordedFiles() throws {
-        let setup = try #require(LandingExercise.setup)
+        let setup = try #require(ManifestExercise.setup)
         let manifest = try #require(FileManager.default.contents(atPath: setup.manifest))
-        let asManifest = LandingExercise.run(Array(manifest))
+        let asManifest = ManifestExercise.run(Array(manifest))
         #expect(asManifest.manifestRead && asManifest.check == .success, "\(asManifest)")
         let results = try #require(FileManager.default.contents(atPath: setup.results))
-        let asResults = LandingExercise.run(Array(results))
+        let asResults = ManifestExercise.run(Array(results))
         #expect(asResults.merge == .success, "\(asResults)")
     }
 

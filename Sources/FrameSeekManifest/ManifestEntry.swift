@@ -1,12 +1,12 @@
 import FrameSeekCore
 
 /// One seek of a landing manifest: what was asked (target and precision) and where it landed
-/// (frame, time, pixels). `LandingRecorder` writes entries; `LandingCheck` replays them and
+/// (frame, time, pixels). `ManifestRecorder` writes entries; `ManifestCheck` replays them and
 /// compares what lands now with the entry.
 ///
 /// In JSON, times are exact rationals (`"target": "45/10"`) read back exactly; the
 /// `target_seconds` and `time_seconds` beside them are for people and are never read.
-public struct LandingEntry: Sendable, Hashable, Codable {
+public struct ManifestEntry: Sendable, Hashable, Codable {
     /// The requested time on the zero-based timeline.
     public var target: MediaTime
     /// The precision of the seek, stored as the command line spells it (`exact`,

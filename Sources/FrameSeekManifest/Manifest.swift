@@ -4,12 +4,12 @@ import FrameSeekImages
 
 /// Where a set of seeks landed in one media stream, with what identifies the media and the
 /// decoding environment: a file kept beside the media and checked again in CI
-/// (`LandingCheck`) after an encoder, FFmpeg or FrameSeek upgrade.
+/// (`ManifestCheck`) after an encoder, FFmpeg or FrameSeek upgrade.
 ///
 /// JSON: `{"format": "frameseek-landing-manifest", "schema_version": 1, "media": ...,
 /// "environment": ..., "barcode": ..., "entries": [...]}`, written pretty-printed with sorted
 /// keys so that a re-recorded manifest diffs line by line.
-public struct LandingManifest: Sendable, Hashable, Codable {
+public struct Manifest: Sendable, Hashable, Codable {
     /// The schema this FrameSeek writes, and the newest it reads.
     public static let schemaVersion = 1
     /// The `format` value every manifest carries, so another JSON file is not taken for one.
@@ -18,18 +18,18 @@ public struct LandingManifest: Sendable, Hashable, Codable {
     /// The schema the manifest was written with (`schema_version`).
     public var schemaVersion: Int
     /// The media the seeks ran on.
-    public var media: LandingMedia
+    public var media: ManifestMedia
     /// The FFmpeg libraries, decoder and FrameSeek that recorded the landings.
-    public var environment: LandingEnvironment
+    public var environment: ManifestEnvironment
     /// Whether the entries carry barcode values (recorded with barcodes).
     public var barcode: Bool
     /// The seeks, in the order they were recorded.
-    public var entries: [LandingEntry]
+    public var entries: [ManifestEntry]
 
     /// Creates a manifest of the current schema unless told otherwise.
     public init(
-        schemaVersion: Int = LandingManifest.schemaVersion, media: LandingMedia,
-        environment: LandingEnvironment, barcode: Bool, entries: [LandingEntry]
+        schemaVersion: Int = Manifest.schemaVersion, media: ManifestMedia,
+        environment: ManifestEnvironment, barcode: Bool, entries: [ManifestEntry]
     ) {
         self.schemaVersion = schemaVersion
         self.media = media
@@ -55,10 +55,10 @@ public struct LandingManifest: Sendable, Hashable, Codable {
                 debugDescription: "format is \"\(format)\", not \"\(Self.format)\"")
         }
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-        media = try container.decode(LandingMedia.self, forKey: .media)
-        environment = try container.decode(LandingEnvironment.self, forKey: .environment)
+        media = try container.decode(ManifestMedia.self, forKey: .media)
+        environment = try container.decode(ManifestEnvironment.self, forKey: .environment)
         barcode = try container.decode(Bool.self, forKey: .barcode)
-        entries = try container.decode([LandingEntry].self, forKey: .entries)
+        entries = try container.decode([ManifestEntry].self, forKey: .entries)
     }
 
     /// Writes the manifest, `format` included.
@@ -74,9 +74,9 @@ public struct LandingManifest: Sendable, Hashable, Codable {
 
     /// The path of the media as people see it: `media.path` resolved against the directory of
     /// the manifest at `manifestPath`, `..` removed, symbolic links kept. Whether it may be
-    /// read is `LandingRoot.checkedPath`'s to say.
+    /// read is `ManifestRoot.checkedPath`'s to say.
     public func mediaPath(relativeTo manifestPath: String) -> String {
-        LandingRoot.lexicalPath(media.path, relativeTo: Self.folder(of: manifestPath))
+        ManifestRoot.lexicalPath(media.path, relativeTo: Self.folder(of: manifestPath))
     }
 
     /// The folder of the manifest at `manifestPath`, which its relative `media.path` starts from.
@@ -85,28 +85,28 @@ public struct LandingManifest: Sendable, Hashable, Codable {
     }
 }
 
-extension LandingManifest {
+extension Manifest {
     /// Reads the manifest at `path`.
     ///
     /// The schema version is read first, so a manifest from a newer FrameSeek is refused for
     /// what it is rather than as whatever field it changed.
     ///
-    /// - Throws: `LandingManifestError` naming the file: `.unreadable` (missing, not a regular
+    /// - Throws: `ManifestError` naming the file: `.unreadable` (missing, not a regular
     ///   file, or cannot be read),
-    ///   `.newerSchema` (`schema_version` above `LandingManifest.schemaVersion`),
+    ///   `.newerSchema` (`schema_version` above `Manifest.schemaVersion`),
     ///   `.malformed` (not JSON, not a landing manifest, or a field missing or wrong).
-    public static func load(from path: String) throws(LandingManifestError) -> LandingManifest {
+    public static func load(from path: String) throws(ManifestError) -> Manifest {
         // Told apart before the read: a manifest that is a FIFO or /dev/zero (a symbolic
         // link in a pull request can be either) would block or never end.
         if let problem = FileKind(at: path).notRegularProblem {
-            throw LandingManifestError(path: path, reason: .unreadable, cause: problem)
+            throw ManifestError(path: path, reason: .unreadable, cause: problem)
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             let cause = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw LandingManifestError(path: path, reason: .unreadable, cause: cause)
+            throw ManifestError(path: path, reason: .unreadable, cause: cause)
         }
         /// Only the fields that say which schema to read the rest with.
         struct Header: Decodable {
@@ -117,44 +117,44 @@ extension LandingManifest {
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
         } catch {
-            throw LandingManifestError(path: path, reason: .malformed, cause: "not a JSON object (\(Self.explain(error)))")
+            throw ManifestError(path: path, reason: .malformed, cause: "not a JSON object (\(Self.explain(error)))")
         }
         guard header.format == format else {
-            throw LandingManifestError(
+            throw ManifestError(
                 path: path, reason: .malformed,
                 cause: "not a landing manifest (\"format\" is not \"\(format)\")")
         }
         if let version = header.schema_version, version > schemaVersion {
-            throw LandingManifestError(
+            throw ManifestError(
                 path: path, reason: .newerSchema,
                 cause:
                     "schema_version \(version) is newer than this FrameSeek (\(FrameSeekVersion.current)) reads (schema_version \(schemaVersion)); upgrade FrameSeek to check it"
             )
         }
         do {
-            return try JSONDecoder().decode(LandingManifest.self, from: data)
+            return try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
-            throw LandingManifestError(path: path, reason: .malformed, cause: Self.explain(error))
+            throw ManifestError(path: path, reason: .malformed, cause: Self.explain(error))
         }
     }
 
     /// Writes the manifest to `path` atomically (`OutputFile`): pretty-printed, keys sorted,
     /// ending in a newline.
     ///
-    /// - Throws: `LandingManifestError` (`.unwritable`) naming the file and the system's cause.
-    public func write(to path: String) throws(LandingManifestError) {
+    /// - Throws: `ManifestError` (`.unwritable`) naming the file and the system's cause.
+    public func write(to path: String) throws(ManifestError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let text: String
         do {
             text = String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
         } catch {
-            throw LandingManifestError(path: path, reason: .unwritable, cause: "cannot encode: \(error)")
+            throw ManifestError(path: path, reason: .unwritable, cause: "cannot encode: \(error)")
         }
         do {
             try OutputFile.write(text, to: path)
         } catch {
-            throw LandingManifestError(path: path, reason: .unwritable, cause: "cannot write (\(error.cause))")
+            throw ManifestError(path: path, reason: .unwritable, cause: "cannot write (\(error.cause))")
         }
     }
 
@@ -177,9 +177,9 @@ extension LandingManifest {
 }
 
 /// The media a manifest was recorded on.
-public struct LandingMedia: Sendable, Hashable, Codable {
+public struct ManifestMedia: Sendable, Hashable, Codable {
     /// The file, relative to the manifest's directory. A check reads it only when it resolves
-    /// (symbolic links included) to a regular file inside its root (`LandingRoot`).
+    /// (symbolic links included) to a regular file inside its root (`ManifestRoot`).
     public var path: String
     /// The file's size in bytes.
     public var size: Int64
@@ -202,7 +202,7 @@ public struct LandingMedia: Sendable, Hashable, Codable {
 }
 
 /// What decoded the landings: a check after an upgrade shows what changed beside what moved.
-public struct LandingEnvironment: Sendable, Hashable, Codable {
+public struct ManifestEnvironment: Sendable, Hashable, Codable {
     /// The FFmpeg libraries' run-time versions by library name (`"libavcodec": "59.37.100"`).
     public var ffmpeg: [String: String]
     /// The FFmpeg decoder that decoded the stream (`h264`, `libdav1d`, ...).
@@ -220,7 +220,7 @@ public struct LandingEnvironment: Sendable, Hashable, Codable {
 
 /// A manifest that could not be read or written. Its description is one line, `PATH: cause`,
 /// as the command line prints it.
-public struct LandingManifestError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public enum Reason: Sendable, Hashable {
         /// The file cannot be read (missing, a directory, a FIFO or device, no permission):

@@ -3,7 +3,7 @@ import FrameSeek
 
 /// `frameseek landing`: record where seeks land into a manifest, check them again later, and
 /// merge the results of a catalog run split into shards.
-enum LandingCommand: Subcommand {
+enum ManifestCommand: Subcommand {
     static let name = "landing"
     static let summary = "record landing manifests, check them in CI, merge sharded results"
     static let options: [CommandOption] = [
@@ -105,11 +105,11 @@ enum LandingCommand: Subcommand {
         }
         let rest = Array(arguments.positionals.dropFirst())
         switch action {
-        case "record": return try LandingRecordAction.run(rest, arguments, output: output, errors: errors)
-        case "check": return try LandingCheckAction.run(rest, arguments, output: output, errors: errors)
+        case "record": return try ManifestRecordAction.run(rest, arguments, output: output, errors: errors)
+        case "check": return try ManifestCheckAction.run(rest, arguments, output: output, errors: errors)
         case "merge":
             guard !rest.isEmpty else { throw UsageError(message: "missing RESULTS files") }
-            let summary = try LandingMerge.merge(rest)
+            let summary = try ManifestResultsMerge.merge(rest)
             output.line(arguments.has("--json") ? summary.json.serialized : summary.text)
             return summary.exitCode
         default:
@@ -118,17 +118,17 @@ enum LandingCommand: Subcommand {
     }
 
     /// The catalog lines this run takes, their paths checked for `action` against the root
-    /// (`LandingCatalog.checked`), with the whole catalog's line count, or nil without
+    /// (`ManifestCatalog.checked`), with the whole catalog's line count, or nil without
     /// `--catalog`. `--shard` without a catalog is refused: there is nothing to split.
     static func catalogLines(
         _ arguments: Arguments, for action: Action
-    ) throws(UsageError) -> (lines: [LandingCatalog.Line], shard: Shard?, total: Int)? {
+    ) throws(UsageError) -> (lines: [ManifestCatalog.Line], shard: Shard?, total: Int)? {
         let shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(parsing: text) }
         guard let path = arguments.value("--catalog") else {
             if shard != nil { throw UsageError(message: "--shard splits a --catalog; give one") }
             return nil
         }
-        let catalog = try LandingCatalog(path: path)
+        let catalog = try ManifestCatalog(path: path)
         let root = try resolvedRoot(arguments)
         let lines = try catalog.lines(of: shard ?? .whole).map { line throws(UsageError) in
             try catalog.checked(line, for: action, root: root)
@@ -138,8 +138,8 @@ enum LandingCommand: Subcommand {
 
     /// The root every path a manifest or catalog names must be inside: `--root`, else the
     /// current directory, `.anywhere` with `--allow-outside-root`.
-    static func root(_ arguments: Arguments) throws(UsageError) -> LandingRoot {
-        try resolvedRoot(arguments).map(LandingRoot.folder) ?? .anywhere
+    static func root(_ arguments: Arguments) throws(UsageError) -> ManifestRoot {
+        try resolvedRoot(arguments).map(ManifestRoot.folder) ?? .anywhere
     }
 
     /// The root's folder with its symbolic links resolved, nil with `--allow-outside-root`.
@@ -152,7 +152,7 @@ enum LandingCommand: Subcommand {
             if given != nil { throw UsageError(message: "give --root DIR or --allow-outside-root, not both") }
             return nil
         }
-        do { return try (given.map(LandingRoot.folder) ?? .currentDirectory).resolvedFolder() } catch {
+        do { return try (given.map(ManifestRoot.folder) ?? .currentDirectory).resolvedFolder() } catch {
             throw UsageError(message: error.description)
         }
     }

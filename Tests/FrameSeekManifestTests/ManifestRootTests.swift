@@ -1,7 +1,7 @@
-// LandingRoot: a path a manifest or catalog names is resolved against the naming file's folder
+// ManifestRoot: a path a manifest or catalog names is resolved against the naming file's folder
 // with its symbolic links, and passes only inside the root and as a regular file. The truth is
 // the file system the test builds: which folder each path really is in, and what stat says
-// each file is. LandingCheck refuses a manifest whose media is outside its root before it
+// each file is. ManifestCheck refuses a manifest whose media is outside its root before it
 // opens anything, and checks the same manifest when the root holds the media.
 
 #if canImport(Glibc)
@@ -13,7 +13,7 @@ import FrameSeekTestSupport
 import Testing
 
 @Suite("Landing manifests: the root media paths must stay in", .ffmpegLog)
-struct LandingRootTests {
+struct ManifestRootTests {
     /// `base/root/{landings,media/clip.bin}` and `base/outside/secret.bin`, resolved.
     private struct Tree {
         let base: String
@@ -38,8 +38,8 @@ struct LandingRootTests {
             try Data("secret".utf8).write(to: URL(fileURLWithPath: outsideFile))
         }
 
-        func check(_ given: String, root: String? = nil) throws(LandingPathError) -> String {
-            try LandingRoot.checkedPath(given, relativeTo: landings, root: root ?? self.root, source: "m.json", field: "media.path")
+        func check(_ given: String, root: String? = nil) throws(ManifestPathError) -> String {
+            try ManifestRoot.checkedPath(given, relativeTo: landings, root: root ?? self.root, source: "m.json", field: "media.path")
         }
     }
 
@@ -64,14 +64,14 @@ struct LandingRootTests {
         try FileManager.default.createDirectory(atPath: tree.root + "-sibling", withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: tree.root + "-sibling/x.bin"))
         for given in ["../../outside/secret.bin", tree.outsideFile, "../media/out.bin", "../../root-sibling/x.bin", "/dev/zero"] {
-            let error = #expect(throws: LandingPathError.self, "\(given)") { try tree.check(given) }
+            let error = #expect(throws: ManifestPathError.self, "\(given)") { try tree.check(given) }
             #expect(error?.reason == .outsideRoot, "\(given)")
             #expect(error?.description.hasPrefix("m.json: media.path \"\(given)\" resolves to ") == true, "\(error?.description ?? "")")
         }
         // Anywhere lifts the rule for a regular file.
         #expect(try tree.check("../../outside/secret.bin", root: "/") == tree.outsideFile)
         #expect(
-            try LandingRoot.checkedPath("../media/out.bin", relativeTo: tree.landings, root: nil, source: "m", field: "f")
+            try ManifestRoot.checkedPath("../media/out.bin", relativeTo: tree.landings, root: nil, source: "m", field: "f")
                 == tree.outsideFile)
     }
 
@@ -83,12 +83,12 @@ struct LandingRootTests {
         for (given, root, kind) in [
             ("../media/pipe", tree.root, "is a FIFO"), ("/dev/zero", "/", "is a character device"), ("../media", tree.root, "is a folder")
         ] {
-            let error = #expect(throws: LandingPathError.self, "\(given)") { try tree.check(given, root: root) }
+            let error = #expect(throws: ManifestPathError.self, "\(given)") { try tree.check(given, root: root) }
             #expect(error?.reason == .notRegularFile && error?.cause.hasPrefix(kind) == true, "\(given): \(error?.description ?? "")")
         }
     }
 
-    @Test("LandingCheck refuses a manifest whose media is outside its root before opening it, and checks it once the root holds it")
+    @Test("ManifestCheck refuses a manifest whose media is outside its root before opening it, and checks it once the root holds it")
     func checkRefusesOutsideMedia() throws {
         let fixture = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0"))
         let directory = try temporaryDirectory("landing-root-check")
@@ -98,21 +98,21 @@ struct LandingRootTests {
         let inner = directory.appendingPathComponent("inner")
         try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
         let (_, path) = try recordFixture(fixture, in: inner, mediaPath: clip)
-        let manifest = try LandingManifest.load(from: path)
+        let manifest = try Manifest.load(from: path)
         #expect(manifest.media.path == "../clip.mp4")
 
-        var options = LandingCheck.Options()
+        var options = ManifestCheck.Options()
         options.root = .folder(inner.path)
         options.allowChangedMedia = true
         options.diffDirectory = directory.appendingPathComponent("diffs").path
-        let error = #expect(throws: LandingCheckError.self) { try LandingCheck.run(manifest, manifestPath: path, options: options) }
+        let error = #expect(throws: ManifestCheckError.self) { try ManifestCheck.run(manifest, manifestPath: path, options: options) }
         #expect(error?.reason == .mediaRefused)
         #expect(error?.description.hasPrefix("\(path): media.path \"../clip.mp4\" resolves to ") == true, "\(error?.description ?? "")")
         #expect(!FileManager.default.fileExists(atPath: options.diffDirectory!))
 
         options.root = .folder(directory.path)
-        #expect(try LandingCheck.run(manifest, manifestPath: path, options: options).passed)
+        #expect(try ManifestCheck.run(manifest, manifestPath: path, options: options).passed)
         options.root = .anywhere
-        #expect(try LandingCheck.run(manifest, manifestPath: path, options: options).passed)
+        #expect(try ManifestCheck.run(manifest, manifestPath: path, options: options).passed)
     }
 }

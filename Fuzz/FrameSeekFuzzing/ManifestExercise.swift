@@ -1,7 +1,7 @@
 import Foundation
 import FrameSeekCLI
 import FrameSeekCore
-import FrameSeekLanding
+import FrameSeekManifest
 
 /// The sequence the landing fuzz target runs on every input, the files a pull request can
 /// bring into CI: the bytes as a landing manifest (decoded, then `frameseek landing check`ed
@@ -11,10 +11,10 @@ import FrameSeekLanding
 /// Each command must end with exit 0, 1 or 2 and never a trap or a hang. `landing record` is
 /// left out on purpose: it writes where a catalog says, and a fuzzer must not write outside
 /// its own folder.
-package enum LandingExercise {
+package enum ManifestExercise {
     /// The exit codes of the three commands for one input.
     package struct Summary: Sendable, CustomStringConvertible {
-        /// Whether `LandingManifest.load` read the input as a manifest.
+        /// Whether `Manifest.load` read the input as a manifest.
         package var manifestRead = false
         /// `landing check` of the input as a manifest.
         package var check: CommandLineTool.ExitCode
@@ -75,8 +75,8 @@ package enum LandingExercise {
         }
         let manifest = setup.folder + "/input.landing.json"
         FuzzScratch.write(bytes, to: manifest)
-        let manifestRead = (try? LandingManifest.load(from: manifest)) != nil
-        _ = try? JSONDecoder().decode(LandingManifest.self, from: Data(bytes))
+        let manifestRead = (try? Manifest.load(from: manifest)) != nil
+        _ = try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
         let check = command(
             ["landing", "check", manifest, "--json", "--results", setup.folder + "/input.results.jsonl"] + setup.checkOptions)
 

@@ -6,7 +6,7 @@ import FrameSeek
 /// Each shard writes one; `landing merge` adds them up. The exit code follows from the counts
 /// alone, so a merged summary exits as one process over the whole catalog would: 2 when any
 /// media could not be read or was not the recorded file, else 1 when any landing moved, else 0.
-struct LandingSummary: Sendable, Hashable {
+struct ManifestRunSummary: Sendable, Hashable {
     /// `record` or `check`.
     var command: String
     /// The shard that ran, nil for a run without `--shard`.
@@ -135,9 +135,9 @@ struct LandingSummary: Sendable, Hashable {
 
     /// Adds another run's counts, nil when a sum overflows (only counts that were tampered
     /// with can be that large).
-    func adding(_ other: LandingSummary) -> LandingSummary? {
+    func adding(_ other: ManifestRunSummary) -> ManifestRunSummary? {
         var sum = self
-        for field in [\LandingSummary.manifests, \.passed, \.failed, \.errors, \.entries, \.mismatches] {
+        for field in [\ManifestRunSummary.manifests, \.passed, \.failed, \.errors, \.entries, \.mismatches] {
             let (total, overflow) = self[keyPath: field].addingReportingOverflow(other[keyPath: field])
             if overflow { return nil }
             sum[keyPath: field] = total
@@ -147,16 +147,16 @@ struct LandingSummary: Sendable, Hashable {
 }
 
 /// `landing merge`: the shards' results files read back and added up.
-enum LandingMerge {
+enum ManifestResultsMerge {
     /// Merges the summaries of `paths`, checking that together they are one whole catalog
     /// run: one command, one shard count, every shard exactly once, each finished, and each
-    /// file's counts possible (`LandingSummary(json:file:)`) and matching its own lines.
+    /// file's counts possible (`ManifestRunSummary(json:file:)`) and matching its own lines.
     ///
     /// - Throws: `UsageError` naming the file when one is not a regular file, cannot be read,
     ///   has no summary line (its shard did not finish) or a count that cannot be (naming the
     ///   field), and when shards are missing, repeated or disagree.
-    static func merge(_ paths: [String]) throws(UsageError) -> LandingSummary {
-        var summaries: [(path: String, summary: LandingSummary)] = []
+    static func merge(_ paths: [String]) throws(UsageError) -> ManifestRunSummary {
+        var summaries: [(path: String, summary: ManifestRunSummary)] = []
         for path in paths {
             if let problem = FileKind(at: path).notRegularProblem {
                 throw UsageError(message: "\(path): the results file \(problem)")
@@ -164,11 +164,11 @@ enum LandingMerge {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw UsageError(message: "\(path): cannot read the results file")
             }
-            var found: [LandingSummary] = []
+            var found: [ManifestRunSummary] = []
             var tally = ResultLines()
             for line in text.split(whereSeparator: \.isNewline) {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if let summary = try LandingSummary(json: object, file: path) { found.append(summary) } else { tally.add(object) }
+                if let summary = try ManifestRunSummary(json: object, file: path) { found.append(summary) } else { tally.add(object) }
             }
             guard found.count == 1, let summary = found.first else {
                 throw UsageError(
@@ -182,7 +182,7 @@ enum LandingMerge {
             summaries.append((path, summary))
         }
         guard let first = summaries.first?.summary else { throw UsageError(message: "missing RESULTS files") }
-        var merged = LandingSummary(command: first.command, shard: nil, catalogLines: first.catalogLines)
+        var merged = ManifestRunSummary(command: first.command, shard: nil, catalogLines: first.catalogLines)
         let shardCount = first.shard?.count ?? 1
         var seen: [Int: String] = [:]
         for (path, summary) in summaries {
@@ -248,7 +248,7 @@ private struct ResultLines {
     }
 
     /// The first summary field these lines contradict, with why; nil when they agree.
-    func disagreement(with summary: LandingSummary) -> (field: String, cause: String)? {
+    func disagreement(with summary: ManifestRunSummary) -> (field: String, cause: String)? {
         guard errorLines == summary.errors else { return ("errors", "is \(summary.errors), but the file has \(errorLines) error lines") }
         if summary.command == "check" {
             guard entryLines == summary.entries else {

@@ -13,7 +13,7 @@ import FrameSeekCore
 /// path a manifest or catalog names is resolved with its symbolic links (`realpath(3)`), must
 /// lie inside the root unless the root is `.anywhere`, and is read only when `stat(2)` says it
 /// is a regular file.
-public enum LandingRoot: Sendable, Hashable {
+public enum ManifestRoot: Sendable, Hashable {
     /// The current working directory when the check runs: what `frameseek landing` uses
     /// unless given `--root`.
     case currentDirectory
@@ -24,8 +24,8 @@ public enum LandingRoot: Sendable, Hashable {
 
     /// The root with its symbolic links resolved, nil for `.anywhere`.
     ///
-    /// - Throws: `LandingPathError` (`.rootUnusable`) when the root is missing or not a folder.
-    public func resolvedFolder() throws(LandingPathError) -> String? {
+    /// - Throws: `ManifestPathError` (`.rootUnusable`) when the root is missing or not a folder.
+    public func resolvedFolder() throws(ManifestPathError) -> String? {
         let given: String
         switch self {
         case .anywhere: return nil
@@ -33,7 +33,7 @@ public enum LandingRoot: Sendable, Hashable {
         case .folder(let path): given = path
         }
         let problem = { (cause: String) in
-            LandingPathError(source: given, field: "root", given: given, reason: .rootUnusable, cause: cause)
+            ManifestPathError(source: given, field: "root", given: given, reason: .rootUnusable, cause: cause)
         }
         guard let resolved = Self.realPath(given) else { throw problem("cannot resolve the root (\(String(cString: strerror(errno))))") }
         guard case .folder = FileKind(at: resolved) else { throw problem("the root is not a folder") }
@@ -52,14 +52,14 @@ public enum LandingRoot: Sendable, Hashable {
     ///   - root: `resolvedFolder()`, resolved once for many paths.
     /// - Returns: the path with its symbolic links resolved: the file to open or to write, so
     ///   that what is read or replaced is what was checked.
-    /// - Throws: `LandingPathError`: `.outsideRoot`, `.notRegularFile`, `.missing` (no such
+    /// - Throws: `ManifestPathError`: `.outsideRoot`, `.notRegularFile`, `.missing` (no such
     ///   folder).
     public static func checkedPath(
         _ given: String, relativeTo folder: String, root: String?, source: String, field: String
-    ) throws(LandingPathError) -> String {
+    ) throws(ManifestPathError) -> String {
         let resolved = try containedPath(given, relativeTo: folder, root: root, source: source, field: field)
         if let problem = FileKind(at: resolved).notRegularProblem {
-            throw LandingPathError(source: source, field: field, given: given, reason: .notRegularFile, cause: problem)
+            throw ManifestPathError(source: source, field: field, given: given, reason: .notRegularFile, cause: problem)
         }
         return resolved
     }
@@ -74,7 +74,7 @@ public enum LandingRoot: Sendable, Hashable {
     /// `given` resolved (symbolic links, `..`) and checked to be inside `root`.
     private static func containedPath(
         _ given: String, relativeTo folder: String, root: String?, source: String, field: String
-    ) throws(LandingPathError) -> String {
+    ) throws(ManifestPathError) -> String {
         let lexical = lexicalPath(given, relativeTo: folder)
         // A missing file is resolved as far as its folder, so its folder is what is checked.
         let parent = URL(fileURLWithPath: lexical).deletingLastPathComponent().path
@@ -82,13 +82,13 @@ public enum LandingRoot: Sendable, Hashable {
             realPath(lexical)
             ?? realPath(parent).map { URL(fileURLWithPath: $0).appendingPathComponent((lexical as NSString).lastPathComponent).path }
         guard let resolved else {
-            throw LandingPathError(
+            throw ManifestPathError(
                 source: source, field: field, given: given, reason: .missing,
                 cause: "no such folder \(parent)")
         }
         guard let root else { return resolved }
         guard resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
-            throw LandingPathError(
+            throw ManifestPathError(
                 source: source, field: field, given: given, reason: .outsideRoot,
                 cause:
                     "resolves to \(resolved), outside the root \(root); a manifest or catalog may name only files inside the root (--root, or --allow-outside-root)"
@@ -107,7 +107,7 @@ public enum LandingRoot: Sendable, Hashable {
 
 /// A path named by a manifest or catalog that may not be read or written. Its description is
 /// one line naming the manifest or catalog line, the field, the path as given and the cause.
-public struct LandingPathError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ManifestPathError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of refusal.
     public enum Reason: Sendable, Hashable {
         /// The path resolves (symbolic links included) outside the root.

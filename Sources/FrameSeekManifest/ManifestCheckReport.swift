@@ -2,23 +2,23 @@ import Foundation
 import FrameSeekCore
 
 /// What a check of one manifest found.
-public struct LandingCheckReport: Sendable, Hashable {
+public struct ManifestCheckReport: Sendable, Hashable {
     /// The manifest as the caller named it.
     public var manifestPath: String
     /// The media checked: the manifest's `media.path` resolved against its directory.
     public var mediaPath: String
     /// True when the media's SHA-256 differs from the manifest's and it was checked anyway
-    /// (`LandingCheck.Options.allowChangedMedia`).
+    /// (`ManifestCheck.Options.allowChangedMedia`).
     public var mediaChanged: Bool
     /// The environment the check decoded in, to set beside the manifest's.
-    public var environment: LandingEnvironment
+    public var environment: ManifestEnvironment
     /// One result per manifest entry, in the manifest's order.
-    public var results: [LandingEntryResult]
+    public var results: [ManifestEntryResult]
 
     /// Creates a report.
     public init(
-        manifestPath: String, mediaPath: String, mediaChanged: Bool, environment: LandingEnvironment,
-        results: [LandingEntryResult]
+        manifestPath: String, mediaPath: String, mediaChanged: Bool, environment: ManifestEnvironment,
+        results: [ManifestEntryResult]
     ) {
         self.manifestPath = manifestPath
         self.mediaPath = mediaPath
@@ -32,21 +32,21 @@ public struct LandingCheckReport: Sendable, Hashable {
 }
 
 /// One replayed entry: what the manifest expected, what landed now, and what moved.
-public struct LandingEntryResult: Sendable, Hashable {
+public struct ManifestEntryResult: Sendable, Hashable {
     /// The manifest's entry.
-    public var expected: LandingEntry
+    public var expected: ManifestEntry
     /// The same seek, replayed now.
-    public var landed: LandingEntry
-    /// What moved, in `LandingChange.allCases` order; empty when the entry matches.
-    public var changes: [LandingChange]
+    public var landed: ManifestEntry
+    /// What moved, in `ManifestEntryChange.allCases` order; empty when the entry matches.
+    public var changes: [ManifestEntryChange]
     /// The diff PNG written for a mismatch, when the check was given a diff directory.
     public var diffPicture: String?
 
     /// Creates a result; `changes` are computed from the two entries.
-    public init(expected: LandingEntry, landed: LandingEntry, comparingBarcodes: Bool, diffPicture: String? = nil) {
+    public init(expected: ManifestEntry, landed: ManifestEntry, comparingBarcodes: Bool, diffPicture: String? = nil) {
         self.expected = expected
         self.landed = landed
-        self.changes = LandingChange.allCases.filter { $0.differs(expected, landed, comparingBarcodes: comparingBarcodes) }
+        self.changes = ManifestEntryChange.allCases.filter { $0.differs(expected, landed, comparingBarcodes: comparingBarcodes) }
         self.diffPicture = diffPicture
     }
 
@@ -89,7 +89,7 @@ public struct LandingEntryResult: Sendable, Hashable {
 }
 
 /// What moved between a recorded landing and its replay.
-public enum LandingChange: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ManifestEntryChange: String, Sendable, Hashable, Codable, CaseIterable {
     /// Another frame index.
     case frameIndex = "frame_index"
     /// Another landed time (exact comparison).
@@ -102,7 +102,7 @@ public enum LandingChange: String, Sendable, Hashable, Codable, CaseIterable {
     case damaged
 
     /// Whether `expected` and `landed` differ in this respect.
-    func differs(_ expected: LandingEntry, _ landed: LandingEntry, comparingBarcodes: Bool) -> Bool {
+    func differs(_ expected: ManifestEntry, _ landed: ManifestEntry, comparingBarcodes: Bool) -> Bool {
         switch self {
         case .frameIndex: return expected.frameIndex != landed.frameIndex
         case .time: return expected.time != landed.time
@@ -115,7 +115,7 @@ public enum LandingChange: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A check that could not run. Its description is one line naming the file and the cause, as
 /// the command line prints it.
-public struct LandingCheckError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ManifestCheckError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public enum Reason: Sendable, Hashable {
         /// The manifest's `media.path` resolves (`realpath(3)`) outside the check's root, or to

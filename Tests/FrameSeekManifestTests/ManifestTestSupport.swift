@@ -1,4 +1,4 @@
-// Shared by the landing tests: which seeks a manifest records for a fixture, and what the
+// Shared by the manifest tests: which seeks a manifest records for a fixture, and what the
 // oracles (ffprobe's frame table, ffmpeg's framemd5) say each one must land on.
 
 import Foundation
@@ -24,7 +24,7 @@ func recordedTargets(_ oracle: Oracle) -> [MediaTime] {
 }
 
 /// The frame the oracle says entry `entry` must land on.
-func oracleLanding(_ oracle: Oracle, _ entry: LandingEntry) -> Int {
+func oracleLanding(_ oracle: Oracle, _ entry: ManifestEntry) -> Int {
     let window = recordedPrecisions.first { $0.precision == entry.precision }!
     return oracle.expectedLanding(at: entry.target, before: window.before, after: window.after)
 }
@@ -33,10 +33,10 @@ func oracleLanding(_ oracle: Oracle, _ entry: LandingEntry) -> Int {
 func recordFixture(
     _ fixture: Fixture, in directory: URL, barcode: Bool = false,
     mediaPath: String? = nil
-) throws -> (manifest: LandingManifest, path: String) {
+) throws -> (manifest: Manifest, path: String) {
     let oracle = try Oracle(fixture)
     let path = directory.appendingPathComponent("\(fixture.id).landing.json").path
-    let manifest = try LandingRecorder.record(
+    let manifest = try ManifestRecorder.record(
         mediaPath: mediaPath ?? fixture.path, manifestPath: path,
         targets: recordedTargets(oracle),
         precisions: recordedPrecisions.map(\.precision), barcode: barcode,

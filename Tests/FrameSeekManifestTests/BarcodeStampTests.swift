@@ -31,7 +31,7 @@ struct BarcodeStampTests {
             "-c:v", "libx264", "-g", "10", clip
         ])
         let targets = [0, 7, 23, 39].map { MediaTime(value: Int64(2 * $0 + 1), timescale: 50) }
-        let manifest = try LandingRecorder.record(
+        let manifest = try ManifestRecorder.record(
             mediaPath: clip, manifestPath: directory.appendingPathComponent("m.json").path,
             targets: targets, precisions: [.exact], barcode: true)
         #expect(manifest.entries.map(\.barcode) == [0, 7, 23, 39])

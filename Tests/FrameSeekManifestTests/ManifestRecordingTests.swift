@@ -1,4 +1,4 @@
-// What LandingRecorder writes, against the independent oracles: ffprobe's frame table for the
+// What ManifestRecorder writes, against the independent oracles: ffprobe's frame table for the
 // frame, its PTS and time; ffmpeg's framemd5 for the pixels and samples; the barcode each
 // synthetic fixture carries for the frame number.
 
@@ -8,7 +8,7 @@ import FrameSeekTestSupport
 import Testing
 
 @Suite("Landing manifests: recording", .ffmpegLog)
-struct LandingRecordTests {
+struct ManifestRecordingTests {
     @Test("Recorded video entries land where ffprobe's table says, with framemd5's MD5", arguments: FixtureCatalog.video)
     func videoAgreesWithOracle(_ fixture: Fixture) throws {
         let directory = try temporaryDirectory("landing-record")

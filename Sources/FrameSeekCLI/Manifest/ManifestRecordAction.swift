@@ -12,7 +12,7 @@ struct SerializedOutputs: @unchecked Sendable {
 }
 
 /// `frameseek landing record`.
-enum LandingRecordAction {
+enum ManifestRecordAction {
     /// What recording one media file produced: the JSON line, the text line, or an error.
     struct Outcome: Sendable {
         var json: JSONValue
@@ -24,8 +24,8 @@ enum LandingRecordAction {
     static func run(
         _ positionals: [String], _ arguments: Arguments, output: TextOutput, errors: TextOutput
     ) throws -> CommandLineTool.ExitCode {
-        let precisions = try LandingCheckAction.precisions(arguments)
-        let options = try LandingCommand.engineOptions(arguments)
+        let precisions = try ManifestCheckAction.precisions(arguments)
+        let options = try ManifestCommand.engineOptions(arguments)
         let explicitTargets = try arguments.value("--targets").map { path throws(UsageError) in try TargetFile.read(path) }
         if explicitTargets != nil && (arguments.value("-n") != nil || arguments.value("--seed") != nil) {
             throw UsageError(message: "give --targets FILE or -n N --seed S, not both")
@@ -33,12 +33,12 @@ enum LandingRecordAction {
         let count = try arguments.integerOrDefault("-n")
         let seed = UInt64(try arguments.integerOrDefault("--seed"))
         let barcode = arguments.has("--barcode")
-        try LandingCommand.checkResultsPath(arguments)
+        try ManifestCommand.checkResultsPath(arguments)
 
         let jobs: [(media: String, manifest: String)]
         let shard: Shard?
         let catalogLines: Int
-        if let catalog = try LandingCommand.catalogLines(arguments, for: .record) {
+        if let catalog = try ManifestCommand.catalogLines(arguments, for: .record) {
             guard positionals.isEmpty, arguments.value("-o") == nil else {
                 throw UsageError(message: "with --catalog, the media and manifests come from the catalog: give no FILE and no -o")
             }
@@ -57,15 +57,15 @@ enum LandingRecordAction {
             jobs = [(file, manifest)]
             (shard, catalogLines) = (nil, 1)
         }
-        for job in jobs { try LandingCommand.checkOutputPath(job.manifest) }
+        for job in jobs { try ManifestCommand.checkOutputPath(job.manifest) }
 
         let json = arguments.has("--json")
         let outputs = SerializedOutputs(output: output, errors: errors)
         let progress = ProgressLine(outputs, total: jobs.count, verb: "recorded")
         let collected = Locked<[String]>([])
-        let summary = Locked(LandingSummary(command: "record", shard: shard, catalogLines: catalogLines))
+        let summary = Locked(ManifestRunSummary(command: "record", shard: shard, catalogLines: catalogLines))
         OrderedParallelWork.run(
-            jobs, workers: try LandingCommand.workers(arguments),
+            jobs, workers: try ManifestCommand.workers(arguments),
             work: { job in
                 record(
                     job.media, to: job.manifest, targets: explicitTargets, count: count, seed: seed,
@@ -85,7 +85,7 @@ enum LandingRecordAction {
         progress.clear()
         let final = summary.withLock { $0 }
         if json || jobs.count > 1 { output.line(json ? final.json.serialized : final.text) }
-        try LandingCommand.writeResults(collected.withLock { $0 } + [final.json.serialized], arguments)
+        try ManifestCommand.writeResults(collected.withLock { $0 } + [final.json.serialized], arguments)
         return final.exitCode
     }
 
@@ -97,7 +97,7 @@ enum LandingRecordAction {
     ) -> Outcome {
         do {
             let targets = try explicit ?? randomTargets(media, count: count, seed: seed, options: options)
-            let manifest = try LandingRecorder.record(
+            let manifest = try ManifestRecorder.record(
                 mediaPath: media, manifestPath: manifestPath, targets: targets,
                 precisions: precisions, barcode: barcode, options: options)
             try manifest.write(to: manifestPath)

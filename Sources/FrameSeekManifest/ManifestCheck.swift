@@ -5,7 +5,7 @@ import FrameSeekImages
 
 /// Checks a landing manifest: replays every entry's seek on the media and compares where it
 /// lands now with where it landed when recorded.
-public struct LandingCheck {
+public struct ManifestCheck {
     /// How to check.
     public struct Options: Sendable {
         /// Check media whose SHA-256 differs from the manifest's (a re-encode, a remux) instead
@@ -21,36 +21,36 @@ public struct LandingCheck {
         /// manifest's folder with its symbolic links: a manifest from a pull request must not
         /// make a check decode, and draw into diff pictures, a file it was not given.
         /// `.anywhere` lifts that rule; the media must be a regular file either way.
-        public var root = LandingRoot.currentDirectory
+        public var root = ManifestRoot.currentDirectory
 
         /// The defaults: refuse changed media, write no diff pictures.
         public init() {}
     }
 
-    /// Replays every entry. Throws LandingCheckError when the media is outside the root or not
+    /// Replays every entry. Throws ManifestCheckError when the media is outside the root or not
     /// a regular file, cannot be read, or when its SHA-256 differs from the manifest's and
     /// allowChangedMedia is false.
     ///
     /// The media's place and kind are checked before anything opens it.
-    /// A mismatch is no error: it is in the report (`LandingCheckReport.passed`).
+    /// A mismatch is no error: it is in the report (`ManifestCheckReport.passed`).
     ///
-    /// - Throws: `LandingCheckError`: `.mediaRefused` (outside the root, not a regular file),
+    /// - Throws: `ManifestCheckError`: `.mediaRefused` (outside the root, not a regular file),
     ///   `.mediaUnreadable` (missing, or hashing, opening or a seek failed), `.mediaChanged`,
     ///   `.diffUnwritable`.
     public static func run(
-        _ manifest: LandingManifest, manifestPath: String,
+        _ manifest: Manifest, manifestPath: String,
         options: Options
-    ) throws(LandingCheckError) -> LandingCheckReport {
+    ) throws(ManifestCheckError) -> ManifestCheckReport {
         let mediaPath = manifest.mediaPath(relativeTo: manifestPath)
-        func unreadable(_ error: MediaError) -> LandingCheckError {
-            LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.detail)
+        func unreadable(_ error: MediaError) -> ManifestCheckError {
+            ManifestCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.detail)
         }
         let openedPath = try checkedMediaPath(manifest, manifestPath: manifestPath, shownAs: mediaPath, root: options.root)
         let sha256: String
         do { sha256 = try MediaDigest.sha256(ofFileAt: openedPath) } catch { throw unreadable(error) }
         let changed = sha256 != manifest.media.sha256
         if changed && !options.allowChangedMedia {
-            throw LandingCheckError(
+            throw ManifestCheckError(
                 path: mediaPath, reason: .mediaChanged,
                 cause:
                     "not the recorded media (SHA-256 \(sha256.prefix(12))… differs from the manifest's \(manifest.media.sha256.prefix(12))…); --allow-changed-media checks it anyway"
@@ -63,12 +63,14 @@ public struct LandingCheck {
 
         // Every entry is replayed in one batch (one forward pass), and reported in the
         // manifest's order.
-        var results = [LandingEntryResult?](repeating: nil, count: manifest.entries.count)
+        var results = [ManifestEntryResult?](repeating: nil, count: manifest.entries.count)
         do {
-            try engine.landingEntries(manifest.entries.map { ($0.target, $0.precision) }, barcode: manifest.barcode) {
+            try ManifestRecorder.measure(
+                manifest.entries.map { ($0.target, $0.precision) }, on: engine, barcode: manifest.barcode
+            ) {
                 offset, landed, picture in
                 let expected = manifest.entries[offset]
-                var result = LandingEntryResult(expected: expected, landed: landed, comparingBarcodes: manifest.barcode)
+                var result = ManifestEntryResult(expected: expected, landed: landed, comparingBarcodes: manifest.barcode)
                 if !result.matches, let directory = options.diffDirectory, let picture {
                     let name = URL(fileURLWithPath: manifestPath).deletingPathExtension().lastPathComponent
                     let path = URL(fileURLWithPath: directory).appendingPathComponent("\(name)-\(offset + 1).png").path
@@ -81,32 +83,32 @@ public struct LandingCheck {
             }
         } catch let error as MediaError {
             throw unreadable(error)
-        } catch let error as LandingCheckError {
+        } catch let error as ManifestCheckError {
             throw error
         } catch {
-            throw LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "\(error)")
+            throw ManifestCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "\(error)")
         }
-        return LandingCheckReport(
+        return ManifestCheckReport(
             manifestPath: manifestPath, mediaPath: mediaPath, mediaChanged: changed,
-            environment: LandingEnvironment(current: engine), results: results.map { $0! })
+            environment: ManifestEnvironment(current: engine), results: results.map { $0! })
     }
 
     /// The media to open: `media.path` resolved with its symbolic links, inside the root and a
-    /// regular file (`LandingRoot.checkedPath`).
+    /// regular file (`ManifestRoot.checkedPath`).
     ///
-    /// - Throws: `LandingCheckError`: `.mediaRefused` naming the manifest and `media.path`;
+    /// - Throws: `ManifestCheckError`: `.mediaRefused` naming the manifest and `media.path`;
     ///   `.mediaUnreadable` naming the media when its folder does not exist, as a missing file
     ///   is named.
     private static func checkedMediaPath(
-        _ manifest: LandingManifest, manifestPath: String, shownAs mediaPath: String, root: LandingRoot
-    ) throws(LandingCheckError) -> String {
-        do throws(LandingPathError) {
-            return try LandingRoot.checkedPath(
-                manifest.media.path, relativeTo: LandingManifest.folder(of: manifestPath),
+        _ manifest: Manifest, manifestPath: String, shownAs mediaPath: String, root: ManifestRoot
+    ) throws(ManifestCheckError) -> String {
+        do throws(ManifestPathError) {
+            return try ManifestRoot.checkedPath(
+                manifest.media.path, relativeTo: Manifest.folder(of: manifestPath),
                 root: root.resolvedFolder(), source: manifestPath, field: "media.path")
         } catch {
-            if error.reason == .missing { throw LandingCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "no such file") }
-            throw LandingCheckError(path: manifestPath, reason: .mediaRefused, cause: error.detail)
+            if error.reason == .missing { throw ManifestCheckError(path: mediaPath, reason: .mediaUnreadable, cause: "no such file") }
+            throw ManifestCheckError(path: manifestPath, reason: .mediaRefused, cause: error.detail)
         }
     }
 
@@ -119,17 +121,17 @@ public struct LandingCheck {
     private static func writeDiff(
         expectedFrame index: Int, landedFrame: Int, landed picture: DecodedPicture,
         engine: FFmpegEngine, to path: String
-    ) throws(LandingCheckError) {
+    ) throws(ManifestCheckError) {
         let landed: RGBImage
         do { landed = try picture.displayImage(using: engine) } catch {
-            throw LandingCheckError(path: path, reason: .diffUnwritable, cause: "cannot draw the landed picture: \(error)")
+            throw ManifestCheckError(path: path, reason: .diffUnwritable, cause: "cannot draw the landed picture: \(error)")
         }
         let expected = (try? expectedPicture(frame: index, engine: engine)) ?? nil
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw LandingCheckError(
+            throw ManifestCheckError(
                 path: directory.path, reason: .diffUnwritable,
                 cause: "cannot create the diff directory (\(error.localizedDescription))")
         }
@@ -138,7 +140,7 @@ public struct LandingCheck {
             expectedLabel: LandingDiffPicture.expectedLabel(frame: index),
             landedLabel: LandingDiffPicture.landedLabel(frame: landedFrame))
         do { try PNGFile.write(diff, to: path) } catch {
-            throw LandingCheckError(path: path, reason: .diffUnwritable, cause: error.message)
+            throw ManifestCheckError(path: path, reason: .diffUnwritable, cause: error.message)
         }
     }
 

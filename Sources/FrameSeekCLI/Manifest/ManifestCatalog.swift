@@ -48,7 +48,7 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
 ///
 /// A catalog may come from a pull request, so the paths it names are checked before use
 /// (`checked(_:for:root:)`): inside the root, and regular files.
-struct LandingCatalog: Sendable {
+struct ManifestCatalog: Sendable {
     /// One line of the catalog.
     struct Line: Sendable, Hashable {
         /// The line's position among the catalog's non-blank lines, from 0 (what shards count).
@@ -98,11 +98,11 @@ struct LandingCatalog: Sendable {
                         "\(path):\(number + 1): a catalog line is a JSON string or an object with \"media\" or \"manifest\", not \(trimmed.prefix(80))"
                 )
             }
-            let resolvedMedia = media.map { LandingRoot.lexicalPath($0, relativeTo: folder) }
+            let resolvedMedia = media.map { ManifestRoot.lexicalPath($0, relativeTo: folder) }
             lines.append(
                 Line(
                     number: lines.count, givenMedia: media, givenManifest: manifest, media: resolvedMedia,
-                    manifest: manifest.map { LandingRoot.lexicalPath($0, relativeTo: folder) } ?? (resolvedMedia! + ".landing.json")))
+                    manifest: manifest.map { ManifestRoot.lexicalPath($0, relativeTo: folder) } ?? (resolvedMedia! + ".landing.json")))
         }
         guard !lines.isEmpty else { throw UsageError(message: "\(path): the catalog has no lines") }
         self.path = path
@@ -113,19 +113,19 @@ struct LandingCatalog: Sendable {
     func lines(of shard: Shard) -> [Line] { lines.filter { shard.owns($0.number) } }
 
     /// `line` with the paths `action` opens resolved with their symbolic links
-    /// (`LandingRoot.checkedPath`): the media and the manifest for `record` (which reads the
+    /// (`ManifestRoot.checkedPath`): the media and the manifest for `record` (which reads the
     /// one and writes the other), the manifest for `check`.
     ///
     /// A path whose folder is missing is kept as written, for the run to name as missing.
     ///
     /// - Throws: `UsageError` naming the catalog line, the field and the cause when a path is
     ///   outside the root or not a regular file.
-    func checked(_ line: Line, for action: LandingCommand.Action, root: String?) throws(UsageError) -> Line {
+    func checked(_ line: Line, for action: ManifestCommand.Action, root: String?) throws(UsageError) -> Line {
         let source = "\(path):\(line.number + 1)"
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         func check(_ given: String, field: String, resolved: String) throws(UsageError) -> String {
-            do throws(LandingPathError) {
-                return try LandingRoot.checkedPath(given, relativeTo: folder, root: root, source: source, field: field)
+            do throws(ManifestPathError) {
+                return try ManifestRoot.checkedPath(given, relativeTo: folder, root: root, source: source, field: field)
             } catch {
                 if error.reason == .missing { return resolved }
                 throw UsageError(message: error.description)

@@ -1,4 +1,4 @@
-// LandingCheck: a fresh manifest passes; one edited to expect another frame fails with what
+// ManifestCheck: a fresh manifest passes; one edited to expect another frame fails with what
 // moved and a diff picture; a re-encoded copy is refused unless allowed, then reported; a
 // manifest from a newer schema is refused. The edits take their values from the oracles.
 
@@ -8,17 +8,17 @@ import FrameSeekTestSupport
 import Testing
 
 @Suite("Landing manifests: checking", .ffmpegLog)
-struct LandingCheckTests {
+struct ManifestCheckTests {
     @Test("Record, write, load and check passes on every fixture", arguments: FixtureCatalog.all)
     func roundTripPasses(_ fixture: Fixture) throws {
         let directory = try temporaryDirectory("landing-roundtrip")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (recorded, path) = try recordFixture(fixture, in: directory, barcode: fixture.hasBarcode)
-        let loaded = try LandingManifest.load(from: path)
+        let loaded = try Manifest.load(from: path)
         #expect(loaded == recorded)
-        var options = LandingCheck.Options()
+        var options = ManifestCheck.Options()
         options.diffDirectory = directory.appendingPathComponent("diffs").path
-        let report = try LandingCheck.run(loaded, manifestPath: path, options: options)
+        let report = try ManifestCheck.run(loaded, manifestPath: path, options: options)
         #expect(report.passed && !report.mediaChanged)
         #expect(report.results.count == recorded.entries.count)
         for result in report.results {
@@ -46,9 +46,9 @@ struct LandingCheckTests {
             entries[edited]["md5"] = md5s[landed + 1]
             object["entries"] = entries
         }
-        var options = LandingCheck.Options()
+        var options = ManifestCheck.Options()
         options.diffDirectory = directory.appendingPathComponent("diffs/nested").path
-        let report = try LandingCheck.run(LandingManifest.load(from: path), manifestPath: path, options: options)
+        let report = try ManifestCheck.run(Manifest.load(from: path), manifestPath: path, options: options)
         #expect(!report.passed)
         for (index, result) in report.results.enumerated() where index != edited {
             #expect(result.matches, "\(fixture.id): \(result.summary)")
@@ -83,13 +83,13 @@ struct LandingCheckTests {
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.moveItem(atPath: copy, toPath: clip)
 
-        let manifest = try LandingManifest.load(from: path)
+        let manifest = try Manifest.load(from: path)
         // The copy is in a temporary folder, outside the current directory the check's root
         // defaults to.
-        var refusing = LandingCheck.Options()
+        var refusing = ManifestCheck.Options()
         refusing.root = .folder(directory.path)
-        let error = #expect(throws: LandingCheckError.self) {
-            try LandingCheck.run(manifest, manifestPath: path, options: refusing)
+        let error = #expect(throws: ManifestCheckError.self) {
+            try ManifestCheck.run(manifest, manifestPath: path, options: refusing)
         }
         #expect(error?.reason == .mediaChanged)
         let line = error?.description ?? ""
@@ -99,7 +99,7 @@ struct LandingCheckTests {
         var options = refusing
         options.allowChangedMedia = true
         options.diffDirectory = directory.appendingPathComponent("diffs").path
-        let report = try LandingCheck.run(manifest, manifestPath: path, options: options)
+        let report = try ManifestCheck.run(manifest, manifestPath: path, options: options)
         #expect(report.mediaChanged && !report.passed)
         for result in report.results {
             // Independent truth: the barcode the re-encode still carries names its frame.
@@ -129,7 +129,7 @@ struct LandingCheckTests {
         try #require(text.contains("\"schema_version\" : 1\n"))
         try text.replacingOccurrences(of: "\"schema_version\" : 1\n", with: "\"schema_version\" : 99\n")
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: LandingManifestError.self) { try LandingManifest.load(from: path) }
+        let error = #expect(throws: ManifestError.self) { try Manifest.load(from: path) }
         #expect(error?.reason == .newerSchema)
         let line = error?.description ?? ""
         #expect(line.hasPrefix(path + ": ") && line.contains("schema_version 99") && line.contains("schema_version 1)"))
@@ -141,8 +141,8 @@ struct LandingCheckTests {
         let directory = try temporaryDirectory("landing-malformed")
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("none.json").path
-        #expect(throws: LandingManifestError(path: missing, reason: .unreadable, cause: "no such file")) {
-            try LandingManifest.load(from: missing)
+        #expect(throws: ManifestError(path: missing, reason: .unreadable, cause: "no such file")) {
+            try Manifest.load(from: missing)
         }
         for (name, text) in [
             ("garbage.json", "not json"), ("foreign.json", "{\"format\": \"other\"}"),
@@ -150,7 +150,7 @@ struct LandingCheckTests {
         ] {
             let path = directory.appendingPathComponent(name).path
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            let error = #expect(throws: LandingManifestError.self) { try LandingManifest.load(from: path) }
+            let error = #expect(throws: ManifestError.self) { try Manifest.load(from: path) }
             #expect(error?.reason == .malformed && error?.description.hasPrefix(path + ": ") == true)
         }
     }

@@ -3,10 +3,10 @@ import FrameSeekCore
 import FrameSeekFFmpeg
 
 /// Records landing manifests: seeks the media and writes down where each seek landed.
-public enum LandingRecorder {
+public enum ManifestRecorder {
     /// Opens the media once, seeks every target at every precision (targets outer, precisions
     /// inner, in the order given), returns the manifest; `manifestPath` decides the relative
-    /// media path. Writes nothing: call `LandingManifest.write(to:)` with the same path.
+    /// media path. Writes nothing: call `Manifest.write(to:)` with the same path.
     ///
     /// - Parameters:
     ///   - barcode: read each landed picture's frame-number band (`FrameBarcode`) into the
@@ -18,21 +18,21 @@ public enum LandingRecorder {
     public static func record(
         mediaPath: String, manifestPath: String, targets: [MediaTime], precisions: [SeekPrecision],
         barcode: Bool, options: FFmpegEngine.Options = .init()
-    ) throws -> LandingManifest {
+    ) throws -> Manifest {
         if let problem = FileKind(at: mediaPath).notRegularProblem {
             throw MediaError(path: mediaPath, reason: .notMedia, detail: problem)
         }
         let sha256 = try MediaDigest.sha256(ofFileAt: mediaPath)
         let engine = try FFmpegEngine(path: mediaPath, options: options)
         let requests = targets.flatMap { target in precisions.map { (target, $0) } }
-        var entries = [LandingEntry?](repeating: nil, count: requests.count)
-        try engine.landingEntries(requests, barcode: barcode) { position, entry, _ in entries[position] = entry }
+        var entries = [ManifestEntry?](repeating: nil, count: requests.count)
+        try measure(requests, on: engine, barcode: barcode) { position, entry, _ in entries[position] = entry }
         let size = (try? FileManager.default.attributesOfItem(atPath: mediaPath)[.size] as? NSNumber)?.int64Value ?? 0
-        let media = LandingMedia(
+        let media = ManifestMedia(
             path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: size,
             sha256: sha256, streamIndex: engine.media.selectedStreamIndex)
-        return LandingManifest(
-            media: media, environment: LandingEnvironment(current: engine), barcode: barcode,
+        return Manifest(
+            media: media, environment: ManifestEnvironment(current: engine), barcode: barcode,
             entries: entries.map { $0! })
     }
 
@@ -48,7 +48,7 @@ public enum LandingRecorder {
     }
 }
 
-extension LandingEnvironment {
+extension ManifestEnvironment {
     /// The environment `engine` decodes in: the FFmpeg libraries loaded, its decoder, this
     /// FrameSeek.
     init(current engine: FFmpegEngine) {
@@ -56,22 +56,25 @@ extension LandingEnvironment {
     }
 }
 
-extension FFmpegEngine {
-    /// Lands on every (target, precision) in `requests` as one batch (`land(_:each:)`: one
-    /// forward pass, each frame decoded once) and describes each landing as a manifest entry:
-    /// the one measurement recording and checking share, so both see the same thing.
+extension ManifestRecorder {
+    /// Lands `engine` on every (target, precision) in `requests` as one batch
+    /// (`FFmpegEngine.land(_:each:)`: one forward pass, each frame decoded once) and describes
+    /// each landing as a manifest entry: the one measurement recording and checking share, so
+    /// both see the same thing.
     ///
     /// - Parameter each: called per request, in the order the frames are landed, with the
     ///   request's position, its entry, and the landed picture for video (nil for audio).
     /// - Throws: `MediaError` when planning, a landing, the copy of a picture, its RGB
     ///   conversion (for the barcode) or the audio reference decode fails; or what `each` throws.
-    func landingEntries(
-        _ requests: [(target: MediaTime, precision: SeekPrecision)], barcode: Bool,
-        each: (_ position: Int, _ entry: LandingEntry, _ picture: DecodedPicture?) throws -> Void
+    static func measure(
+        _ requests: [(target: MediaTime, precision: SeekPrecision)], on engine: FFmpegEngine, barcode: Bool,
+        each: (_ position: Int, _ entry: ManifestEntry, _ picture: DecodedPicture?) throws -> Void
     ) throws {
-        let plans = try requests.map { request throws(MediaError) in try plan(at: request.target, precision: request.precision) }
-        _ = try land(plans) { position, landing in
-            let described = try landingEntry(describing: landing, barcode: barcode)
+        let plans = try requests.map { request throws(MediaError) in
+            try engine.plan(at: request.target, precision: request.precision)
+        }
+        _ = try engine.land(plans) { position, landing in
+            let described = try entry(describing: landing, on: engine, barcode: barcode)
             try each(position, described.entry, described.picture)
         }
     }
@@ -79,24 +82,23 @@ extension FFmpegEngine {
     /// The manifest entry of `landing`, the engine's landed frame now.
     ///
     /// - Returns: the entry, and the landed picture for video (nil for audio).
-    private func landingEntry(
-        describing landing: SeekLanding,
-        barcode: Bool
-    ) throws(MediaError) -> (entry: LandingEntry, picture: DecodedPicture?) {
+    private static func entry(
+        describing landing: SeekLanding, on engine: FFmpegEngine, barcode: Bool
+    ) throws(MediaError) -> (entry: ManifestEntry, picture: DecodedPicture?) {
         let target = landing.plan.requested
-        let picture = try landedPicture()
+        let picture = try engine.landedPicture()
         let md5: String
         var number: Int?
         if let picture {
             md5 = picture.md5
             // The band is stamped in the coded picture, so it is read before any rotation.
-            if barcode { number = FrameBarcode.read(from: try picture.rgbImage(using: self)) }
-        } else if let audio = try landedAudio() {
+            if barcode { number = FrameBarcode.read(from: try picture.rgbImage(using: engine)) }
+        } else if let audio = try engine.landedAudio() {
             md5 = audio.md5
         } else {
-            throw MediaError(path: media.path, reason: .decodeFailed, detail: "the seek to \(target) landed on no frame")
+            throw MediaError(path: engine.media.path, reason: .decodeFailed, detail: "the seek to \(target) landed on no frame")
         }
-        let entry = LandingEntry(
+        let entry = ManifestEntry(
             target: target, precision: landing.plan.precision, frameIndex: landing.frame.index,
             pts: landing.frame.pts, time: landing.frame.time, keyframeIndex: landing.keyframeIndex,
             damaged: landing.damaged, md5: md5, barcode: number)

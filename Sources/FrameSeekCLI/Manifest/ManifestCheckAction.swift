@@ -2,7 +2,7 @@ import Foundation
 import FrameSeek
 
 /// `frameseek landing check`.
-enum LandingCheckAction {
+enum ManifestCheckAction {
     /// Every `--precision` given, in order; exact when none is.
     static func precisions(_ arguments: Arguments) throws(UsageError) -> [SeekPrecision] {
         let given = arguments.values("--precision")
@@ -24,11 +24,11 @@ enum LandingCheckAction {
     static func run(
         _ positionals: [String], _ arguments: Arguments, output: TextOutput, errors: TextOutput
     ) throws -> CommandLineTool.ExitCode {
-        var options = LandingCheck.Options()
+        var options = ManifestCheck.Options()
         options.allowChangedMedia = arguments.has("--allow-changed-media")
         options.diffDirectory = arguments.value("--diff-dir")
-        options.engineOptions = try LandingCommand.engineOptions(arguments)
-        options.root = try LandingCommand.root(arguments)
+        options.engineOptions = try ManifestCommand.engineOptions(arguments)
+        options.root = try ManifestCommand.root(arguments)
         if let directory = options.diffDirectory {
             // Made (and proved writable) before any media is read, as every output path is.
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -36,11 +36,11 @@ enum LandingCheckAction {
                 throw UsageError(message: "--diff-dir \(directory): \(problem)")
             }
         }
-        try LandingCommand.checkResultsPath(arguments)
+        try ManifestCommand.checkResultsPath(arguments)
         let manifests: [String]
         let shard: Shard?
         let catalogLines: Int
-        if let catalog = try LandingCommand.catalogLines(arguments, for: .check) {
+        if let catalog = try ManifestCommand.catalogLines(arguments, for: .check) {
             guard positionals.isEmpty else {
                 throw UsageError(message: "with --catalog, the manifests come from the catalog: give no MANIFEST")
             }
@@ -55,9 +55,9 @@ enum LandingCheckAction {
         let outputs = SerializedOutputs(output: output, errors: errors)
         let progress = ProgressLine(outputs, total: manifests.count, verb: "manifests checked")
         let collected = Locked<[String]>([])
-        let summary = Locked(LandingSummary(command: "check", shard: shard, catalogLines: catalogLines))
+        let summary = Locked(ManifestRunSummary(command: "check", shard: shard, catalogLines: catalogLines))
         OrderedParallelWork.run(
-            manifests, workers: try LandingCommand.workers(arguments),
+            manifests, workers: try ManifestCommand.workers(arguments),
             work: { path in
                 check(path, options: checkOptions)
             },
@@ -76,18 +76,18 @@ enum LandingCheckAction {
         progress.clear()
         let final = summary.withLock { $0 }
         output.line(json ? final.json.serialized : final.text)
-        try LandingCommand.writeResults(collected.withLock { $0 } + [final.json.serialized], arguments)
+        try ManifestCommand.writeResults(collected.withLock { $0 } + [final.json.serialized], arguments)
         return final.exitCode
     }
 
     /// Checks one manifest. Errors are part of the outcome, so one unreadable file in a
     /// catalog does not stop the others.
-    static func check(_ path: String, options: LandingCheck.Options) -> Outcome {
+    static func check(_ path: String, options: ManifestCheck.Options) -> Outcome {
         var outcome = Outcome()
-        let report: LandingCheckReport
+        let report: ManifestCheckReport
         do {
-            let manifest = try LandingManifest.load(from: path)
-            report = try LandingCheck.run(manifest, manifestPath: path, options: options)
+            let manifest = try Manifest.load(from: path)
+            report = try ManifestCheck.run(manifest, manifestPath: path, options: options)
         } catch {
             outcome.errorLine = "\(error)"
             outcome.jsonLines = [
@@ -116,7 +116,7 @@ enum LandingCheckAction {
         return outcome
     }
 
-    static func landingJSON(_ entry: LandingEntry) -> JSONValue {
+    static func landingJSON(_ entry: ManifestEntry) -> JSONValue {
         .object([
             ("frame_index", .integer(Int64(entry.frameIndex))), ("pts", .integer(entry.pts)),
             ("time", entry.time.rational), ("time_seconds", entry.time.json),
@@ -125,7 +125,7 @@ enum LandingCheckAction {
         ])
     }
 
-    static func entryJSON(_ result: LandingEntryResult, number: Int, report: LandingCheckReport) -> JSONValue {
+    static func entryJSON(_ result: ManifestEntryResult, number: Int, report: ManifestCheckReport) -> JSONValue {
         .object([
             ("type", .string("entry")), ("manifest", .string(report.manifestPath)), ("media", .string(report.mediaPath)),
             ("entry", .integer(Int64(number))), ("target", result.expected.target.rational),
