@@ -51,8 +51,9 @@ extension Demuxer {
             return duration != fs_nopts_value() && duration > 0 ? duration : nil
         }
 
-        /// A video stream's coded width and height in pixels.
+        /// A video stream's width in pixels.
         var width: Int { Int(parameters.width) }
+        /// A video stream's height in pixels.
         var height: Int { Int(parameters.height) }
 
         /// A video stream's pixel format as ffprobe names it (`av_get_pix_fmt_name`); nil when unknown.
