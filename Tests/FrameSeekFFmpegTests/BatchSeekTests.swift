@@ -142,7 +142,7 @@ struct BatchDecodersTests {
         // The last frame of every GOP: one run per GOP, each decoded from its keyframe.
         let indices = oracle.keyframes.dropFirst().map { $0 - 1 } + [oracle.lastIndex]
         let engine = try openEngine(fixture)
-        engine.callerLandsBatchRuns = false
+        engine.leaveBatchRunsToHelpers()
         let caller = ObjectIdentifier(engine)
         let landed = try engine.seek(to: indices.map(oracle.middle), precision: .exact, decoders: 2) { _, _, decoder in
             Landed(md5: try decoder.landedPicture()?.md5, engine: ObjectIdentifier(decoder))

@@ -26,8 +26,13 @@ final class BatchDecoders {
     /// opened again there (removed since): the other decoders then land its share.
     private var helpers: [QueueConfined<FFmpegEngine?>] = []
     /// Whether the engine lands runs of a batch too while its helpers do (it does: it would
-    /// only wait otherwise). Tests turn it off so that the helpers land every run.
-    var callerLandsRuns = true
+    /// only wait otherwise). Tests turn it off (`leaveRunsToHelpers()`) so that the helpers
+    /// land every run.
+    private(set) var callerLandsRuns = true
+
+    /// From now on the engine lands only a batch's first and last runs, and its helpers every
+    /// run between.
+    func leaveRunsToHelpers() { callerLandsRuns = false }
 
     deinit {
         // Each helper's engine is closed on its own queue, after the work queued there.

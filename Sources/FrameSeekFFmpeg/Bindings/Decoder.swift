@@ -27,8 +27,9 @@ final class Decoder {
     ///
     /// - Throws: `FFmpegError` from `avcodec_find_decoder`, `avcodec_alloc_context3`,
     ///   `avcodec_parameters_to_context` or `avcodec_open2`.
-    convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
-        try self.init(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base, threads: threads, log: log)
+    convenience init(stream: Demuxer.Stream, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
+        let pointer = stream.pointer
+        try self.init(parameters: pointer.pointee.codecpar, timeBase: pointer.pointee.time_base, threads: threads, log: log)
     }
 
     /// Opens a decoder for a stream's parameters copied out of its demuxer, as

@@ -127,7 +127,7 @@ final class Demuxer {
 
     var streamCount: Int { Int(context.pointee.nb_streams) }
 
-    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+    private func avStream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }
 
@@ -141,18 +141,16 @@ final class Demuxer {
         context.pointee.duration == fs_nopts_value() || context.pointee.duration <= 0 ? nil : context.pointee.duration
     }
 
-    var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+    /// Whether the header states the container's duration (`fs_format_duration_is_stated`),
+    /// rather than FFmpeg estimating it from timestamps or the bit rate.
+    var durationIsStated: Bool { fs_format_duration_is_stated(context) != 0 }
 
-    /// `av_find_best_stream` for a media type: FFmpeg's own choice, or nil.
-    func bestStream(of type: AVMediaType) -> Int? {
-        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
-        return index >= 0 ? Int(index) : nil
-    }
+    var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
     /// Reads only `streamIndex`'s packets from now on.
     func selectOnly(streamIndex: Int) {
         for index in 0..<streamCount {
-            stream(index).pointee.discard = index == streamIndex ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+            avStream(index).pointee.discard = index == streamIndex ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
     }
 
@@ -170,13 +168,13 @@ final class Demuxer {
     /// How many entries the container's index of `streamIndex` holds: one per sample in decode
     /// order for MP4, after edit lists; 0 when the demuxer keeps none.
     func indexEntryCount(of streamIndex: Int) -> Int {
-        Int(avformat_index_get_entries_count(stream(streamIndex)))
+        Int(avformat_index_get_entries_count(avStream(streamIndex)))
     }
 
     /// Whether every entry of `streamIndex`'s index has a position and ends within the first
     /// `size` bytes (`fs_index_entries_lie_within`, one pass in C).
     func indexEntriesLie(in size: Int64, of streamIndex: Int) -> Bool {
-        fs_index_entries_lie_within(stream(streamIndex), size) != 0
+        fs_index_entries_lie_within(avStream(streamIndex), size) != 0
     }
 
     /// The timestamps of the first `count` entries of the container's index of `streamIndex`,
@@ -190,7 +188,7 @@ final class Demuxer {
             flags = [UInt8](unsafeUninitializedCapacity: count) { flagBuffer, flagsCount in
                 copied =
                     fs_index_entries_copy(
-                        stream(streamIndex), count32, timestampBuffer.baseAddress,
+                        avStream(streamIndex), count32, timestampBuffer.baseAddress,
                         flagBuffer.baseAddress) != 0
                 flagsCount = copied ? count : 0
             }
@@ -202,7 +200,7 @@ final class Demuxer {
     /// Entry `position` of the container's index of `streamIndex` (`avformat_index_get_entry`),
     /// copied out: the pointer FFmpeg gives is only valid until its next libavformat call.
     func indexEntry(of streamIndex: Int, at position: Int) -> ContainerIndexEntry? {
-        guard let entry = avformat_index_get_entry(stream(streamIndex), Int32(position)) else { return nil }
+        guard let entry = avformat_index_get_entry(avStream(streamIndex), Int32(position)) else { return nil }
         return ContainerIndexEntry(
             position: entry.pointee.pos, timestamp: entry.pointee.timestamp,
             size: Int(fs_index_entry_size(entry)),
@@ -239,7 +237,7 @@ final class Demuxer {
     /// a seek to its middle). Other demuxers keep their own index and are left alone.
     func addSeekPoint(streamIndex: Int, position: Int64, timestamp: Int64) {
         guard context.pointee.iformat.pointee.flags & AVFMT_GENERIC_INDEX != 0 else { return }
-        av_add_index_entry(stream(streamIndex), position, timestamp, 0, 0, AVINDEX_KEYFRAME)
+        av_add_index_entry(avStream(streamIndex), position, timestamp, 0, 0, AVINDEX_KEYFRAME)
     }
 
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).

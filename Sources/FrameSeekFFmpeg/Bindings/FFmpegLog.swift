@@ -21,17 +21,6 @@ public enum FFmpegLogPolicy: Sendable, Hashable {
     case leaveCallbackAlone
 }
 
-extension FFmpegEngine {
-    /// Whether FrameSeek installs its process-wide FFmpeg log callback; see `FFmpegLogPolicy`.
-    /// Read once, when the first engine opens. `FRAMESEEK_FFMPEG_LOG` (`quiet`, `error`,
-    /// `warning`, `info`, `debug`) instead keeps FFmpeg's own callback printing to stderr at
-    /// that level, unless the policy is `.leaveCallbackAlone`.
-    public static var logPolicy: FFmpegLogPolicy {
-        get { FFmpegLog.policy.withLock { $0 } }
-        set { FFmpegLog.policy.withLock { $0 = newValue } }
-    }
-}
-
 /// The error messages FFmpeg logged on behalf of one engine's contexts.
 ///
 /// Its `token` is stored in the `opaque` field of every `AVFormatContext` and `AVCodecContext`

@@ -39,6 +39,13 @@ final class Packet {
     }
 
     func unref() { av_packet_unref(pointer) }
+
+    /// Makes this packet another reference to `other`'s data (no bytes are copied).
+    ///
+    /// - Throws: `FFmpegError` from `av_packet_ref` (out of memory); the packet is then empty.
+    func reference(_ other: Packet) throws(FFmpegError) {
+        try check(av_packet_ref(pointer, other.pointer), "av_packet_ref")
+    }
 }
 
 /// Samples libavcodec drops from the frame of one audio packet, as its side data says.
@@ -91,17 +98,20 @@ final class Frame {
 
     /// The frame's duration in ticks of `timeBase`: its own when it has one, else its audio
     /// samples at `sampleRate`; 0 or less when it has neither.
-    func duration(orSamplesAt sampleRate: Int32, in timeBase: AVRational) -> Int64 {
+    func duration(orSamplesAt sampleRate: Int32, in timeBase: TimeBase) -> Int64 {
         let own = duration
         guard own <= 0, sampleRate > 0 else { return own }
-        return av_rescale_q(Int64(pointer.pointee.nb_samples), AVRational(num: 1, den: sampleRate), timeBase)
+        return TimeBase.samples(at: sampleRate).rescale(Int64(pointer.pointee.nb_samples), to: timeBase)
     }
+
+    /// An audio frame's samples a second; 0 for video.
+    var sampleRate: Int32 { pointer.pointee.sample_rate }
 
     /// Whether `[pts, pts + duration)` contains `target`; the duration is the packet's, else
     /// the audio samples' in the packet time base.
     func covers(_ target: Int64) -> Bool {
         guard let pts, pts <= target else { return false }
-        let duration = duration(orSamplesAt: pointer.pointee.sample_rate, in: pointer.pointee.time_base)
+        let duration = duration(orSamplesAt: sampleRate, in: pointer.pointee.time_base.timeBase)
         return duration > 0 && target < pts &+ duration
     }
 

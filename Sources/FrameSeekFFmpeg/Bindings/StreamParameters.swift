@@ -15,18 +15,18 @@ final class StreamParameters: @unchecked Sendable {
     /// Copies `stream`'s parameters (`avcodec_parameters_copy`, extradata included).
     ///
     /// - Throws: `FFmpegError` from `avcodec_parameters_alloc` or `avcodec_parameters_copy`.
-    init(copying stream: UnsafeMutablePointer<AVStream>) throws(FFmpegError) {
+    init(copying stream: Demuxer.Stream) throws(FFmpegError) {
         guard let copy = avcodec_parameters_alloc() else {
             throw FFmpegError(function: "avcodec_parameters_alloc", code: fs_averror(ENOMEM))
         }
-        let code = avcodec_parameters_copy(copy, stream.pointee.codecpar)
+        let code = avcodec_parameters_copy(copy, stream.pointer.pointee.codecpar)
         guard code >= 0 else {
             var toFree: UnsafeMutablePointer<AVCodecParameters>? = copy
             avcodec_parameters_free(&toFree)
             throw FFmpegError(function: "avcodec_parameters_copy", code: code)
         }
         codecParameters = copy
-        timeBase = stream.pointee.time_base
+        timeBase = stream.pointer.pointee.time_base
     }
 
     deinit {

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 extension FFmpegEngine {

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import FrameSeekCore
 
@@ -127,12 +126,10 @@ public final class FFmpegEngine: PlaybackEngine {
     let log: FFmpegLogSink
     /// The decoders that share a batch's GOP runs with this engine (`BatchDecoders`).
     let batchDecoders = BatchDecoders()
-    /// Whether this engine lands runs of a batch too while its helpers do
-    /// (`BatchDecoders.callerLandsRuns`); tests turn it off so that the helpers land every run.
-    package var callerLandsBatchRuns: Bool {
-        get { batchDecoders.callerLandsRuns }
-        set { batchDecoders.callerLandsRuns = newValue }
-    }
+    /// Makes this engine land only the first and last runs of a batch, and its helpers every
+    /// run between (`BatchDecoders.leaveRunsToHelpers()`): for tests, since the engine would
+    /// otherwise take runs too rather than wait.
+    package func leaveBatchRunsToHelpers() { batchDecoders.leaveRunsToHelpers() }
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
@@ -181,20 +178,21 @@ public final class FFmpegEngine: PlaybackEngine {
         let originPTS = MediaOpener.originPTS(of: demuxer, stream: stream)
         let demuxerForScan = demuxer
         let threads = options.threads
-        var builder = FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS)
         // A decoder that cannot open only means no prefetch: the landings decode as ever. An
         // MP4's index says where each keyframe is, so its keyframes are read when asked for
         // rather than all of them during a scan of the whole file.
         let indexLocatesKeyframes =
             options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
             && demuxer.indexEntryCount(of: streamIndex) > 0
-        let isVideo = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        let isVideo = stream.mediaType == .video
         let prefetch =
             !options.prefetchesKeyframes || indexLocatesKeyframes || !isVideo
             ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
-        builder.onKeyframePacket = prefetch.map { prefetch in { prefetch.offer($0) } }
+        let builder = FrameTableBuilder(
+            demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS,
+            onKeyframePacket: prefetch.map { prefetch in { prefetch.offer($0) } })
         defer { prefetch?.scanEnded() }
         let cacheKey =
             memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)

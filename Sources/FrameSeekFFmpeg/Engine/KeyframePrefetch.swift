@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import FrameSeekCore
 
@@ -57,7 +56,7 @@ package final class KeyframePrefetch: @unchecked Sendable {
     func offer(_ packet: Packet) {
         guard !packet.isCorrupt, !packet.isDiscarded, packet.pts != nil else { return }
         let held = Packet()
-        guard av_packet_ref(held.pointer, packet.pointer) >= 0 else { return }
+        guard (try? held.reference(packet)) != nil else { return }
         let startsDecoding: Bool = lock.withLock {
             guard takingOffers, heldBytes < boundBytes else { return false }
             if decodesEveryOffer { waiting.append(held) } else { waiting = [held] }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import FrameSeekCore
 
@@ -84,21 +83,21 @@ enum MediaOpener {
         if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
         let logged = log.takeLastError()
         let cause = logged ?? "\(error.function): \(error.message)"
-        if error.code == fs_averror_exit() {
+        if error.code == FFmpegError.Code.exit {
             // Only the network deadline interrupts an open (`NetworkDeadline`).
             return MediaError(
                 path: path, reason: .readFailed,
                 detail: "no answer within the network timeout (NetworkPolicy.timeout, --timeout): \(error.function) was interrupted")
         }
         let signature = ContainerSignature(path: path)
-        if error.code == fs_averror(ENOMEM) && error.function != "avformat_alloc_context" {
+        if error.code == FFmpegError.Code.outOfMemory && error.function != "avformat_alloc_context" {
             return MediaError(
                 path: path, reason: .damagedHeader,
                 detail:
                     "damaged header: \(signature?.name ?? "the container") header states sizes no file holds (FFmpeg: \(error.message), \(cause))"
             )
         }
-        guard error.code == fs_averror_invaliddata() || error.function == "avformat_find_stream_info" else {
+        guard error.isInvalidData || error.function == "avformat_find_stream_info" else {
             // FFmpeg's logged words name the cause the code hides ("Error in the pull function",
             // a certificate that does not verify, a redirect loop).
             return MediaError(
@@ -133,27 +132,26 @@ enum MediaOpener {
                         "no stream \(requested) (the file has \(demuxer.streamCount) stream\(demuxer.streamCount == 1 ? "" : "s"), numbered from 0)"
                 )
             }
-            let type = demuxer.stream(requested).pointee.codecpar.pointee.codec_type
-            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else {
+            let type = demuxer.stream(requested).mediaType
+            guard type == .video || type == .audio else {
                 throw MediaError(
                     path: path, reason: .streamUnavailable,
-                    detail: "stream \(requested) is \(MediaProbe.mediaType(type).rawValue); FrameSeek seeks in video or audio streams")
+                    detail: "stream \(requested) is \(type.rawValue); FrameSeek seeks in video or audio streams")
             }
             return requested
         }
-        if let video = demuxer.bestStream(of: AVMEDIA_TYPE_VIDEO) { return video }
-        if let audio = demuxer.bestStream(of: AVMEDIA_TYPE_AUDIO) { return audio }
+        if let video = demuxer.bestStream(of: .video) { return video }
+        if let audio = demuxer.bestStream(of: .audio) { return audio }
         throw MediaError(path: path, reason: .noPlayableStream, detail: "no video or audio stream")
     }
 
     /// Time zero of the timeline in the stream's time base: the container's start time, as
     /// `ffmpeg -ss` counts, else the stream's own start.
-    static func originPTS(of demuxer: Demuxer, stream: UnsafeMutablePointer<AVStream>) -> Int64 {
+    static func originPTS(of demuxer: Demuxer, stream: Demuxer.Stream) -> Int64 {
         if let start = demuxer.startTimeMicroseconds {
-            return av_rescale_q(start, fs_time_base_q(), stream.pointee.time_base)
+            return TimeBase.microseconds.rescale(start, to: stream.timeBase)
         }
-        let streamStart = stream.pointee.start_time
-        return streamStart == fs_nopts_value() ? 0 : streamStart
+        return stream.startTime ?? 0
     }
 
     /// Names what a local path is when it is not a regular file, before FFmpeg is given it:

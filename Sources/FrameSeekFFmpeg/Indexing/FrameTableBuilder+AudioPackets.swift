@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 // An audio stream's frames from its packets, without decoding the stream.
@@ -31,14 +30,13 @@ extension FrameTableBuilder {
     /// kept: each becomes its frame as it is read, and the frames are kept as runs
     /// (`FrameRuns`), so the scan of a long file holds a few megabytes.
     func audioTableFromPackets(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> TableOutcome {
-        let stream = demuxer.stream(streamIndex).pointee
-        let parameters = stream.codecpar.pointee
-        let codecName = String(cString: avcodec_get_name(parameters.codec_id))
-        guard parameters.sample_rate > 0, Self.audioFramesFollowPackets(codecName: codecName),
+        let stream = demuxer.stream(streamIndex)
+        let sampleRate = stream.sampleRate, streamTimeBase = stream.timeBase
+        guard sampleRate > 0, Self.audioFramesFollowPackets(codecName: stream.codecName),
             let decoder = try? makeDecoder()
         else { return .declined(movedDemuxer: false) }
-        var check = AudioFrameCheck(decoder: decoder, timeBase: stream.time_base, packetLimit: Self.audioPacketsChecked)
-        var trimmer = AudioFrameTrimmer(timeBase: stream.time_base, sampleRate: parameters.sample_rate)
+        var check = AudioFrameCheck(decoder: decoder, timeBase: streamTimeBase, packetLimit: Self.audioPacketsChecked)
+        var trimmer = AudioFrameTrimmer(timeBase: streamTimeBase, sampleRate: sampleRate)
         var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS)
         var frameCount = 0, lastPTS: Int64?, followsRule = true
         var ruleFrames: [(pts: Int64, duration: Int64)] = []  // of the packets `check` decodes
@@ -89,14 +87,14 @@ struct AudioFrameTrimmer {
         case shown(pts: Int64, duration: Int64)
     }
 
-    let timeBase: AVRational
-    let sample: AVRational
+    let timeBase: TimeBase
+    let sample: TimeBase
     /// libavcodec's `skip_samples`, carried from frame to frame.
     private var skip: Int64 = 0
 
-    init(timeBase: AVRational, sampleRate: Int32) {
+    init(timeBase: TimeBase, sampleRate: Int32) {
         self.timeBase = timeBase
-        sample = AVRational(num: 1, den: sampleRate)
+        sample = .samples(at: sampleRate)
     }
 
     /// The frame `packet` makes; nil when it lacks a PTS, a duration or the keyframe flag,
@@ -116,7 +114,7 @@ struct AudioFrameTrimmer {
             dropAtEnd = trim.end
         }
         if skip == 0 && dropAtEnd == 0 { return isDiscarded ? .dropped : .shown(pts: pts, duration: duration) }
-        var samples = av_rescale_q(duration, timeBase, sample)
+        var samples = timeBase.rescale(duration, to: sample)
         if isDiscarded {
             skip = max(0, skip - samples)
             return .dropped
@@ -127,7 +125,7 @@ struct AudioFrameTrimmer {
                 skip -= samples
                 return .dropped
             }
-            let shift = av_rescale_q(skip, sample, timeBase)
+            let shift = sample.rescale(skip, to: timeBase)
             start += shift
             if kept >= shift { kept -= shift }
             samples -= skip
@@ -135,7 +133,7 @@ struct AudioFrameTrimmer {
         }
         if dropAtEnd > 0 && dropAtEnd <= samples {
             if dropAtEnd == samples { return .dropped }
-            kept = av_rescale_q(samples - dropAtEnd, sample, timeBase)
+            kept = sample.rescale(samples - dropAtEnd, to: timeBase)
         }
         return .shown(pts: start, duration: kept)
     }
@@ -145,14 +143,14 @@ struct AudioFrameTrimmer {
 /// frames are the ones the trimming rule made of them.
 private struct AudioFrameCheck {
     let decoder: Decoder
-    let timeBase: AVRational
+    let timeBase: TimeBase
     let packetLimit: Int
     private let frame = Frame()
     /// Each decoded frame's PTS and duration, as a decode scan would list it.
     private var decoded: [(pts: Int64, duration: Int64)] = []
     private var failed = false
 
-    init(decoder: Decoder, timeBase: AVRational, packetLimit: Int) {
+    init(decoder: Decoder, timeBase: TimeBase, packetLimit: Int) {
         self.decoder = decoder
         self.timeBase = timeBase
         self.packetLimit = packetLimit
@@ -189,7 +187,7 @@ private struct AudioFrameCheck {
                 failed = true
                 continue
             }
-            decoded.append((pts, frame.duration(orSamplesAt: frame.pointer.pointee.sample_rate, in: timeBase)))
+            decoded.append((pts, frame.duration(orSamplesAt: frame.sampleRate, in: timeBase)))
         }
     }
 }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 extension FrameTableBuilder {
@@ -49,9 +48,8 @@ extension FrameTableBuilder {
         let packets = SampleTablePackets(
             demuxer: demuxer, streamIndex: streamIndex, pts: pts, flags: unshifted.flags,
             durations: measured.durations, gaps: unshifted.gaps)
-        var result = try tableFromPackets(packets, missingDataBefore: [:], source: .sampleTable)
-        result.indexScanBytes = (reader.bytesRead, max(0, size - reader.bytesRead))
-        return .built(result)
+        let result = try tableFromPackets(packets, missingDataBefore: [:], source: .sampleTable)
+        return .built(result.with(indexScanBytes: (reader.bytesRead, max(0, size - reader.bytesRead))))
     }
 
     /// Each packet's DTS plus its composition offset, and its flags (`SampleTablePackets`), with
@@ -63,7 +61,7 @@ extension FrameTableBuilder {
     )
         -> (pts: [Int64], flags: [UInt8], gaps: [Int32]?, lastSampleDelta: Int64?)?
     {
-        let trackID = Int(demuxer.stream(streamIndex).pointee.id)
+        let trackID = demuxer.stream(streamIndex).id
         guard
             var samples = MP4SampleTable.read(
                 trackID: trackID, expectedSamples: count, fileSize: fileSize,
@@ -217,9 +215,8 @@ extension FrameTableBuilder {
                 packet.agrees(with: entry), packet.isKeyframe == entry.isKeyframe
             else { return nil }
         }
-        var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
-        result.indexScanBytes = (reader.bytesRead, reader.bytesSkipped)
-        return result
+        let result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
+        return result.with(indexScanBytes: (reader.bytesRead, reader.bytesSkipped))
     }
 
 }

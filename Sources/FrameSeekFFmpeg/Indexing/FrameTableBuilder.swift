@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 /// Builds the frame table of one stream in a single pass over the file.
@@ -20,15 +19,41 @@ struct FrameTableBuilder {
         /// Why the packet scan stopped before the end of the file, when a read failed after
         /// some packets were read: the table holds what could be read, and the media reports
         /// the rest as truncated.
-        var readError: String?
+        private(set) var readError: String?
         /// Frames whose packet the demuxer flagged corrupt (`AV_PKT_FLAG_CORRUPT`).
-        var corruptFrames: Set<Int> = []
+        let corruptFrames: Set<Int>
         /// The frames after which media could not be read, with why (what the table's missing
         /// data was made from), kept so an index cache rebuilds the same table.
-        var missingDataAfter: [Int: String] = [:]
+        let missingDataAfter: [Int: String]
         /// For a table read from the container's index: the bytes its scan read from the file,
         /// and the payload bytes it answered without reading.
-        var indexScanBytes: (read: Int64, skipped: Int64)?
+        private(set) var indexScanBytes: (read: Int64, skipped: Int64)?
+
+        init(
+            table: FrameTable, packetOrder: DecodeOrderByPTS, readError: String? = nil, corruptFrames: Set<Int> = [],
+            missingDataAfter: [Int: String] = [:], indexScanBytes: (read: Int64, skipped: Int64)? = nil
+        ) {
+            self.table = table
+            self.packetOrder = packetOrder
+            self.readError = readError
+            self.corruptFrames = corruptFrames
+            self.missingDataAfter = missingDataAfter
+            self.indexScanBytes = indexScanBytes
+        }
+
+        /// This result with the read error that ended its scan early.
+        func with(readError: String?) -> Result {
+            var result = self
+            result.readError = readError
+            return result
+        }
+
+        /// This result with the bytes its index scan read and skipped.
+        func with(indexScanBytes: (read: Int64, skipped: Int64)) -> Result {
+            var result = self
+            result.indexScanBytes = indexScanBytes
+            return result
+        }
     }
 
     /// What a way of building the table that may not apply gives (`FrameTableSource`): the
@@ -50,18 +75,26 @@ struct FrameTableBuilder {
     /// Called during a packet scan with each keyframe packet of the stream, while it is read
     /// (`KeyframePrefetch.offer`). A scan that hands out packets reads their payloads, so it is
     /// never an index scan.
-    var onKeyframePacket: ((Packet) -> Void)? = nil
+    let onKeyframePacket: ((Packet) -> Void)?
+
+    /// A builder of the table of `demuxer`'s stream `streamIndex`, whose time zero is
+    /// `originPTS`.
+    init(demuxer: Demuxer, streamIndex: Int, originPTS: Int64, onKeyframePacket: ((Packet) -> Void)? = nil) {
+        self.demuxer = demuxer
+        self.streamIndex = streamIndex
+        self.originPTS = originPTS
+        self.onKeyframePacket = onKeyframePacket
+    }
 
     /// The table from a scan of every packet (`PacketScanSource`), declined when a packet
     /// carries no PTS: the demuxer has read them all by then.
     func tableFromScan() throws(MediaError) -> TableOutcome {
-        let stream = demuxer.stream(streamIndex)
         let (packets, readError, missingData) = try scanPackets()
         // The demuxer's own index, after edit lists are applied (it drops samples before the
         // keyframe an edit starts from); the sample count of the header would call such files
         // truncated.
-        let indexed = Int(avformat_index_get_entries_count(stream))
-        let declared = indexed > 0 ? indexed : Int(stream.pointee.nb_frames)
+        let indexed = demuxer.indexEntryCount(of: streamIndex)
+        let declared = indexed > 0 ? indexed : demuxer.stream(streamIndex).frameCount
         if declared > 0 && packets.count < declared && demuxer.formatName.hasPrefix("mov") {
             throw MediaError(
                 path: demuxer.path, reason: .truncated,
@@ -69,9 +102,8 @@ struct FrameTableBuilder {
                     "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         guard !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) else { return .declined(movedDemuxer: true) }
-        var result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: missingData)
-        result.readError = readError
-        return .built(result)
+        let result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: missingData)
+        return .built(result.with(readError: readError))
     }
 
     /// This builder reading a demuxer of the same file at its first packet.
@@ -93,7 +125,7 @@ struct FrameTableBuilder {
         return fresh
     }
 
-    var timeBase: TimeBase { demuxer.stream(streamIndex).pointee.time_base.timeBase }
+    var timeBase: TimeBase { demuxer.stream(streamIndex).timeBase }
 
     /// The stream's packets in decode order, why reading stopped early if it did, and where
     /// the demuxer skipped media it could not open (keyed by the index of the first packet
@@ -220,8 +252,8 @@ struct FrameTableBuilder {
         var decoded: [Decoded] = []
         var decodedWithoutTimestamps = 0
         let packet = Packet(), frame = Frame()
-        let stream = demuxer.stream(streamIndex).pointee
-        let sampleRate = stream.codecpar.pointee.sample_rate
+        let stream = demuxer.stream(streamIndex)
+        let sampleRate = stream.sampleRate, streamTimeBase = stream.timeBase
         func collect() throws(FFmpegError) -> Bool {
             while true {
                 switch try decoder.receive(into: frame) {
@@ -230,7 +262,7 @@ struct FrameTableBuilder {
                 case .frame:
                     defer { frame.unref() }
                     guard let pts = frame.pts else { decodedWithoutTimestamps += 1; continue }
-                    let duration = frame.duration(orSamplesAt: sampleRate, in: stream.time_base)
+                    let duration = frame.duration(orSamplesAt: sampleRate, in: streamTimeBase)
                     decoded.append(
                         Decoded(
                             pts: pts, duration: duration, key: frame.isKeyframe,
@@ -243,7 +275,7 @@ struct FrameTableBuilder {
                 guard try demuxer.read(into: packet) else { break reading }
                 defer { packet.unref() }
                 guard packet.streamIndex == streamIndex else { continue }
-                do { try decoder.send(packet) } catch  where error.code == fs_averror_invaliddata() { continue }
+                do { try decoder.send(packet) } catch  where error.isInvalidData { continue }
                 _ = try collect()
             }
             try decoder.sendEndOfStream()
@@ -335,7 +367,7 @@ struct FrameTableBuilder {
             return ticks > 0 ? ticks : i + 1 < count ? frames.pts(i + 1) - frames.pts(i) : medianGap
         }
         // Only an audio landing reads a frame's packet position (FFmpegEngine+LandedAudio).
-        let isAudio = demuxer.stream(streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+        let isAudio = demuxer.stream(streamIndex).mediaType == .audio
         if !isAudio {
             // Video keeps no positions: its frames are packed here in one loop, what
             // `FrameList.Builder` makes of them a frame at a time. Left to the builder: frames

@@ -96,12 +96,12 @@ enum IndexCacheFile {
         }
         guard let checksum = SHA256Digest.digest(of: payload.bytes) else { return nil }
         var file = ByteWriter()
-        file.bytes += magic
+        file.append(magic)
         file.uint32(formatVersion)
         file.text(key)
         file.int(Int64(payload.bytes.count))
-        file.bytes += checksum
-        file.bytes += payload.bytes
+        file.append(checksum)
+        file.append(payload.bytes)
         return file.bytes
     }
 
@@ -276,7 +276,9 @@ struct IndexCacheRejection: Error, Sendable, CustomStringConvertible {
 
 /// Little-endian fields appended to a byte array.
 private struct ByteWriter {
-    var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
+
+    mutating func append(_ raw: some Sequence<UInt8>) { bytes += raw }
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
     mutating func uint32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }

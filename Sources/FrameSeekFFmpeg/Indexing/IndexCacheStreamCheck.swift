@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import FrameSeekCore
 
@@ -30,14 +29,13 @@ extension IndexCache {
 
         /// The facts of `demuxer`'s stream `streamIndex`, which must be in range.
         init(demuxer: Demuxer, streamIndex: Int, originPTS: Int64) {
-            let stream = demuxer.stream(streamIndex).pointee
-            let parameters = stream.codecpar.pointee
+            let stream = demuxer.stream(streamIndex)
             index = streamIndex
-            mediaType = Int64(parameters.codec_type.rawValue)
-            codecID = Int64(parameters.codec_id.rawValue)
-            timeBase = stream.time_base.timeBase
+            mediaType = stream.mediaTypeNumber
+            codecID = stream.codecID.rawValue
+            timeBase = stream.timeBase
             self.originPTS = originPTS
-            let stated = max(Int(stream.nb_frames), demuxer.formatName.hasPrefix("mov") ? demuxer.indexEntryCount(of: streamIndex) : 0)
+            let stated = max(stream.frameCount, demuxer.formatName.hasPrefix("mov") ? demuxer.indexEntryCount(of: streamIndex) : 0)
             frameCountLimit = stated > 0 ? stated : nil
         }
 

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import FrameSeekCore
 
@@ -52,8 +51,8 @@ enum TruncationCheck {
     /// Why a file whose stream has no frame at all fails: truncated when its header states a
     /// duration (the data ends before the first complete frame), else nil.
     static func emptyStreamCause(_ demuxer: Demuxer, streamIndex: Int) -> String? {
-        guard fs_format_duration_is_stated(demuxer.context) != 0, let duration = demuxer.durationMicroseconds else { return nil }
-        let stated = TimeBase(numerator: 1, denominator: fs_time_base()).time(ofTicks: duration)
+        guard demuxer.durationIsStated, let duration = demuxer.durationMicroseconds else { return nil }
+        let stated = TimeBase.microseconds.time(ofTicks: duration)
         return
             "truncated: the file ends before the first complete frame of stream \(streamIndex), though its \(demuxer.formatName) header states \(stated.seconds) s"
     }
@@ -62,15 +61,15 @@ enum TruncationCheck {
     /// own (MP4 track) when it has one, else the container's when the demuxer read it from the
     /// header rather than estimated it from timestamps or the bit rate.
     private static func statedDuration(_ demuxer: Demuxer, table: FrameTable) -> MediaTime? {
-        let stream = demuxer.stream(table.streamIndex).pointee
-        if stream.duration != fs_nopts_value() && stream.duration > 0 {
-            let start = stream.start_time == fs_nopts_value() ? table.originPTS : stream.start_time
-            let (end, overflow) = start.addingReportingOverflow(stream.duration)
+        let stream = demuxer.stream(table.streamIndex)
+        if let duration = stream.duration {
+            let start = stream.startTime ?? table.originPTS
+            let (end, overflow) = start.addingReportingOverflow(duration)
             let (sinceOrigin, overflow2) = end.subtractingReportingOverflow(table.originPTS)
             if !overflow && !overflow2 { return table.timeBase.time(ofTicks: sinceOrigin) }
         }
-        guard fs_format_duration_is_stated(demuxer.context) != 0, let duration = demuxer.durationMicroseconds else { return nil }
-        return TimeBase(numerator: 1, denominator: fs_time_base()).time(ofTicks: duration)
+        guard demuxer.durationIsStated, let duration = demuxer.durationMicroseconds else { return nil }
+        return TimeBase.microseconds.time(ofTicks: duration)
     }
 
     private static func fileSize(_ path: String) -> Int64? {

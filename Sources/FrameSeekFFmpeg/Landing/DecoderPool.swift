@@ -5,22 +5,53 @@ import FrameSeekCore
 /// Each slot has a demuxer of its own because a decoder parked mid-GOP can only go on with the
 /// packet after the last one it was sent: a shared demuxer would have to seek back to that
 /// packet every time another slot had read on. A slot is the record of one decoder of the
-/// pool; only the pool replaces its demuxer, and only the `LandingExecutor` moves its position.
+/// pool, changed only through its methods: the pool replaces its demuxer and marks its use,
+/// and the `LandingExecutor` moves its position.
 final class DecoderSlot {
     /// Reads the selected stream's packets for this slot's decoder alone.
-    fileprivate(set) var demuxer: Demuxer
+    private(set) var demuxer: Demuxer
     /// Decodes the packets `demuxer` reads.
     let decoder: Decoder
     /// Where the decoder stands; nil means "unknown: seek before decoding".
-    var position: DecodePosition?
+    private(set) var position: DecodePosition?
     /// The pool's use counter when the slot last landed: the least recently used slot is the
     /// one repositioned when every slot is taken.
-    fileprivate(set) var lastUse = 0
+    private(set) var lastUse = 0
 
     init(demuxer: Demuxer, decoder: Decoder) {
         self.demuxer = demuxer
         self.decoder = decoder
     }
+
+    /// Reads with `demuxer` from now on (one reopened to read from the start).
+    func replaceDemuxer(with demuxer: Demuxer) { self.demuxer = demuxer }
+
+    /// Marks the slot as used at the pool's use count `use`.
+    func markUsed(_ use: Int) { lastUse = use }
+
+    /// The decoder was flushed and its demuxer sought, to decode from `point`.
+    func startDecoding(from point: RandomAccessPoint) { position = DecodePosition(startPoint: point) }
+
+    /// Where the decoder stands is unknown: the next landing seeks.
+    func forgetPosition() { position = nil }
+
+    /// The decoder produced the frame with `pts` (`DecodePosition.recordOutput(pts:)`).
+    func recordOutput(pts: Int64?) { position?.recordOutput(pts: pts) }
+
+    /// The decoder returned its last frame.
+    func recordDrained() { position?.recordDrained() }
+
+    /// The decoder was told that no more packets come.
+    func recordEndOfStreamSent() { position?.recordEndOfStreamSent() }
+
+    /// One more decode error on the way to a landing.
+    func countDecodeError() { position?.countDecodeError() }
+
+    /// Non-reference frames with a PTS below `pts` are being skipped.
+    func recordSkipping(before pts: Int64) { position?.recordSkipping(before: pts) }
+
+    /// The decoder reads the keyframe `point` next (`DecodePosition.advanceStart(to:)`).
+    func advanceStart(to point: RandomAccessPoint) { position?.advanceStart(to: point) }
 }
 
 /// How a new decoder of the selected stream is opened: from the parameters the first demuxer
@@ -115,7 +146,7 @@ struct DecoderPool {
     /// start), keeping what the old one read in `reads`.
     mutating func replaceActiveDemuxer(with demuxer: Demuxer) {
         retiredReads = retiredReads + active.demuxer.reads
-        active.demuxer = demuxer
+        active.replaceDemuxer(with: demuxer)
     }
 
     /// The pool's decoder that reaches `target` in `table` by decoding on for the least work,
@@ -171,6 +202,6 @@ struct DecoderPool {
     /// Marks `slot` as the one that landed last.
     private mutating func touch(_ slot: DecoderSlot) {
         uses += 1
-        slot.lastUse = uses
+        slot.markUsed(uses)
     }
 }

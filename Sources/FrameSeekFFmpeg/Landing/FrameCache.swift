@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 /// Decoded frames by presentation index, bounded in bytes, least recently used evicted first.
@@ -28,9 +27,20 @@ final class FrameCache {
         let frame: Frame
         let decodeErrors: Int
         let bytes: Int
-        var lastUse: UInt64
+        private(set) var lastUse: UInt64
         /// Inserted as a forward step's landing: evicted first-in first-out past `trailFrames`.
         let trailing: Bool
+
+        init(frame: Frame, decodeErrors: Int, bytes: Int, lastUse: UInt64, trailing: Bool) {
+            self.frame = frame
+            self.decodeErrors = decodeErrors
+            self.bytes = bytes
+            self.lastUse = lastUse
+            self.trailing = trailing
+        }
+
+        /// Marks the entry used at the cache's clock `time`.
+        mutating func markUsed(at time: UInt64) { lastUse = time }
     }
 
     let capacityBytes: Int
@@ -49,7 +59,7 @@ final class FrameCache {
     func frame(_ index: Int) -> (frame: Frame, decodeErrors: Int)? {
         guard let entry = entries[index] else { return nil }
         clock += 1
-        entries[index]?.lastUse = clock
+        entries[index]?.markUsed(at: clock)
         return (entry.frame, entry.decodeErrors)
     }
 

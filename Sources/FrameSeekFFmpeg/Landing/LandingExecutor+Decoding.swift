@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 extension LandingExecutor {
@@ -25,7 +24,8 @@ extension LandingExecutor {
         toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
         keyframeOnly: Bool, tally: inout DecodeTally
     ) throws(MediaError) -> RunResult {
-        let decoder = pool.active.decoder
+        let slot = pool.active
+        let decoder = slot.decoder
         var skipping = skippingTo
         let identifiesPackets = packetOrder.identifiesPackets
         if !identifiesPackets { skipping = nil }
@@ -47,9 +47,9 @@ extension LandingExecutor {
                     let receiveStart = clock.now
                     do {
                         output = try decoder.receive(into: buffers.frame)
-                        tally.decodeTime += clock.now - receiveStart
-                    } catch  where error.code == fs_averror_invaliddata() {
-                        tally.decodeTime += clock.now - receiveStart
+                        tally.addDecodeTime(clock.now - receiveStart)
+                    } catch  where error.isInvalidData {
+                        tally.addDecodeTime(clock.now - receiveStart)
                         try countInvalidData(error, consecutive: &consecutiveErrors)
                         continue
                     }
@@ -57,18 +57,15 @@ extension LandingExecutor {
                     case .needsInput:
                         break receiving
                     case .endOfStream:
-                        position?.drained = true
+                        slot.recordDrained()
                         return .targetMissed
                     case .frame:
-                        tally.framesDecoded += 1
-                        if let skipBeforePTS, let pts = buffers.frame.pts, pts < skipBeforePTS { tally.decodedBeforeSkipLine += 1 }
-                        consecutiveErrors = 0
-                        if buffers.frame.decoderFlaggedDamage { position?.decodeErrors += 1 }
-                        let errors = position?.decodeErrors ?? 0
                         let pts = buffers.frame.pts
-                        let previousOutput = position?.lastOutputPTS
-                        position?.previousOutputPTS = previousOutput
-                        position?.lastOutputPTS = pts
+                        tally.countFrameDecoded(pts: pts, skipLine: skipBeforePTS)
+                        consecutiveErrors = 0
+                        if buffers.frame.decoderFlaggedDamage { slot.countDecodeError() }
+                        let errors = slot.position?.decodeErrors ?? 0
+                        slot.recordOutput(pts: pts)
                         if pts == targetPTS || (!identifiesPackets && buffers.frame.covers(targetPTS)) {
                             // Decode-scanned (audio) streams: after a seek a decoder may not trim
                             // its priming again (Opus in Matroska), shifting every PTS; the frame
@@ -84,11 +81,11 @@ extension LandingExecutor {
                         if let pts, pts > targetPTS { return .targetMissed }
                     }
                 }
-                if position?.endOfStreamSent == true { return .targetMissed }
+                if slot.position?.endOfStreamSent == true { return .targetMissed }
                 let more: Bool
                 do {
-                    more = try pool.active.demuxer.read(into: buffers.packet)
-                } catch  where error.code == fs_averror_invaliddata() {
+                    more = try slot.demuxer.read(into: buffers.packet)
+                } catch  where error.isInvalidData {
                     try countInvalidData(error, consecutive: &consecutiveErrors)
                     continue
                 } catch  where media.truncation != nil {
@@ -99,22 +96,22 @@ extension LandingExecutor {
                 }
                 guard more else {
                     try decoder.sendEndOfStream()
-                    position?.endOfStreamSent = true
+                    slot.recordEndOfStreamSent()
                     continue
                 }
                 consecutiveErrors = 0
                 defer { buffers.packet.unref() }
                 guard buffers.packet.streamIndex == table.streamIndex else { continue }
-                tally.packetsRead += 1
+                tally.countPacketRead()
                 if let point = skipping {
-                    guard let pts = buffers.packet.pts else { tally.packetsPassedOver += 1; continue }
+                    guard let pts = buffers.packet.pts else { tally.countPassedOver(); continue }
                     if pts == point.pts {
                         skipping = nil
                     } else {
                         if let order = packetOrder.order(ofPTS: pts, in: table), order > point.decodeOrder {
                             return .demuxerLandedLate
                         }
-                        tally.packetsPassedOver += 1
+                        tally.countPassedOver()
                         continue
                     }
                 }
@@ -122,25 +119,24 @@ extension LandingExecutor {
                     let skips = buffers.packet.pts.map { $0 < skipBeforePTS } ?? false
                     decoder.skipsNonReferenceFrames = skips
                     if skips {
-                        tally.sentBeforeSkipLine += 1
-                        let previous = position?.skippedBeforePTS ?? skipBeforePTS
-                        position?.skippedBeforePTS = max(previous, skipBeforePTS)
+                        tally.countSentBeforeSkipLine()
+                        slot.recordSkipping(before: skipBeforePTS)
                     }
                 }
                 let sendStart = clock.now
-                defer { tally.decodeTime += clock.now - sendStart }
+                defer { tally.addDecodeTime(clock.now - sendStart) }
                 do {
                     try decoder.send(buffers.packet)
-                } catch  where error.code == fs_averror_invaliddata() {
+                } catch  where error.isInvalidData {
                     // A damaged packet: skipped as FFmpeg's own decode skips it, and counted,
                     // since the frames after it may reference what it should have produced.
                     try countInvalidData(error, consecutive: &consecutiveErrors)
                     continue
                 }
-                if buffers.packet.isCorrupt { position?.decodeErrors += 1 }
+                if buffers.packet.isCorrupt { slot.countDecodeError() }
                 if keyframeOnly {
                     try decoder.sendEndOfStream()
-                    position?.endOfStreamSent = true
+                    slot.recordEndOfStreamSent()
                 }
             }
         } catch {
@@ -151,7 +147,7 @@ extension LandingExecutor {
     /// Counts one invalid-data error on the way to a landing, and rethrows it once too many
     /// come in a row: past that, nothing more of the stream can be read.
     private func countInvalidData(_ error: FFmpegError, consecutive: inout Int) throws(FFmpegError) {
-        position?.decodeErrors += 1
+        pool.active.countDecodeError()
         consecutive += 1
         if consecutive > Self.consecutiveErrorLimit { throw error }
     }
@@ -161,17 +157,36 @@ extension LandingExecutor {
 /// (`SeekLanding.packetsRead`, `.framesSkipped`, `.decodeTime`).
 struct DecodeTally {
     /// Frames the decoder produced.
-    var framesDecoded = 0
+    private(set) var framesDecoded = 0
     /// Packets of the stream read from the demuxer.
-    var packetsRead = 0
+    private(set) var packetsRead = 0
     /// Packets read before the start point (the demuxer landed early) and not decoded.
-    var packetsPassedOver = 0
+    private(set) var packetsPassedOver = 0
     /// Packets sent while the decoder dropped non-reference frames (those before the target).
-    var sentBeforeSkipLine = 0
+    private(set) var sentBeforeSkipLine = 0
     /// Frames that came out from before that line: the reference frames among those packets.
-    var decodedBeforeSkipLine = 0
+    private(set) var decodedBeforeSkipLine = 0
     /// Time inside `avcodec_send_packet` and `avcodec_receive_frame`.
-    var decodeTime: Duration = .zero
+    private(set) var decodeTime: Duration = .zero
+
+    /// The decoder produced the frame with `pts`, while non-reference frames before `skipLine`
+    /// (if any) were skipped.
+    mutating func countFrameDecoded(pts: Int64?, skipLine: Int64?) {
+        framesDecoded += 1
+        if let skipLine, let pts, pts < skipLine { decodedBeforeSkipLine += 1 }
+    }
+
+    /// A packet of the stream was read.
+    mutating func countPacketRead() { packetsRead += 1 }
+
+    /// A packet before the start point was passed over undecoded.
+    mutating func countPassedOver() { packetsPassedOver += 1 }
+
+    /// A packet was sent while the decoder skipped non-reference frames.
+    mutating func countSentBeforeSkipLine() { sentBeforeSkipLine += 1 }
+
+    /// Time spent in the decoder.
+    mutating func addDecodeTime(_ duration: Duration) { decodeTime += duration }
 
     /// Packets read and never decoded into a frame: passed over before the start point, or
     /// non-reference frames the decoder dropped. Every frame before the target comes out

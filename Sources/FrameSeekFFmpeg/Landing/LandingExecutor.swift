@@ -62,12 +62,10 @@ final class LandingExecutor {
     /// The media's path, as errors name it.
     var path: String { media.path }
 
-    /// The active decoder's position; nil means "unknown: seek before decoding". Moved by the
-    /// landing here and by the decoding run (`LandingExecutor+Decoding.swift`), nowhere else.
-    var position: DecodePosition? {
-        get { pool.active.position }
-        set { pool.active.position = newValue }
-    }
+    /// The active decoder's position; nil means "unknown: seek before decoding". Moved, through
+    /// its slot, by the landing here and by the decoding run (`LandingExecutor+Decoding.swift`),
+    /// nowhere else.
+    var position: DecodePosition? { pool.active.position }
 
     /// Plans the landing for `time` at `precision` by the landing rules
     /// (`FrameTable.planLanding`), failing as this file's `MediaError`.
@@ -144,7 +142,7 @@ final class LandingExecutor {
     /// Forgets where the active decoder stands, so the next landing seeks: a batch run that
     /// must report the same work and damage whichever decoder lands it.
     func forgetActivePosition() {
-        position = nil
+        pool.active.forgetPosition()
     }
 
     /// The work one landing took.
@@ -200,9 +198,7 @@ final class LandingExecutor {
         var keyframeOnly = keyframeOnly
         if !keyframeOnly, let parked = pool.slotDecodingOn(to: target, startingAt: point, in: table) {
             pool.activate(parked)
-            if let start = position?.startPoint, point.pts > start.pts {
-                position?.startPoint = point  // it stands just before the keyframe of the target's GOP
-            }
+            pool.active.advanceStart(to: point)  // it may stand just before the keyframe of the target's GOP
             continued = true
             skipTo = nil  // the decoder already sits before the target, close enough to go on
             decodeStart = position?.startPoint ?? point
@@ -232,7 +228,7 @@ final class LandingExecutor {
                     // The decoder was told the stream ended after the keyframe: whatever it held
                     // is gone, so the next landing repositions.
                     pool.active.decoder.flush()
-                    position = nil
+                    pool.active.forgetPosition()
                 }
                 return DecodeWork(startPoint: decodeStart, tally: tally, demuxerSeeks: seeks, continuedParkedDecoder: continued)
             case .interrupted:
@@ -281,7 +277,7 @@ final class LandingExecutor {
         fromFileStart: Bool
     ) throws(MediaError) {
         pool.active.decoder.flush()
-        position = DecodePosition(startPoint: decodeStart, lastOutputPTS: nil, endOfStreamSent: false)
+        pool.active.startDecoding(from: decodeStart)
         let demuxer = pool.active.demuxer
         if !fromFileStart {
             // Matroska and most demuxers seek by PTS, where the smaller of DTS and PTS never

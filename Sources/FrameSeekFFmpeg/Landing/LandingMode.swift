@@ -25,24 +25,52 @@ package enum LandingMode: Sendable, Hashable {
     case forwardPass
 }
 
-/// Where a decoder stands between landings.
+/// Where a decoder stands between landings. Changed only by its own methods, as the decoding
+/// run reports what the decoder did.
 struct DecodePosition {
     /// The random access point decoding started from after the last demuxer seek.
-    var startPoint: RandomAccessPoint
+    private(set) var startPoint: RandomAccessPoint
     /// PTS of the last frame the decoder produced, nil before the first.
-    var lastOutputPTS: Int64?
+    private(set) var lastOutputPTS: Int64?
     /// PTS of the frame it produced before that one: when the output jumps over a target, the
     /// frames between the two are the ones this decode does not produce.
-    var previousOutputPTS: Int64?
+    private(set) var previousOutputPTS: Int64?
     /// True once the demuxer hit the end and the decoder was told so. The decoder still
     /// hands out the frames it held back, until it is drained.
-    var endOfStreamSent: Bool
+    private(set) var endOfStreamSent = false
     /// True once the decoder returned its last frame: only a flush makes it usable again.
-    var drained = false
+    private(set) var drained = false
     /// Decode errors counted since the decoder was last flushed (see `SeekLanding.decodeErrors`):
     /// every frame that comes out before the next flush may depend on the damaged data.
-    var decodeErrors = 0
+    private(set) var decodeErrors = 0
     /// Non-reference frames with a PTS below this were skipped since the last seek: a target
     /// below it may never come out, so going on from here cannot reach it.
-    var skippedBeforePTS: Int64?
+    private(set) var skippedBeforePTS: Int64?
+
+    /// A decoder just flushed and sought, to decode from `startPoint`.
+    init(startPoint: RandomAccessPoint) { self.startPoint = startPoint }
+
+    /// The decoder produced the frame with `pts` (nil when it gave none).
+    mutating func recordOutput(pts: Int64?) {
+        previousOutputPTS = lastOutputPTS
+        lastOutputPTS = pts
+    }
+
+    /// The decoder returned its last frame.
+    mutating func recordDrained() { drained = true }
+
+    /// The decoder was told that no more packets come.
+    mutating func recordEndOfStreamSent() { endOfStreamSent = true }
+
+    /// One more decode error on the way: invalid data, a corrupt packet or a damaged frame.
+    mutating func countDecodeError() { decodeErrors += 1 }
+
+    /// Non-reference frames with a PTS below `pts` are being skipped.
+    mutating func recordSkipping(before pts: Int64) { skippedBeforePTS = max(skippedBeforePTS ?? pts, pts) }
+
+    /// The decoder reads the keyframe `point` next, having stood just before it: decoding goes
+    /// on from there as if it had started there. A point before the current start is ignored.
+    mutating func advanceStart(to point: RandomAccessPoint) {
+        if point.pts > startPoint.pts { startPoint = point }
+    }
 }
