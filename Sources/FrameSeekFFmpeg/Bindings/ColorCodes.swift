@@ -20,6 +20,7 @@ extension ColorCode {
 /// The YUV matrix (`AVColorSpace`).
 struct ColorMatrix: ColorCode {
     let rawValue: UInt32
+    /// The value as FFmpeg's functions and `AVFrame` take it.
     var av: AVColorSpace { AVColorSpace(rawValue: rawValue) }
     static func ffmpegValue(named name: String) -> Int32 { av_color_space_from_name(name) }
 
@@ -30,6 +31,7 @@ struct ColorMatrix: ColorCode {
 /// The transfer characteristic (`AVColorTransferCharacteristic`).
 struct ColorTransfer: ColorCode {
     let rawValue: UInt32
+    /// The value as FFmpeg's functions and `AVFrame` take it.
     var av: AVColorTransferCharacteristic { AVColorTransferCharacteristic(rawValue: rawValue) }
     static func ffmpegValue(named name: String) -> Int32 { av_color_transfer_from_name(name) }
 
@@ -43,6 +45,7 @@ struct ColorTransfer: ColorCode {
 /// The colour primaries (`AVColorPrimaries`).
 struct ColorPrimaries: ColorCode {
     let rawValue: UInt32
+    /// The value as FFmpeg's functions and `AVFrame` take it.
     var av: AVColorPrimaries { AVColorPrimaries(rawValue: rawValue) }
     static func ffmpegValue(named name: String) -> Int32 { av_color_primaries_from_name(name) }
 

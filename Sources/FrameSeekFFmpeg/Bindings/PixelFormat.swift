@@ -9,6 +9,7 @@ struct PixelFormat: Hashable, Sendable {
     init(_ format: AVPixelFormat) { rawValue = format.rawValue }
     init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// The value as FFmpeg's functions take it.
     var av: AVPixelFormat { AVPixelFormat(rawValue: rawValue) }
 
     /// 8-bit packed RGB (`rgb24`).
