@@ -378,129 +378,39 @@ static inline int fs_map_blocks_from(int bytes) {
 // Linking it made every process load its 166 dependencies (libplacebo, Vulkan, zimg, flite...)
 // at start: 12 MB more resident memory and 25 ms more for every command, HDR or not.
 
-/// The libavfilter functions FrameSeek calls, resolved from the library at run time.
+/// The libavfilter functions FrameSeek calls, filled from the library at run time
+/// (`fs_avfilter_resolve`). C so that each slot's type is the header's own (`__typeof__`),
+/// which changes with the FFmpeg version; naming a function in `__typeof__` does not link it.
 typedef struct fs_avfilter_api {
-    const AVFilter *(*get_by_name)(const char *name);
-    AVFilterGraph *(*graph_alloc)(void);
-    int (*graph_create_filter)(AVFilterContext **context, const AVFilter *filter, const char *name,
-                               const char *arguments, void *opaque, AVFilterGraph *graph);
-    AVFilterInOut *(*inout_alloc)(void);
-    void (*inout_free)(AVFilterInOut **inout);
-    int (*graph_parse_ptr)(AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs,
-                           AVFilterInOut **outputs, void *log_context);
-    int (*graph_config)(AVFilterGraph *graph, void *log_context);
-    void (*graph_free)(AVFilterGraph **graph);
-    int (*buffersrc_add_frame_flags)(AVFilterContext *context, AVFrame *frame, int flags);
-    int (*buffersink_get_frame)(AVFilterContext *context, AVFrame *frame);
+    __typeof__(&avfilter_get_by_name) get_by_name;
+    __typeof__(&avfilter_graph_alloc) graph_alloc;
+    __typeof__(&avfilter_graph_create_filter) graph_create_filter;
+    __typeof__(&avfilter_inout_alloc) inout_alloc;
+    __typeof__(&avfilter_inout_free) inout_free;
+    __typeof__(&avfilter_graph_parse_ptr) graph_parse_ptr;
+    __typeof__(&avfilter_graph_config) graph_config;
+    __typeof__(&avfilter_graph_free) graph_free;
+    __typeof__(&av_buffersrc_add_frame_flags) buffersrc_add_frame_flags;
+    __typeof__(&av_buffersink_get_frame) buffersink_get_frame;
 } fs_avfilter_api;
 
-/// The soname of the libavfilter these headers describe, such as "libavfilter.so.8".
-static inline const char *fs_avfilter_soname(void) { return "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR); }
-
-/// Opens libavfilter (dlopen) and fills `api`; 1 on success, 0 when the library or one of its
-/// functions is missing. The handle is never closed: the functions stay valid for the process.
-static inline int fs_avfilter_load(fs_avfilter_api *api) {
-    void *library = dlopen(fs_avfilter_soname(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) return 0;
-#define FS_AVFILTER_SYMBOL(field, symbol) if (!(*(void **)&api->field = dlsym(library, symbol))) return 0
-    FS_AVFILTER_SYMBOL(get_by_name, "avfilter_get_by_name");
-    FS_AVFILTER_SYMBOL(graph_alloc, "avfilter_graph_alloc");
-    FS_AVFILTER_SYMBOL(graph_create_filter, "avfilter_graph_create_filter");
-    FS_AVFILTER_SYMBOL(inout_alloc, "avfilter_inout_alloc");
-    FS_AVFILTER_SYMBOL(inout_free, "avfilter_inout_free");
-    FS_AVFILTER_SYMBOL(graph_parse_ptr, "avfilter_graph_parse_ptr");
-    FS_AVFILTER_SYMBOL(graph_config, "avfilter_graph_config");
-    FS_AVFILTER_SYMBOL(graph_free, "avfilter_graph_free");
-    FS_AVFILTER_SYMBOL(buffersrc_add_frame_flags, "av_buffersrc_add_frame_flags");
-    FS_AVFILTER_SYMBOL(buffersink_get_frame, "av_buffersink_get_frame");
+/// Fills `api` from `library`, a dlopen handle of libavfilter; 1 on success, 0 when one of
+/// the functions is missing. C because Swift can turn dlsym's `void *` into a function pointer
+/// only by a cast to a type it spells itself, unchecked against the headers.
+static inline int fs_avfilter_resolve(void *library, fs_avfilter_api *api) {
+#define FS_AVFILTER_SYMBOL(field, symbol) if (!(*(void **)&api->field = dlsym(library, #symbol))) return 0
+    FS_AVFILTER_SYMBOL(get_by_name, avfilter_get_by_name);
+    FS_AVFILTER_SYMBOL(graph_alloc, avfilter_graph_alloc);
+    FS_AVFILTER_SYMBOL(graph_create_filter, avfilter_graph_create_filter);
+    FS_AVFILTER_SYMBOL(inout_alloc, avfilter_inout_alloc);
+    FS_AVFILTER_SYMBOL(inout_free, avfilter_inout_free);
+    FS_AVFILTER_SYMBOL(graph_parse_ptr, avfilter_graph_parse_ptr);
+    FS_AVFILTER_SYMBOL(graph_config, avfilter_graph_config);
+    FS_AVFILTER_SYMBOL(graph_free, avfilter_graph_free);
+    FS_AVFILTER_SYMBOL(buffersrc_add_frame_flags, av_buffersrc_add_frame_flags);
+    FS_AVFILTER_SYMBOL(buffersink_get_frame, av_buffersink_get_frame);
 #undef FS_AVFILTER_SYMBOL
     return 1;
-}
-
-/// Whether libavfilter has a filter named `name`: zscale is there only when FFmpeg was built
-/// with libzimg (`--enable-libzimg`, as Debian builds it).
-static inline int fs_filter_exists(const fs_avfilter_api *api, const char *name) { return api->get_by_name(name) != NULL; }
-
-/// Builds `buffer -> description -> buffersink` for frames of `width` x `height` in pixel
-/// format `format`, on one thread, so a picture is the same whatever the machine. Returns 0,
-/// or the AVERROR of the first function that failed (avfilter_graph_alloc,
-/// avfilter_graph_create_filter, avfilter_graph_parse_ptr, avfilter_graph_config), with
-/// *graph freed and NULL. C because the parse takes and frees linked AVFilterInOut lists.
-static inline int fs_filter_graph_build(const fs_avfilter_api *api, int width, int height, int format, const char *description,
-                                        AVFilterGraph **graph, AVFilterContext **source, AVFilterContext **sink) {
-    *graph = api->graph_alloc();
-    if (!*graph) return AVERROR(ENOMEM);
-    (*graph)->nb_threads = 1;
-    char arguments[128];
-    snprintf(arguments, sizeof arguments, "video_size=%dx%d:pix_fmt=%d:time_base=1/1:pixel_aspect=1/1", width, height, format);
-    int ret = api->graph_create_filter(source, api->get_by_name("buffer"), "in", arguments, NULL, *graph);
-    if (ret >= 0) ret = api->graph_create_filter(sink, api->get_by_name("buffersink"), "out", NULL, NULL, *graph);
-    AVFilterInOut *outputs = NULL, *inputs = NULL;
-    if (ret >= 0) {
-        outputs = api->inout_alloc();
-        inputs = api->inout_alloc();
-        if (!outputs || !inputs) ret = AVERROR(ENOMEM);
-    }
-    if (ret >= 0) {
-        outputs->name = av_strdup("in");
-        outputs->filter_ctx = *source;
-        inputs->name = av_strdup("out");
-        inputs->filter_ctx = *sink;
-        ret = api->graph_parse_ptr(*graph, description, &inputs, &outputs, NULL);
-    }
-    api->inout_free(&inputs);
-    api->inout_free(&outputs);
-    if (ret >= 0) ret = api->graph_config(*graph, NULL);
-    if (ret < 0) api->graph_free(graph);
-    return ret;
-}
-
-/// Frees a graph built by fs_filter_graph_build and sets *graph to NULL.
-static inline void fs_filter_graph_free(const fs_avfilter_api *api, AVFilterGraph **graph) { api->graph_free(graph); }
-
-/// Feeds `frame` to the graph's source, keeping the caller's reference (a frame whose planes
-/// are not reference-counted is copied), and takes the one frame the graph gives back into
-/// `out`. Returns 0 or the AVERROR of av_buffersrc_add_frame_flags or av_buffersink_get_frame
-/// (AVERROR(EAGAIN) if the graph held the frame back, which none of its filters does).
-static inline int fs_filter_graph_run(const fs_avfilter_api *api, AVFilterContext *source, AVFilterContext *sink,
-                                      AVFrame *frame, AVFrame *out) {
-    int ret = api->buffersrc_add_frame_flags(source, frame, AV_BUFFERSRC_FLAG_KEEP_REF);
-    if (ret < 0) return ret;
-    return api->buffersink_get_frame(sink, out);
-}
-
-/// The frame's content light level (MaxCLL, from the HEVC SEI), or 0 when it has none.
-static inline unsigned fs_frame_max_cll(const AVFrame *frame) {
-    const AVFrameSideData *side = av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL);
-    if (!side || side->size < sizeof(AVContentLightMetadata)) return 0;
-    return ((const AVContentLightMetadata *)side->data)->MaxCLL;
-}
-
-/// The frame's mastering display's maximum luminance in nits, or 0 when it has none.
-static inline double fs_frame_mastering_peak(const AVFrame *frame) {
-    const AVFrameSideData *side = av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA);
-    if (!side || side->size < sizeof(AVMasteringDisplayMetadata)) return 0;
-    const AVMasteringDisplayMetadata *m = (const AVMasteringDisplayMetadata *)side->data;
-    return m->has_luminance && m->max_luminance.den ? av_q2d(m->max_luminance) : 0;
-}
-
-/// Whether `format` is a packed or planar RGB format (AV_PIX_FMT_FLAG_RGB).
-static inline int fs_pixel_format_is_rgb(enum AVPixelFormat format) {
-    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get(format);
-    return descriptor && (descriptor->flags & AV_PIX_FMT_FLAG_RGB);
-}
-
-/// Points `frame` (fresh from av_frame_alloc) at planes it does not own, so a picture held
-/// as packed bytes can go through a filter graph; buffersrc copies such planes.
-static inline void fs_frame_wrap_planes(AVFrame *frame, const uint8_t *const planes[4], const int strides[4],
-                                        enum AVPixelFormat format, int width, int height) {
-    for (int i = 0; i < 4; i++) {
-        frame->data[i] = (uint8_t *)planes[i];
-        frame->linesize[i] = strides[i];
-    }
-    frame->format = format;
-    frame->width = width;
-    frame->height = height;
 }
 
 /// AVERROR_FILTER_NOT_FOUND.

@@ -106,7 +106,7 @@ struct CBoundaryTests {
             do throws(FFmpegError) {
                 let image = try converter.rgb(
                     planes: [UnsafePointer(buffer.baseAddress), nil, nil, nil], strides: [64, 0, 0, 0],
-                    format: AV_PIX_FMT_VAAPI, width: 64, height: 64)
+                    format: PixelFormat(AV_PIX_FMT_VAAPI), width: 64, height: 64)
                 Issue.record("a hardware surface format converted to \(image.width)x\(image.height)")
             } catch {
                 #expect(error.function == "sws_getCachedContext", "\(error)")

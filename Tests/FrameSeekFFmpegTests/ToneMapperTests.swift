@@ -2,7 +2,6 @@
 // picture; the two ways into the converter (a decoder's frame, a copied picture) give the
 // same HDR pixels; and the graph is the recipe with the stream's peak.
 
-import CFFmpeg
 import FrameSeekCore
 @testable import FrameSeekFFmpeg
 import FrameSeekTestSupport
@@ -19,14 +18,11 @@ struct ToneMapperTests {
             let picture = try #require(try engine.landedPicture())
             var bytes = picture.bytes
             let outcome = bytes.withUnsafeMutableBufferPointer { buffer -> Result<Int, FFmpegError> in
-                var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
-                var strides: [Int32] = Array(repeating: 0, count: 4)
-                _ = av_image_fill_arrays(
-                    &planes, &strides, buffer.baseAddress, picture.pixelFormatID,
-                    Int32(picture.width), Int32(picture.height), 1)
                 do throws(FFmpegError) {
+                    let (planes, strides) = try picture.pixelFormatID.planes(
+                        packedAt: buffer.baseAddress, width: picture.width, height: picture.height)
                     let rgb = try converter.packedRGB(
-                        planes: planes.map { UnsafePointer($0) }, strides: strides,
+                        planes: planes, strides: strides,
                         format: picture.pixelFormatID, width: picture.width, height: picture.height,
                         color: picture.color, outputWidth: nil, outputHeight: nil, depth: .eight)
                     return .success(rgb.pixels.count)

@@ -82,6 +82,10 @@ final class CustomReadContext {
         self.cursor = cursor
     }
 
+    /// From now on every seek reaches the cursor (`AVIOContext.direct`), however short: none is
+    /// read through the buffer instead.
+    func sendEverySeekToCursor() { context.pointee.direct = 1 }
+
     deinit {
         // FFmpeg may have replaced the buffer with one of another size; free the one it holds.
         av_freep(&context.pointee.buffer)

@@ -77,17 +77,16 @@ final class Demuxer {
         // Protocol contexts belong to no engine: their messages (a certificate that does not
         // verify, a redirect loop) reach this demuxer's log only when attributed to it.
         let ranged = isPlainRemoteFile ? FFmpegLog.attributing(to: log) { RangedHTTPReader(url: path, policy: network) } : nil
-        allocated.pointee.pb = reader?.context ?? skippingPayloads?.context ?? ranged?.context
+        allocated.pointee.pb = reader?.context ?? skippingPayloads?.context ?? ranged?.reading.context
         if skippingPayloads != nil { allocated.pointee.flags |= AVFMT_FLAG_NOPARSE }
         // One dictionary for every open: the protocols this media's origin allows (so a demuxer
         // that opens further resources, such as a playlist's, cannot reach a local file from
         // remote media), timeouts, certificate checks, redirects.
         let whitelist =
             memory == nil && origin == .local ? ResourceOrigin.whitelist(forGiven: path) : origin.protocolWhitelist
-        var options = network.openOptions(whitelist: whitelist)
-        defer { av_dict_free(&options) }
+        let options = network.openOptions(whitelist: whitelist)
         // On failure avformat_open_input frees the context and sets it to NULL.
-        try check(FFmpegLog.attributing(to: log) { avformat_open_input(&context, path, nil, &options) }, "avformat_open_input")
+        try check(FFmpegLog.attributing(to: log) { avformat_open_input(&context, path, nil, &options.pointer) }, "avformat_open_input")
         guard let opened = context else { throw FFmpegError(function: "avformat_open_input", code: fs_averror_invaliddata()) }
         // Before any stored property is set: a class initializer that throws once they all are
         // runs `deinit`, which would close the context a second time (found by the fuzzer).

@@ -24,6 +24,18 @@ extension FFmpegError {
         static var external: Int32 { fs_averror_external() }
         /// `AVERROR_FILTER_NOT_FOUND`.
         static var filterNotFound: Int32 { fs_averror_filter_not_found() }
+        /// `AVERROR_HTTP_SERVER_ERROR`: any 5xx status.
+        static var httpServerError: Int32 { fs_averror_http_server_error() }
+        /// `AVERROR_HTTP_NOT_FOUND`: 404.
+        static var httpNotFound: Int32 { fs_averror_http_not_found() }
+        /// `AVERROR_HTTP_OTHER_4XX`: a 4xx status without a code of its own (408, 429, ...).
+        static var httpOther4xx: Int32 { fs_averror_http_other_4xx() }
+        /// `AVERROR_HTTP_BAD_REQUEST`: 400.
+        static var httpBadRequest: Int32 { fs_averror_http_bad_request() }
+        /// `AVERROR_HTTP_UNAUTHORIZED`: 401.
+        static var httpUnauthorized: Int32 { fs_averror_http_unauthorized() }
+        /// `AVERROR_HTTP_FORBIDDEN`: 403.
+        static var httpForbidden: Int32 { fs_averror_http_forbidden() }
     }
 
     /// True when `code` is `Code.invalidData`.

@@ -1,33 +1,31 @@
 internal import CFFmpeg
+import Glibc
 
-/// libavfilter's functions, opened on first use (`fs_avfilter_load`): a process that never
-/// tone-maps never loads libavfilter and its dependencies.
-final class FilterLibrary: @unchecked Sendable {
-    // @unchecked Sendable: `api` is written once, in `init`, before the instance is published
-    // through the `shared` global (whose lazy initialisation Swift makes thread-safe), and
-    // only read after; the functions it points to are libavfilter's, valid for the process.
-    fileprivate let api: UnsafeMutablePointer<fs_avfilter_api>
+/// libavfilter's functions, opened on first use with dlopen: a process that never tone-maps
+/// never loads libavfilter and its dependencies (see the shim's "Filter graphs" section).
+final class FilterLibrary: Sendable {
+    /// Every slot is set: `fs_avfilter_resolve` succeeds only when it fills them all. The
+    /// functions are libavfilter's, valid for the process (the handle is never closed).
+    fileprivate let api: fs_avfilter_api
 
     private init?() {
-        api = .allocate(capacity: 1)
-        api.initialize(to: fs_avfilter_api())
-        guard fs_avfilter_load(api) != 0 else {
-            api.deallocate()
-            return nil
-        }
+        guard let handle = dlopen(Self.soname, RTLD_NOW | RTLD_LOCAL) else { return nil }
+        var api = fs_avfilter_api()
+        guard fs_avfilter_resolve(handle, &api) != 0 else { return nil }
+        self.api = api
     }
 
     /// The library, or nil when it cannot be opened.
     static let shared = FilterLibrary()
 
-    /// The soname opened, such as `libavfilter.so.8`.
-    static var soname: String { String(cString: fs_avfilter_soname()) }
+    /// The soname of the libavfilter the headers describe, such as `libavfilter.so.8`.
+    static var soname: String { "libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)" }
 
     /// Whether the library is there and has the filter `name` (zscale needs an FFmpeg built
     /// with libzimg).
     static func hasFilter(_ name: String) -> Bool {
         guard let library = shared else { return false }
-        return fs_filter_exists(library.api, name) != 0
+        return library.api.get_by_name(name) != nil
     }
 }
 
@@ -35,46 +33,82 @@ final class FilterLibrary: @unchecked Sendable {
 /// one size and pixel format. Made once and run on every frame of that shape: a graph with
 /// zscale in it costs milliseconds to configure.
 final class FilterGraph {
-    private let library: FilterLibrary
+    private let api: fs_avfilter_api
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
     /// A graph over `description` (libavfilter's syntax) for `width` x `height` frames in
-    /// `format`, on one thread.
+    /// `format`, on one thread, so that a picture is the same whatever the machine.
     ///
     /// - Throws: `FFmpegError` with `AVERROR_FILTER_NOT_FOUND` from `dlopen` when libavfilter
-    ///   cannot be opened; from `avfilter_graph_parse_ptr` (a filter that does not exist or an
-    ///   option it refuses) or `avfilter_graph_config` (formats that cannot be linked), through
-    ///   `fs_filter_graph_build`.
-    init(width: Int, height: Int, format: AVPixelFormat, description: String) throws(FFmpegError) {
-        guard let library = FilterLibrary.shared else {
-            throw FFmpegError(function: "dlopen(\"\(FilterLibrary.soname)\")", code: fs_averror_filter_not_found())
+    ///   cannot be opened; from `avfilter_graph_alloc` or `avfilter_inout_alloc` (out of
+    ///   memory), `avfilter_graph_create_filter`, `avfilter_graph_parse_ptr` (a filter that does
+    ///   not exist or an option it refuses) or `avfilter_graph_config` (formats that cannot be
+    ///   linked).
+    init(width: Int, height: Int, format: PixelFormat, description: String) throws(FFmpegError) {
+        guard let api = FilterLibrary.shared?.api else {
+            throw FFmpegError(function: "dlopen(\"\(FilterLibrary.soname)\")", code: FFmpegError.Code.filterNotFound)
         }
-        var graph: UnsafeMutablePointer<AVFilterGraph>?
+        guard let graph = api.graph_alloc() else {
+            throw FFmpegError(function: "avfilter_graph_alloc", code: FFmpegError.Code.outOfMemory)
+        }
+        graph.pointee.nb_threads = 1
         var source: UnsafeMutablePointer<AVFilterContext>?
         var sink: UnsafeMutablePointer<AVFilterContext>?
-        let code = fs_filter_graph_build(
-            library.api, Int32(clamping: width), Int32(clamping: height), format.rawValue,
-            description, &graph, &source, &sink)
-        guard code >= 0, let graph, let source, let sink else {
-            throw FFmpegError(function: "avfilter_graph_config", code: code < 0 ? code : fs_averror_external())
+        do throws(FFmpegError) {
+            let arguments = "video_size=\(width)x\(height):pix_fmt=\(format.rawValue):time_base=1/1:pixel_aspect=1/1"
+            try check(
+                api.graph_create_filter(&source, api.get_by_name("buffer"), "in", arguments, nil, graph),
+                "avfilter_graph_create_filter")
+            try check(
+                api.graph_create_filter(&sink, api.get_by_name("buffersink"), "out", nil, nil, graph),
+                "avfilter_graph_create_filter")
+            // The parse takes the two lists by address and may free or replace them.
+            var outputs = api.inout_alloc()
+            var inputs = api.inout_alloc()
+            defer {
+                api.inout_free(&inputs)
+                api.inout_free(&outputs)
+            }
+            guard let output = outputs, let input = inputs else {
+                throw FFmpegError(function: "avfilter_inout_alloc", code: FFmpegError.Code.outOfMemory)
+            }
+            output.pointee.name = av_strdup("in")
+            output.pointee.filter_ctx = source
+            input.pointee.name = av_strdup("out")
+            input.pointee.filter_ctx = sink
+            try check(api.graph_parse_ptr(graph, description, &inputs, &outputs, nil), "avfilter_graph_parse_ptr")
+        } catch {
+            var toFree: UnsafeMutablePointer<AVFilterGraph>? = graph
+            api.graph_free(&toFree)
+            throw error
         }
-        self.library = library
+        let configured = api.graph_config(graph, nil)
+        guard configured >= 0, let source, let sink else {
+            var toFree: UnsafeMutablePointer<AVFilterGraph>? = graph
+            api.graph_free(&toFree)
+            throw FFmpegError(function: "avfilter_graph_config", code: configured < 0 ? configured : FFmpegError.Code.external)
+        }
+        self.api = api
         self.graph = graph
         self.source = source
         self.sink = sink
     }
 
-    deinit { fs_filter_graph_free(library.api, &graph) }
+    deinit { api.graph_free(&graph) }
 
     /// Runs `frame` through the graph (the caller keeps it: libavfilter takes a reference, or
     /// a copy of planes that are not reference-counted) and returns the frame that comes out.
     ///
-    /// - Throws: `FFmpegError` from `av_buffersrc_add_frame_flags` or `av_buffersink_get_frame`.
-    func run(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> Frame {
+    /// - Throws: `FFmpegError` from `av_buffersrc_add_frame_flags` or `av_buffersink_get_frame`
+    ///   (`AVERROR(EAGAIN)` if the graph held the frame back, which none of its filters does).
+    func run(_ frame: Frame) throws(FFmpegError) -> Frame {
+        try check(
+            api.buffersrc_add_frame_flags(source, frame.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)),
+            "av_buffersrc_add_frame_flags")
         let out = Frame()
-        try check(fs_filter_graph_run(library.api, source, sink, frame, out.pointer), "av_buffersink_get_frame")
+        try check(api.buffersink_get_frame(sink, out.pointer), "av_buffersink_get_frame")
         return out
     }
 

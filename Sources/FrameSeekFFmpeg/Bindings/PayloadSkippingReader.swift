@@ -90,13 +90,12 @@ final class PayloadSkippingReader {
     ///   cannot be allocated.
     init(path: String, network: NetworkPolicy) throws(FFmpegError) {
         var inner: UnsafeMutablePointer<AVIOContext>?
-        var options = network.openOptions(whitelist: ResourceOrigin.whitelist(forGiven: path))
-        defer { av_dict_free(&options) }
+        let options = network.openOptions(whitelist: ResourceOrigin.whitelist(forGiven: path))
         let deadline = ResourceOrigin.of(path) == .remote ? NetworkDeadline() : nil
         deadline?.arm(network.timeout)
         var callback = deadline?.callback ?? AVIOInterruptCB()
         let opened = withUnsafePointer(to: &callback) { pointer in
-            avio_open2(&inner, path, AVIO_FLAG_READ, deadline == nil ? nil : pointer, &options)
+            avio_open2(&inner, path, AVIO_FLAG_READ, deadline == nil ? nil : pointer, &options.pointer)
         }
         try check(opened, "avio_open2")
         guard let inner else { throw FFmpegError(function: "avio_open2", code: fs_averror(ENOMEM)) }

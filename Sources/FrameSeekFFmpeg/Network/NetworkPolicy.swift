@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 
 /// How FrameSeek reads over the network: how often a failed request is tried again, how long
@@ -59,21 +58,21 @@ public struct NetworkPolicy: Sendable, Hashable {
     /// The options every open of a network resource gets, in one dictionary: the protocols
     /// `whitelist` allows, the read timeout, certificate verification and the redirect bound;
     /// with `reconnecting`, FFmpeg's own retries of a byte range as well (see
-    /// `RangedHTTPReader.setRetries`). The caller frees it with `av_dict_free`.
-    func openOptions(whitelist: String, reconnecting: Bool = false) -> OpaquePointer? {
-        var options: OpaquePointer?
-        av_dict_set(&options, "protocol_whitelist", whitelist, 0)
-        av_dict_set_int(&options, "rw_timeout", readTimeoutMicroseconds, 0)
-        av_dict_set_int(&options, "tls_verify", verifiesCertificates ? 1 : 0, 0)
-        av_dict_set_int(&options, "max_redirects", Int64(maxRedirects), 0)
+    /// `RangedHTTPReader`).
+    func openOptions(whitelist: String, reconnecting: Bool = false) -> OptionsDictionary {
+        let options = OptionsDictionary()
+        options.set("protocol_whitelist", whitelist)
+        options.set("rw_timeout", readTimeoutMicroseconds)
+        options.set("tls_verify", verifiesCertificates ? 1 : 0)
+        options.set("max_redirects", Int64(maxRedirects))
         if reconnecting {
-            av_dict_set(&options, "reconnect", "1", 0)
-            av_dict_set(&options, "reconnect_on_network_error", "1", 0)
-            av_dict_set(&options, "reconnect_on_http_error", "5xx,408,429", 0)
-            av_dict_set_int(&options, "reconnect_delay_max", 4, 0)
-            av_dict_set_int(&options, "reconnect_max_retries", Int64(retries), 0)
-            av_dict_set_int(&options, "reconnect_delay_total_max", timeout.components.seconds, 0)
-            av_dict_set(&options, "respect_retry_after", "1", 0)
+            options.set("reconnect", "1")
+            options.set("reconnect_on_network_error", "1")
+            options.set("reconnect_on_http_error", "5xx,408,429")
+            options.set("reconnect_delay_max", 4)
+            options.set("reconnect_max_retries", Int64(retries))
+            options.set("reconnect_delay_total_max", timeout.components.seconds)
+            options.set("respect_retry_after", "1")
         }
         return options
     }
@@ -136,17 +135,18 @@ extension FetchError {
         /// FFmpeg reports with one code and without the status; 400, 401, 403, bad data and
         /// the rest never.
         init(ffmpegCode code: Int32) {
+            typealias Code = FFmpegError.Code
             switch code {
-            case fs_averror_http_server_error(): self = .transient
-            case fs_averror_http_not_found(), fs_averror_http_other_4xx(): self = .once
-            case fs_averror_http_bad_request(), fs_averror_http_unauthorized(), fs_averror_http_forbidden(): self = .never
-            case fs_averror_eof(): self = .transient
+            case Code.httpServerError: self = .transient
+            case Code.httpNotFound, Code.httpOther4xx: self = .once
+            case Code.httpBadRequest, Code.httpUnauthorized, Code.httpForbidden: self = .never
+            case Code.endOfFile: self = .transient
             case _ where Self.transientErrnos.contains(code): self = .transient
             default: self = .never
             }
         }
 
         private static let transientErrnos = Set(
-            [ECONNREFUSED, ECONNRESET, ETIMEDOUT, EIO, EPIPE, EAGAIN, EHOSTUNREACH, ENETUNREACH].map(fs_averror))
+            [ECONNREFUSED, ECONNRESET, ETIMEDOUT, EIO, EPIPE, EAGAIN, EHOSTUNREACH, ENETUNREACH].map(FFmpegError.Code.posix))
     }
 }

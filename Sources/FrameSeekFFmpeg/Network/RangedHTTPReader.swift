@@ -1,5 +1,3 @@
-internal import CFFmpeg
-
 /// A custom `AVIOContext` for a file over HTTP that asks for bounded byte ranges, counting the
 /// bytes and requests it makes.
 ///
@@ -22,7 +20,7 @@ final class RangedHTTPReader {
         let url: String
         let knownSize: Int64
         /// The open request, the offset it has reached, and where it ends.
-        var inner: UnsafeMutablePointer<AVIOContext>?
+        var inner: IOContext?
         var innerOffset: Int64 = 0
         var innerEnd: Int64 = 0
         var nextRequestBytes = RangedHTTPReader.firstRequestBytes
@@ -48,12 +46,7 @@ final class RangedHTTPReader {
             self.policy = policy
         }
 
-        deinit { closeInner() }
-
-        func closeInner() {
-            guard inner != nil else { return }
-            avio_closep(&inner)
-        }
+        func closeInner() { inner = nil }
 
         /// Opens a request at `offset`, bounded as the type's documentation says.
         func open(at offset: Int64) -> Int32 {
@@ -67,13 +60,10 @@ final class RangedHTTPReader {
             var end = RangedHTTPReader.sum(offset, nextRequestBytes)
             if let expected, expected.contains(offset) { end = expected.upperBound }
             end = min(end, knownSize)
-            var options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
-            defer { av_dict_free(&options) }
-            av_dict_set_int(&options, "offset", offset, 0)
-            av_dict_set_int(&options, "end_offset", end, 0)
-            var callback = deadline.callback
-            let code = avio_open2(&inner, url, AVIO_FLAG_READ, &callback, &options)
-            guard code >= 0 else { return code }
+            let options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
+            options.set("offset", offset)
+            options.set("end_offset", end)
+            do { inner = try IOContext(reading: url, options: options, deadline: deadline) } catch { return error.code }
             requests += 1
             bytesRequested = RangedHTTPReader.sum(bytesRequested, end - offset)
             innerOffset = offset
@@ -83,22 +73,23 @@ final class RangedHTTPReader {
 
         override func read(into buffer: UnsafeMutablePointer<UInt8>, size wanted: Int32) -> Int32 {
             guard wanted > 0 else { return 0 }
-            if offset >= knownSize { return fs_averror_eof() }
+            if offset >= knownSize { return FFmpegError.Code.endOfFile }
             deadline.arm(policy.timeout)
             if let failure, offset >= failure.offset { return failure.code }
             // A short hop forward inside the open request is read through rather than asked
             // for again.
-            if inner != nil, offset > innerOffset, offset < innerEnd, offset - innerOffset <= 64 * 1024 {
+            if let inner, offset > innerOffset, offset < innerEnd, offset - innerOffset <= 64 * 1024 {
                 var skip = [UInt8](repeating: 0, count: Int(offset - innerOffset))
-                let got = avio_read(inner, &skip, Int32(skip.count))
+                let got = inner.read(into: &skip, count: Int32(skip.count))
                 if got == Int32(skip.count) { innerOffset = offset; bytesRead += Int64(got) } else { closeInner() }
             }
             if inner == nil || innerOffset != offset || innerOffset >= innerEnd {
                 let code = open(at: offset)
                 guard code >= 0 else { return failed(code) }
             }
-            let count = avio_read(inner, buffer, Int32(min(Int64(wanted), innerEnd - innerOffset)))
-            guard count > 0 else { return count == 0 ? fs_averror_eof() : failed(count) }
+            guard let inner else { preconditionFailure("a request was just opened") }
+            let count = inner.read(into: buffer, count: Int32(min(Int64(wanted), innerEnd - innerOffset)))
+            guard count > 0 else { return count == 0 ? FFmpegError.Code.endOfFile : failed(count) }
             offset += Int64(count)
             innerOffset = offset
             bytesRead += Int64(count)
@@ -109,7 +100,7 @@ final class RangedHTTPReader {
 
         /// Remembers that reading at `offset` failed with `code` (see `failure`); EOF is no failure.
         private func failed(_ code: Int32) -> Int32 {
-            if code != fs_averror_eof(), failure.map({ offset < $0.offset }) ?? true { failure = (offset, code) }
+            if code != FFmpegError.Code.endOfFile, failure.map({ offset < $0.offset }) ?? true { failure = (offset, code) }
             return code
         }
     }
@@ -120,28 +111,26 @@ final class RangedHTTPReader {
         return overflow ? .max : total
     }
 
-    private let reading: CustomReadContext
-    private let cursor: Cursor
-
     /// The context a demuxer reads through.
-    var context: UnsafeMutablePointer<AVIOContext> { reading.context }
+    let reading: CustomReadContext
+    private let cursor: Cursor
 
     /// Opens `url`, learning its size from a first request (`avio_size`); nil when the server
     /// does not tell the size or cannot serve ranges, where FFmpeg's own reading is used.
     init?(url: String, policy: NetworkPolicy) {
-        var probe: UnsafeMutablePointer<AVIOContext>?
-        var options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
-        av_dict_set_int(&options, "end_offset", 1, 0)
+        let options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
+        options.set("end_offset", 1)
         let deadline = NetworkDeadline()
         deadline.arm(policy.timeout)
-        var callback = deadline.callback
-        let code = avio_open2(&probe, url, AVIO_FLAG_READ, &callback, &options)
-        av_dict_free(&options)
-        guard code >= 0, let opened = probe else { return nil }
-        let size = avio_size(opened)
-        let seekable = opened.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
-        avio_closep(&probe)
-        guard size > 0, seekable else { return nil }
+        let size: Int64
+        do {
+            // Closed by the end of this block, before reading starts.
+            guard let probe = try? IOContext(reading: url, options: options, deadline: deadline), probe.isSeekable else {
+                return nil
+            }
+            size = probe.size
+        }
+        guard size > 0 else { return nil }
         let cursor = Cursor(url: url, size: size, policy: policy)
         cursor.requests = 1
         cursor.bytesRequested = 1
@@ -160,7 +149,7 @@ final class RangedHTTPReader {
     /// HTTP that read megabytes between two thumbnails' keyframes instead of asking for the
     /// second. The header was parsed through the buffer, where its small hops back cost
     /// nothing.
-    func headerWasRead() { context.pointee.direct = 1 }
+    func headerWasRead() { reading.sendEverySeekToCursor() }
 
     /// What this reader has asked for and received so far, the request that learnt the size
     /// included.

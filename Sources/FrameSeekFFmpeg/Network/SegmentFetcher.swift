@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import FrameSeekCore
 
@@ -102,7 +101,7 @@ final class SegmentFetcher: Sendable {
     private func failure(_ location: String, _ function: String, code: Int32, deadline: NetworkDeadline) -> FetchError {
         let error = FFmpegError(function: function, code: code)
         let logged = log.takeLastError()
-        if code == fs_averror_exit() || deadline.hasPassed {
+        if code == FFmpegError.Code.exit || deadline.hasPassed {
             return FetchError(
                 url: location, function: function,
                 cause: "no answer within \(policy.timeout.components.seconds) s (the resource's timeout, --timeout)")
@@ -114,15 +113,10 @@ final class SegmentFetcher: Sendable {
     private func read(
         _ location: String, range: HLSByteRange?, whitelist: String, limit limitBytes: Int, deadline: NetworkDeadline
     ) throws(FetchError) -> [UInt8] {
-        var options = policy.openOptions(whitelist: whitelist)
-        defer { av_dict_free(&options) }
-        var context: UnsafeMutablePointer<AVIOContext>?
-        var callback = deadline.callback
-        let opened = avio_open2(&context, location, AVIO_FLAG_READ, &callback, &options)
-        guard opened >= 0, let io = context else {
-            throw failure(location, "avio_open2", code: opened < 0 ? opened : fs_averror(EIO), deadline: deadline)
+        let io: IOContext
+        do { io = try IOContext(reading: location, options: policy.openOptions(whitelist: whitelist), deadline: deadline) } catch {
+            throw failure(location, error.function, code: error.code, deadline: deadline)
         }
-        defer { avio_closep(&context) }
 
         let wanted: Int
         var announced: Int64?
@@ -132,13 +126,12 @@ final class SegmentFetcher: Sendable {
                     url: location, function: "avio_size",
                     cause: "BYTERANGE of \(range.length) bytes exceeds the \(limitBytes)-byte limit")
             }
-            let sought = avio_seek(io, Int64(range.offset), SEEK_SET)
-            guard sought >= 0 else {
-                throw failure(location, "avio_seek", code: Int32(truncatingIfNeeded: sought), deadline: deadline)
+            do { try io.seek(to: Int64(range.offset)) } catch {
+                throw failure(location, error.function, code: error.code, deadline: deadline)
             }
             wanted = range.length
         } else {
-            let size = avio_size(io)
+            let size = io.size
             if size > Int64(limitBytes) {
                 throw FetchError(
                     url: location, function: "avio_size",
@@ -149,8 +142,8 @@ final class SegmentFetcher: Sendable {
         }
 
         let bytes: [UInt8]
-        do { bytes = try readBytes(from: io, upTo: wanted) } catch {
-            throw failure(location, "avio_read", code: error.code, deadline: deadline)
+        do { bytes = try io.bytes(upTo: wanted) } catch {
+            throw failure(location, error.function, code: error.code, deadline: deadline)
         }
         if let range, bytes.count < range.length {
             throw FetchError(

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 /// A decoded audio frame as `ffmpeg -f framemd5` hashes it: converted by libswresample to
@@ -26,30 +25,12 @@ public struct DecodedAudio: Sendable, Hashable {
 }
 
 extension DecodedAudio {
-    /// Converts `frame` with `swr_convert_frame`, which configures the converter from the
-    /// two frames' formats, so no resampling happens: only the sample format changes.
+    /// Converts `frame` with a `SampleConverter` of its own.
     ///
     /// - Throws: `FFmpegError` from `swr_alloc`, `av_channel_layout_copy` or
     ///   `swr_convert_frame` (an unsupported layout, out of memory).
     init(frame: Frame) throws(FFmpegError) {
-        let input = frame.pointer
-        var converter: OpaquePointer? = swr_alloc()
-        guard converter != nil else { throw FFmpegError(function: "swr_alloc", code: fs_averror(ENOMEM)) }
-        defer { swr_free(&converter) }
-        let output = Frame()
-        output.pointer.pointee.format = AV_SAMPLE_FMT_S16.rawValue
-        output.pointer.pointee.sample_rate = input.pointee.sample_rate
-        try check(av_channel_layout_copy(&output.pointer.pointee.ch_layout, &input.pointee.ch_layout), "av_channel_layout_copy")
-        try check(swr_convert_frame(converter, output.pointer, input), "swr_convert_frame")
-        let channels = Int(output.pointer.pointee.ch_layout.nb_channels)
-        let samples = Int(output.pointer.pointee.nb_samples)
-        let count = samples * channels * 2
-        var bytes = [UInt8](repeating: 0, count: count)
-        if count > 0, let data = output.pointer.pointee.data.0 {
-            bytes.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: data, count: count) }
-        }
-        self.init(
-            sampleRate: Int(input.pointee.sample_rate), channels: channels, sampleCount: samples,
-            pts: frame.pts ?? 0, bytes: bytes)
+        let (channels, samples, bytes) = try SampleConverter().packedS16(frame)
+        self.init(sampleRate: frame.sampleRate, channels: channels, sampleCount: samples, pts: frame.pts ?? 0, bytes: bytes)
     }
 }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FrameSeekCore
 
 /// FFmpeg's tone-mapping recipe as a libavfilter graph, kept between pictures of one shape:
@@ -21,7 +20,7 @@ final class ToneMapper {
 
     /// What a graph is made for: the input's size and format and the filters' text.
     private struct Shape: Hashable {
-        let width: Int, height: Int, format: Int32, description: String
+        let width: Int, height: Int, format: PixelFormat, description: String
     }
 
     /// A mapper with `mapping`'s curve.
@@ -47,20 +46,20 @@ final class ToneMapper {
     /// - Throws: `FFmpegError` with `AVERROR_FILTER_NOT_FOUND` from `avfilter_get_by_name`
     ///   when this libavfilter has no zscale (FFmpeg built without libzimg) or no tonemap;
     ///   otherwise as `FilterGraph.init` and `FilterGraph.run` throw.
-    func map(_ frame: UnsafeMutablePointer<AVFrame>, color: PictureColor, depth: RGBDepth) throws(FFmpegError) -> Frame {
+    func map(_ frame: Frame, color: PictureColor, depth: RGBDepth) throws(FFmpegError) -> Frame {
         color.tag(frame)
         let shape = Shape(
-            width: Int(frame.pointee.width), height: Int(frame.pointee.height), format: frame.pointee.format,
+            width: frame.width, height: frame.height, format: frame.pixelFormat,
             description: Self.filters(mapping: mapping, peakLuminance: color.peakLuminance, depth: depth))
         if shape != graphShape {
             graph = nil
             graphShape = nil
             // Looked up when a graph is made, not for every picture a made graph runs.
             for name in ["zscale", "tonemap"] where !filterExists(name) {
-                throw FFmpegError(function: "avfilter_get_by_name(\"\(name)\")", code: fs_averror_filter_not_found())
+                throw FFmpegError(function: "avfilter_get_by_name(\"\(name)\")", code: FFmpegError.Code.filterNotFound)
             }
             graph = try FilterGraph(
-                width: shape.width, height: shape.height, format: AVPixelFormat(rawValue: shape.format),
+                width: shape.width, height: shape.height, format: shape.format,
                 description: shape.description)
             graphShape = shape
         }
