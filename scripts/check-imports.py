@@ -8,8 +8,8 @@ the targets it depends on, is an error: a module never imports one above its own
 graph stays one-way. Modules from outside the package (Foundation, Dispatch, Glibc) are not
 checked.
 
-It also reports, without failing, the files outside the FFmpeg bindings folder that import
-CFFmpeg: the issue's target is that only the bindings import it.
+A file in Sources outside the FFmpeg bindings folder that imports CFFmpeg is an error too: C
+stays behind the one thin layer, so FFmpeg's types and pointers never reach the engine's logic.
 
 Usage: scripts/check-imports.py [--package-dump FILE]   (exit 1 on a violation)
 """
@@ -92,14 +92,12 @@ def main(arguments):
                 if module in targets and module != name and module not in allowed:
                     violations.append(f"{path}:{number}: imports {module}, which target {name} does not depend on")
                 if module == "CFFmpeg" and path.startswith("Sources/") and not path.startswith(BINDINGS + "/"):
-                    outside_bindings.append(path)
-    for line in violations:
+                    outside_bindings.append(f"{path}:{number}: imports CFFmpeg outside {BINDINGS}")
+    for line in violations + outside_bindings:
         print(line)
     print(f"check-imports: {files} files in {len(targets)} targets, {len(violations)} imports against the graph")
-    print(f"check-imports: {len(outside_bindings)} files in Sources outside {BINDINGS} import CFFmpeg (reported, not failed)")
-    for path in outside_bindings:
-        print(f"  {path}")
-    return 1 if violations else 0
+    print(f"check-imports: {len(outside_bindings)} files in Sources outside {BINDINGS} import CFFmpeg")
+    return 1 if violations or outside_bindings else 0
 
 
 if __name__ == "__main__":

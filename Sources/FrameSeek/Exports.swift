@@ -24,18 +24,6 @@ extension Player {
     }
 }
 
-extension FFmpegEngine {
-    /// A factory the player calls to open each item with these options: an `HLSEngine` for an
-    /// HLS playlist, an `FFmpegEngine` for anything else.
-    public static func factory(options: Options = Options()) -> PlaybackEngineFactory {
-        { (url: URL) throws(MediaError) -> any PlaybackEngine in
-            let location = url.isFileURL ? url.path : url.absoluteString
-            if HLSEngine.isPlaylist(url) { return try HLSEngine(url: location, options: options) }
-            return try FFmpegEngine(path: location, options: options)
-        }
-    }
-}
-
 extension ResumeTracker {
     /// A key from the file's identity (`SQLiteProgressStore.defaultKey(forFileAt:)`: its real
     /// path, size and modification time) for local files, so a file renamed through a symlink

@@ -10,9 +10,9 @@ public struct PNGWriteError: Error, Sendable, CustomStringConvertible {
     /// Where the file was to be written.
     public let path: String
     /// libpng's message, or the system's reason.
-    public let message: String
-    /// `PATH: cannot write PNG (message)`.
-    public var description: String { "\(path): cannot write PNG (\(message))" }
+    public let cause: String
+    /// `PATH: cannot write PNG (cause)`.
+    public var description: String { "\(path): cannot write PNG (\(cause))" }
 }
 
 /// Writes RGB PNG files through libpng, 8 bits a sample or 16, with the zlib level and row
@@ -62,7 +62,7 @@ public enum PNGFile {
         // libpng takes 32-bit sides; RGBImage's sides are bounded far below that by every
         // caller (thumbnail and sheet limits), but a picture that is not is refused, not cut.
         guard width > 0, height > 0, width <= Int(UInt32.max) / bytesPerPixel, height <= Int(UInt32.max) else {
-            throw PNGWriteError(path: path, message: "a \(width)x\(height) picture cannot be a PNG")
+            throw PNGWriteError(path: path, cause: "a \(width)x\(height) picture cannot be a PNG")
         }
         let ok = pixels.withUnsafeBufferPointer { rows in
             fs_png_encode_rgb(
@@ -71,7 +71,7 @@ public enum PNGFile {
         }
         guard ok != 0 else {
             let message = withUnsafeBytes(of: buffer.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-            throw PNGWriteError(path: path, message: message.isEmpty ? "libpng failed" : message)
+            throw PNGWriteError(path: path, cause: message.isEmpty ? "libpng failed" : message)
         }
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
     }
@@ -80,10 +80,10 @@ public enum PNGFile {
     private static func write(_ bytes: [UInt8], to path: String) throws(PNGWriteError) {
         let temporary = OutputFile.temporaryPath(for: path)
         do { try OutputFile.writeInPlace(bytes, to: temporary, naming: path) } catch {
-            throw PNGWriteError(path: path, message: error.cause)
+            throw PNGWriteError(path: path, cause: error.cause)
         }
         do { try OutputFile.commit(temporary, to: path) } catch {
-            throw PNGWriteError(path: path, message: error.cause)
+            throw PNGWriteError(path: path, cause: error.cause)
         }
     }
 
@@ -94,7 +94,7 @@ public enum PNGFile {
     ) throws(PNGWriteError) {
         let bytes = try encode(image, compression: compression, naming: shownPath)
         do { try OutputFile.writeInPlace(bytes, to: path, naming: shownPath) } catch {
-            throw PNGWriteError(path: shownPath, message: error.cause)
+            throw PNGWriteError(path: shownPath, cause: error.cause)
         }
     }
 }

@@ -43,7 +43,7 @@ public struct ManifestCheck {
     ) throws(ManifestCheckError) -> ManifestCheckReport {
         let mediaPath = manifest.mediaPath(relativeTo: manifestPath)
         func unreadable(_ error: MediaError) -> ManifestCheckError {
-            ManifestCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.detail)
+            ManifestCheckError(path: mediaPath, reason: .mediaUnreadable, cause: error.cause)
         }
         let openedPath = try checkedMediaPath(manifest, manifestPath: manifestPath, shownAs: mediaPath, root: options.root)
         let sha256: String
@@ -140,7 +140,7 @@ public struct ManifestCheck {
             expectedLabel: LandingDiffPicture.expectedLabel(frame: index),
             landedLabel: LandingDiffPicture.landedLabel(frame: landedFrame))
         do { try PNGFile.write(diff, to: path) } catch {
-            throw ManifestCheckError(path: path, reason: .diffUnwritable, cause: error.message)
+            throw ManifestCheckError(path: path, reason: .diffUnwritable, cause: error.cause)
         }
     }
 

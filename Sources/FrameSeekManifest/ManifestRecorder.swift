@@ -20,7 +20,7 @@ public enum ManifestRecorder {
         barcode: Bool, options: FFmpegEngine.Options = .init()
     ) throws -> Manifest {
         if let problem = FileKind(at: mediaPath).notRegularProblem {
-            throw MediaError(path: mediaPath, reason: .notMedia, detail: problem)
+            throw MediaError(path: mediaPath, reason: .notMedia, cause: problem)
         }
         let sha256 = try MediaDigest.sha256(ofFileAt: mediaPath)
         let engine = try FFmpegEngine(path: mediaPath, options: options)
@@ -96,7 +96,7 @@ extension ManifestRecorder {
         } else if let audio = try engine.landedAudio() {
             md5 = audio.md5
         } else {
-            throw MediaError(path: engine.media.path, reason: .decodeFailed, detail: "the seek to \(target) landed on no frame")
+            throw MediaError(path: engine.media.path, reason: .decodeFailed, cause: "the seek to \(target) landed on no frame")
         }
         let entry = ManifestEntry(
             target: target, precision: landing.plan.precision, frameIndex: landing.frame.index,

@@ -153,7 +153,7 @@ struct LiveReloadTests {
     func failedReload() async throws {
         let h = try await LiveHarness.loaded()
         let before = h.player.liveSeekWindow
-        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, detail: "HTTP 503")
+        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, cause: "HTTP 503")
         h.stream.failNextReload(with: error)
         h.stream.publish(0..<8)
         await h.fireReload()
@@ -171,7 +171,7 @@ struct LiveReloadTests {
     @Test("Failed reloads in a row back off: the delay doubles for each, four times at most, and one that succeeds returns to the engine's")
     func failedReloadsBackOff() async throws {
         let h = try await LiveHarness.loaded()
-        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, detail: "HTTP 503")
+        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, cause: "HTTP 503")
         #expect(h.scheduler.pendingDelays == [ms(2000)])
         var delays: [MediaTime] = []
         for _ in 0..<3 {

@@ -48,7 +48,7 @@ struct BadInputTests {
                 _ = try FFmpegEngine(path: path, options: .init())
                 Issue.record("\(relative) opened")
             } catch {
-                #expect(error.detail.lowercased().contains(word), "\(relative): \(error.detail)")
+                #expect(error.cause.lowercased().contains(word), "\(relative): \(error.cause)")
             }
         }
     }

@@ -37,8 +37,8 @@ struct CBoundaryTests {
                 _ = try FFmpegEngine(path: item.path)
                 problems.withLock { $0.append("\(item.path) opened") }
             } catch {
-                if error.path != item.path || !error.detail.contains(item.own) || error.detail.contains(item.other) {
-                    problems.withLock { $0.append("\(item.path): \(error.detail)") }
+                if error.path != item.path || !error.cause.contains(item.own) || error.cause.contains(item.other) {
+                    problems.withLock { $0.append("\(item.path): \(error.cause)") }
                 }
             }
         }
@@ -86,10 +86,10 @@ struct CBoundaryTests {
                 Issue.record("\(width)x\(height) converted to \(image.map { "\($0.width)x\($0.height)" } ?? "nil")")
             } catch {
                 #expect(error.reason == .conversionFailed && error.path == path, "\(error)")
-                #expect(error.detail.contains("\(width)x\(height)"), "\(error.detail)")
+                #expect(error.cause.contains("\(width)x\(height)"), "\(error.cause)")
                 if width == 100_000 {
                     // FFmpeg's own message, logged with no context on the engine's thread.
-                    #expect(error.detail.contains("Picture size 100000x100000 is invalid"), "\(error.detail)")
+                    #expect(error.cause.contains("Picture size 100000x100000 is invalid"), "\(error.cause)")
                 }
             }
         }

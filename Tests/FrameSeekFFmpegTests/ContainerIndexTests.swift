@@ -185,7 +185,7 @@ struct ContainerIndexTests {
         // The moov of truncated_faststart.mp4 lists 360 samples; the file holds 182.
         let error = #expect(throws: MediaError.self) { try FFmpegEngine(path: Repository.fixture("bad/truncated_faststart.mp4")) }
         #expect(error?.reason == .truncated, "\(String(describing: error))")
-        #expect(error?.detail.contains("lists 360 packets") == true && error?.detail.contains("only 182") == true)
+        #expect(error?.cause.contains("lists 360 packets") == true && error?.cause.contains("only 182") == true)
     }
 
     static func fileSize(_ path: String) -> Int64 {

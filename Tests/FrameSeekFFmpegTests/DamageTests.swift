@@ -207,10 +207,10 @@ struct TruncationTests {
                 Issue.record("\(relative) opened")
             } catch {
                 #expect(error.reason == reason, "\(relative): \(error.reason)")
-                #expect(error.detail.contains(words), "\(relative): \(error.detail)")
+                #expect(error.cause.contains(words), "\(relative): \(error.cause)")
                 #expect(
-                    !error.detail.contains("Cannot allocate memory") || error.detail.hasPrefix("damaged header"),
-                    "\(relative): memory named as the cause: \(error.detail)")
+                    !error.cause.contains("Cannot allocate memory") || error.cause.hasPrefix("damaged header"),
+                    "\(relative): memory named as the cause: \(error.cause)")
                 #expect(!error.description.contains("\n"))
             }
         }

@@ -105,7 +105,7 @@ struct HLSPlaylistEngineTests {
             _ = try HLSEngine(url: Rollover.directory + "/no-such.m3u8")
         } throws: { error in
             guard let error = error as? MediaError else { return false }
-            return error.reason == .readFailed && error.detail.contains("no-such.m3u8")
+            return error.reason == .readFailed && error.cause.contains("no-such.m3u8")
         }
     }
 
@@ -118,7 +118,7 @@ struct HLSPlaylistEngineTests {
             _ = try HLSEngine(url: playlist)
         } throws: { error in
             guard let error = error as? MediaError else { return false }
-            return error.reason == .noPlayableStream && error.detail.contains(Rollover.segmentFile(0))
+            return error.reason == .noPlayableStream && error.cause.contains(Rollover.segmentFile(0))
         }
     }
 }

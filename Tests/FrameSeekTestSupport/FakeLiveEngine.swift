@@ -159,7 +159,7 @@ package final class FakeLiveEngine: LivePlaybackEngine {
         let playlist = try stream.playlist(url: url, reloading: true)
         let changed: Bool
         do { changed = try timeline.reload(with: playlist) } catch {
-            throw MediaError(path: url.absoluteString, reason: .invalidRequest, detail: error.description)
+            throw MediaError(path: url.absoluteString, reason: .invalidRequest, cause: error.description)
         }
         if changed { (frameTable, media) = Self.index(timeline, path: url.absoluteString) }
         return changed
@@ -172,7 +172,7 @@ package final class FakeLiveEngine: LivePlaybackEngine {
     ) throws(MediaError) -> SeekLanding {
         let plan: LandingPlan
         do { plan = try frameTable.planLanding(at: time, precision: precision) } catch {
-            throw MediaError(path: media.path, reason: .invalidRequest, detail: error.description)
+            throw MediaError(path: media.path, reason: .invalidRequest, cause: error.description)
         }
         currentFrameIndex = plan.frameIndex
         return SeekLanding(

@@ -107,7 +107,7 @@ package final class FakePlaybackEngine: PlaybackEngine {
     package static func factory(gate: EngineGate, gop: Int = 10) -> PlaybackEngineFactory {
         { (url: URL) throws(MediaError) -> any PlaybackEngine in
             guard let count = Int(url.deletingPathExtension().lastPathComponent), count > 0 else {
-                throw MediaError(path: url.path, reason: .fileNotFound, detail: "no such fake media")
+                throw MediaError(path: url.path, reason: .fileNotFound, cause: "no such fake media")
             }
             return FakePlaybackEngine(
                 path: url.path, frameCount: count, gop: gop, gate: gate,
@@ -124,7 +124,7 @@ package final class FakePlaybackEngine: PlaybackEngine {
         gate.enter(.seek(time))
         let plan: LandingPlan
         do { plan = try frameTable.planLanding(at: time, precision: precision) } catch {
-            throw MediaError(path: media.path, reason: .invalidRequest, detail: error.description)
+            throw MediaError(path: media.path, reason: .invalidRequest, cause: error.description)
         }
         currentFrameIndex = plan.frameIndex
         return SeekLanding(

@@ -167,7 +167,7 @@ struct PlayerBurstTests {
         let first = try #require(h.probe.innerSeeks.first)
         guard case .threw(let error) = first else { Issue.record("the superseded seek landed: \(first)"); return }
         #expect(error.reason == .interrupted)
-        #expect(error.framesBeforeInterruption == 0, "\(error.detail)")
+        #expect(error.framesBeforeInterruption == 0, "\(error.cause)")
     }
 
     @Test("A superseded seek stops decoding mid-GOP (flag set from another thread while it decodes)")
@@ -184,7 +184,7 @@ struct PlayerBurstTests {
         switch first {
         case .threw(let error):
             #expect(error.reason == .interrupted)
-            let decoded = try #require(error.framesBeforeInterruption, "\(error.detail)")
+            let decoded = try #require(error.framesBeforeInterruption, "\(error.cause)")
             #expect(decoded < 120, "the engine decoded \(decoded) frames of a superseded seek")
         case .landed(_, let decoded, _):
             Issue.record("the superseded seek decoded all \(decoded) frames to its target before noticing")

@@ -54,7 +54,7 @@ struct PlayerCancelTests {
             Issue.record("the cancelled seek landed in the engine: \(h.probe.innerSeeks)")
             return
         }
-        #expect(error.framesBeforeInterruption == 0, "\(error.detail)")
+        #expect(error.framesBeforeInterruption == 0, "\(error.cause)")
         #expect(await player.stepFrame(.forward) == .stepped(.forward, landedMediaTime: oracle.time(101)))
     }
 

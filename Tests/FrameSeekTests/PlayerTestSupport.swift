@@ -93,8 +93,8 @@ enum Fixtures {
 extension MediaError {
     /// The frame count the FFmpeg engine names when a seek was interrupted ("... after N frames").
     var framesBeforeInterruption: Int? {
-        guard reason == .interrupted, let range = detail.range(of: #"after (\d+) frames"#, options: .regularExpression)
+        guard reason == .interrupted, let range = cause.range(of: #"after (\d+) frames"#, options: .regularExpression)
         else { return nil }
-        return Int(detail[range].split(separator: " ")[1])
+        return Int(cause[range].split(separator: " ")[1])
     }
 }

@@ -40,15 +40,19 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public let reason: Reason
     /// The cause, in words, without the path.
-    public let detail: String
+    public let cause: String
 
     /// Creates an error for `path`.
-    public init(path: String, reason: Reason, detail: String) {
+    public init(path: String, reason: Reason, cause: String) {
         self.path = path
         self.reason = reason
-        self.detail = detail
+        self.cause = cause
     }
 
     /// `PATH: cause`, one line.
-    public var description: String { "\(path): \(detail)" }
+    public var description: String { "\(path): \(cause)" }
+
+    /// The cause, under the name `cause` that every FrameSeek error with a path uses.
+    @available(*, deprecated, renamed: "cause")
+    public var detail: String { cause }
 }

@@ -39,25 +39,25 @@ public enum MediaDigest {
     public static func sha256(ofFileAt path: String) throws(MediaError) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             if !FileManager.default.fileExists(atPath: path) {
-                throw MediaError(path: path, reason: .fileNotFound, detail: "no such file")
+                throw MediaError(path: path, reason: .fileNotFound, cause: "no such file")
             }
-            throw MediaError(path: path, reason: .readFailed, detail: "cannot open for reading")
+            throw MediaError(path: path, reason: .readFailed, cause: "cannot open for reading")
         }
         defer { try? handle.close() }
         guard let context = av_sha_alloc() else {
-            throw MediaError(path: path, reason: .readFailed, detail: "av_sha_alloc: out of memory")
+            throw MediaError(path: path, reason: .readFailed, cause: "av_sha_alloc: out of memory")
         }
         // av_sha_alloc hands out memory av_malloc owns; av_free releases it.
         defer { av_free(UnsafeMutableRawPointer(context)) }
         guard av_sha_init(context, 256) == 0 else {
-            throw MediaError(path: path, reason: .readFailed, detail: "av_sha_init(256) failed")
+            throw MediaError(path: path, reason: .readFailed, cause: "av_sha_init(256) failed")
         }
         while true {
             let chunk: Data
             do {
                 chunk = try handle.read(upToCount: chunkBytes) ?? Data()
             } catch {
-                throw MediaError(path: path, reason: .readFailed, detail: "cannot read: \(error.localizedDescription)")
+                throw MediaError(path: path, reason: .readFailed, cause: "cannot read: \(error.localizedDescription)")
             }
             if chunk.isEmpty { break }
             chunk.withUnsafeBytes { raw in

@@ -38,8 +38,3 @@ final class SampleConverter {
         return (channels, samples, bytes)
     }
 }
-
-extension Frame {
-    /// Audio samples per second.
-    var sampleRate: Int { Int(pointer.pointee.sample_rate) }
-}

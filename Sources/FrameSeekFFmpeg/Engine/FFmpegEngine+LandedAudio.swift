@@ -34,17 +34,17 @@ extension FFmpegEngine {
             guard let audio = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: nil) else {
                 throw MediaError(
                     path: path, reason: .decodeFailed,
-                    detail: "audio frame \(index) (pts \(target)) not found decoding from the start")
+                    cause: "audio frame \(index) (pts \(target)) not found decoding from the start")
             }
             return audio
         } catch let error as FFmpegError {
             throw MediaError(
                 path: path, reason: .conversionFailed,
-                detail: "cannot decode audio frame \(index) as 16-bit samples: \(error.description)")
+                cause: "cannot decode audio frame \(index) as 16-bit samples: \(error.description)")
         } catch let error as MediaError {
             throw error
         } catch {
-            throw MediaError(path: path, reason: .decodeFailed, detail: "\(error)")
+            throw MediaError(path: path, reason: .decodeFailed, cause: "\(error)")
         }
     }
 

@@ -18,7 +18,7 @@ extension FFmpegEngine {
         } catch {
             throw MediaError(
                 path: path, reason: .conversionFailed,
-                detail: "cannot copy frame \(index) out of the decoder: \(error.description)")
+                cause: "cannot copy frame \(index) out of the decoder: \(error.description)")
         }
     }
 
@@ -72,12 +72,12 @@ extension FFmpegEngine {
         if error.code == FFmpegError.Code.filterNotFound {
             return MediaError(
                 path: path, reason: .conversionFailed,
-                detail: "cannot tone-map \(what), an HDR picture, to SDR: \(error.function) found no filter "
+                cause: "cannot tone-map \(what), an HDR picture, to SDR: \(error.function) found no filter "
                     + "(\(FilterLibrary.soname) missing, or FFmpeg built without libzimg); "
                     + "--tonemap none converts it without tone mapping")
         }
         return MediaError(
             path: path, reason: .conversionFailed,
-            detail: "cannot convert \(what) to RGB\(size): \(error.function): \(log.message(for: error))")
+            cause: "cannot convert \(what) to RGB\(size): \(error.function): \(log.message(for: error))")
     }
 }

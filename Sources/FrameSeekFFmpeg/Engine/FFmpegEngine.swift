@@ -152,7 +152,7 @@ public final class FFmpegEngine: PlaybackEngine {
     ///
     /// - Throws: `MediaError` as `init(path:options:)` does.
     package convenience init(bytes: [UInt8], name: String, options: Options = Options()) throws(MediaError) {
-        guard !bytes.isEmpty else { throw MediaError(path: name, reason: .emptyFile, detail: "empty file (0 bytes)") }
+        guard !bytes.isEmpty else { throw MediaError(path: name, reason: .emptyFile, cause: "empty file (0 bytes)") }
         try self.init(path: name, memory: MemoryInput(bytes: bytes), options: options)
     }
 
@@ -170,7 +170,7 @@ public final class FFmpegEngine: PlaybackEngine {
         let decoderParameters: StreamParameters
         do { decoderParameters = try StreamParameters(copying: stream) } catch {
             throw MediaError(
-                path: path, reason: .readFailed, detail: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
+                path: path, reason: .readFailed, cause: "cannot copy the parameters of stream \(streamIndex): \(error.description)")
         }
         let pool = try MediaOpener.openPool(
             demuxer, opener: DecoderSlotOpener(streamIndex: streamIndex, parameters: decoderParameters, threads: options.threads, log: log),
@@ -214,9 +214,9 @@ public final class FFmpegEngine: PlaybackEngine {
         indexCacheOutcome = MediaOpener.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
         guard !built.table.frames.isEmpty else {
             if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
-                throw MediaError(path: path, reason: .truncated, detail: cause)
+                throw MediaError(path: path, reason: .truncated, cause: cause)
             }
-            throw MediaError(path: path, reason: .noPlayableStream, detail: "stream \(streamIndex) has no frames")
+            throw MediaError(path: path, reason: .noPlayableStream, cause: "stream \(streamIndex) has no frames")
         }
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
@@ -253,7 +253,7 @@ public final class FFmpegEngine: PlaybackEngine {
         guard demuxer.streamCount == blueprint.media.streams.count else {
             throw MediaError(
                 path: path, reason: .readFailed,
-                detail: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
+                cause: "the file changed since it was opened: it has \(demuxer.streamCount) streams, not \(blueprint.media.streams.count)")
         }
         let pool = try MediaOpener.openPool(
             demuxer,

@@ -52,7 +52,7 @@ enum MediaOpener {
         } catch {
             throw MediaError(
                 path: path, reason: .streamUnavailable,
-                detail: "stream \(opener.streamIndex) cannot be decoded: \(opener.log.message(for: error))")
+                cause: "stream \(opener.streamIndex) cannot be decoded: \(opener.log.message(for: error))")
         }
     }
 
@@ -63,14 +63,14 @@ enum MediaOpener {
         try checkFileKind(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError(path: path, reason: .fileNotFound, detail: "no such file")
+            throw MediaError(path: path, reason: .fileNotFound, cause: "no such file")
         }
         if isDirectory.boolValue {
-            throw MediaError(path: path, reason: .notMedia, detail: "is a directory, not a media file")
+            throw MediaError(path: path, reason: .notMedia, cause: "is a directory, not a media file")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
         if size == 0 {
-            throw MediaError(path: path, reason: .emptyFile, detail: "empty file (0 bytes)")
+            throw MediaError(path: path, reason: .emptyFile, cause: "empty file (0 bytes)")
         }
     }
 
@@ -80,20 +80,20 @@ enum MediaOpener {
     /// ran out; "invalid data" is a damaged header when the file starts as a container does,
     /// a truncated file when an MP4 lacks its moov, and only otherwise not media at all.
     static func openError(_ error: FFmpegError, path: String, log: FFmpegLogSink) -> MediaError {
-        if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, detail: "no such file") }
+        if error.isFileNotFound { return MediaError(path: path, reason: .fileNotFound, cause: "no such file") }
         let logged = log.takeLastError()
         let cause = logged ?? "\(error.function): \(error.message)"
         if error.code == FFmpegError.Code.exit {
             // Only the network deadline interrupts an open (`NetworkDeadline`).
             return MediaError(
                 path: path, reason: .readFailed,
-                detail: "no answer within the network timeout (NetworkPolicy.timeout, --timeout): \(error.function) was interrupted")
+                cause: "no answer within the network timeout (NetworkPolicy.timeout, --timeout): \(error.function) was interrupted")
         }
         let signature = ContainerSignature(path: path)
         if error.code == FFmpegError.Code.outOfMemory && error.function != "avformat_alloc_context" {
             return MediaError(
                 path: path, reason: .damagedHeader,
-                detail:
+                cause:
                     "damaged header: \(signature?.name ?? "the container") header states sizes no file holds (FFmpeg: \(error.message), \(cause))"
             )
         }
@@ -101,7 +101,7 @@ enum MediaOpener {
             // FFmpeg's logged words name the cause the code hides ("Error in the pull function",
             // a certificate that does not verify, a redirect loop).
             return MediaError(
-                path: path, reason: .readFailed, detail: "cannot open (\(error.description)\(logged.map { ": \($0)" } ?? ""))")
+                path: path, reason: .readFailed, cause: "cannot open (\(error.description)\(logged.map { ": \($0)" } ?? ""))")
         }
         switch signature {
         // A URL's start is not read here (`ContainerSignature` reads files on disk); the mov
@@ -111,15 +111,15 @@ enum MediaOpener {
             nil where cause.contains("moov atom not found") && (path.hasPrefix("http://") || path.hasPrefix("https://")):
             return MediaError(
                 path: path, reason: .truncated,
-                detail:
+                cause:
                     "truncated or unfinished MP4: it has no moov box, the index written last, so the file was cut short or never finalized (\(cause))"
             )
         case let container?:
             return MediaError(
                 path: path, reason: .damagedHeader,
-                detail: "damaged header: the file starts as \(container.name) but FFmpeg cannot read its header (\(cause))")
+                cause: "damaged header: the file starts as \(container.name) but FFmpeg cannot read its header (\(cause))")
         case nil:
-            return MediaError(path: path, reason: .notMedia, detail: "not a media file FFmpeg can read (\(cause))")
+            return MediaError(path: path, reason: .notMedia, cause: "not a media file FFmpeg can read (\(cause))")
         }
     }
 
@@ -128,7 +128,7 @@ enum MediaOpener {
             guard requested >= 0 && requested < demuxer.streamCount else {
                 throw MediaError(
                     path: path, reason: .streamUnavailable,
-                    detail:
+                    cause:
                         "no stream \(requested) (the file has \(demuxer.streamCount) stream\(demuxer.streamCount == 1 ? "" : "s"), numbered from 0)"
                 )
             }
@@ -136,13 +136,13 @@ enum MediaOpener {
             guard type == .video || type == .audio else {
                 throw MediaError(
                     path: path, reason: .streamUnavailable,
-                    detail: "stream \(requested) is \(type.rawValue); FrameSeek seeks in video or audio streams")
+                    cause: "stream \(requested) is \(type.rawValue); FrameSeek seeks in video or audio streams")
             }
             return requested
         }
         if let video = demuxer.bestStream(of: .video) { return video }
         if let audio = demuxer.bestStream(of: .audio) { return audio }
-        throw MediaError(path: path, reason: .noPlayableStream, detail: "no video or audio stream")
+        throw MediaError(path: path, reason: .noPlayableStream, cause: "no video or audio stream")
     }
 
     /// Time zero of the timeline in the stream's time base: the container's start time, as
@@ -158,10 +158,10 @@ enum MediaOpener {
     /// FFmpeg would block on a FIFO or read `/dev/zero` forever (`FileKind`).
     static func checkFileKind(_ path: String) throws(MediaError) {
         switch FileKind(at: path) {
-        case .linkLoop: throw MediaError(path: path, reason: .readFailed, detail: "symbolic link loop")
-        case .fifo: throw MediaError(path: path, reason: .notMedia, detail: "is a FIFO, not a media file")
-        case .characterDevice, .blockDevice: throw MediaError(path: path, reason: .notMedia, detail: "is a device, not a media file")
-        case .socket: throw MediaError(path: path, reason: .notMedia, detail: "is a socket, not a media file")
+        case .linkLoop: throw MediaError(path: path, reason: .readFailed, cause: "symbolic link loop")
+        case .fifo: throw MediaError(path: path, reason: .notMedia, cause: "is a FIFO, not a media file")
+        case .characterDevice, .blockDevice: throw MediaError(path: path, reason: .notMedia, cause: "is a device, not a media file")
+        case .socket: throw MediaError(path: path, reason: .notMedia, cause: "is a socket, not a media file")
         // Missing and unreadable paths, and folders, are named by the checks that follow.
         case .regular, .folder, .missing, .unknown: return
         }

@@ -14,12 +14,12 @@ extension HLSEngine {
         do {
             text = try fetcher.text(at: url, namedBy: origin)
         } catch {
-            throw MediaError(path: name, reason: .readFailed, detail: "cannot read playlist \(error.description)")
+            throw MediaError(path: name, reason: .readFailed, cause: "cannot read playlist \(error.description)")
         }
         do {
             return try HLSPlaylist.parse(text: text, url: url)
         } catch {
-            throw MediaError(path: name, reason: .notMedia, detail: "not an HLS playlist: \(error.description)")
+            throw MediaError(path: name, reason: .notMedia, cause: "not an HLS playlist: \(error.description)")
         }
     }
 
@@ -42,7 +42,7 @@ extension HLSEngine {
             }
             bytes += try fetcher.bytes(at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin)
         } catch {
-            throw MediaError(path: error.url, reason: .readFailed, detail: "cannot read segment: \(error.cause)")
+            throw MediaError(path: error.url, reason: .readFailed, cause: "cannot read segment: \(error.cause)")
         }
         var segmentOptions = options
         segmentOptions.memoryOrigin = segmentOrigin
@@ -88,7 +88,7 @@ extension HLSEngine {
             }
             throw MediaError(
                 path: url, reason: .noPlayableStream,
-                detail: "no segment of the window can be read"
+                cause: "no segment of the window can be read"
                     + (causes.isEmpty ? "" : ": \(causes.joined(separator: "; "))"))
         }
         index = built

@@ -25,12 +25,12 @@ extension HLSEngine {
             else {
                 throw MediaError(
                     path: url, reason: .notMedia,
-                    detail: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
+                    cause: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
             }
             do {
                 playlistChanged = try reloaded.reload(with: playlist)
             } catch {
-                throw MediaError(path: url, reason: .unsupported, detail: "cannot reload: \(error.description)")
+                throw MediaError(path: url, reason: .unsupported, cause: "cannot reload: \(error.description)")
             }
         }
         let previousTimeline = timeline

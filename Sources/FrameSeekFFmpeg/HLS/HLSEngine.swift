@@ -82,7 +82,7 @@ public final class HLSEngine: LivePlaybackEngine {
         let fetcher = SegmentFetcher(policy: options.network)
         self.fetcher = fetcher
         let given = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
-        guard let given else { throw MediaError(path: url, reason: .invalidRequest, detail: "not a URL") }
+        guard let given else { throw MediaError(path: url, reason: .invalidRequest, cause: "not a URL") }
         var playlist: HLSMediaPlaylist
         var mediaURL = given
         var mediaOrigin = ResourceOrigin.local
@@ -94,13 +94,13 @@ public final class HLSEngine: LivePlaybackEngine {
             do {
                 mediaURL = try multivariant.variant(selecting: variant).uri
             } catch {
-                throw MediaError(path: url, reason: .streamUnavailable, detail: error.description)
+                throw MediaError(path: url, reason: .streamUnavailable, cause: error.description)
             }
             guard case .media(let media) = try Self.readPlaylist(mediaURL, namedBy: mediaOrigin, fetcher: fetcher, name: url)
             else {
                 throw MediaError(
                     path: url, reason: .notMedia,
-                    detail: "variant \(mediaURL.absoluteString) is a multivariant playlist, not a media playlist")
+                    cause: "variant \(mediaURL.absoluteString) is a multivariant playlist, not a media playlist")
             }
             playlist = media
         }
@@ -125,7 +125,7 @@ public final class HLSEngine: LivePlaybackEngine {
                     if case .failure(let error) = segment.content { return error.description }
                     return "no frames"
                 } ?? "the playlist lists no segments"
-            throw MediaError(path: url, reason: .noPlayableStream, detail: "no segment can be read: \(cause)")
+            throw MediaError(path: url, reason: .noPlayableStream, cause: "no segment can be read: \(cause)")
         }
         timeBase = HLSWindowIndex.timeBase(for: first.table)
         try rebuildIndex()
@@ -174,7 +174,7 @@ public final class HLSEngine: LivePlaybackEngine {
         do {
             plan = try frameTable.planLanding(at: time, precision: precision)
         } catch {
-            throw MediaError(path: url, reason: .invalidRequest, detail: error.description)
+            throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
         }
         return try land(plan, mode: .decode, interruption: interruption)
     }
@@ -196,7 +196,7 @@ public final class HLSEngine: LivePlaybackEngine {
         } catch {
             throw MediaError(
                 path: url, reason: .decodeFailed,
-                detail: "segment \(location.sequence) frame \(location.localIndex): \(error.description)")
+                cause: "segment \(location.sequence) frame \(location.localIndex): \(error.description)")
         }
         let local = try engine.land(localPlan, mode: mode, interruption: interruption)
         let global = index.globalIndex(sequence: location.sequence, localIndex: local.frame.index) ?? plan.frameIndex
@@ -220,7 +220,7 @@ public final class HLSEngine: LivePlaybackEngine {
     func segmentEngine(_ sequence: Int) throws(MediaError) -> FFmpegEngine {
         if let open = engines.engine(sequence) { return open }
         guard let segment = segments.first(where: { $0.segment.mediaSequence == sequence })?.segment else {
-            throw MediaError(path: url, reason: .readFailed, detail: "segment \(sequence) is no longer in the window")
+            throw MediaError(path: url, reason: .readFailed, cause: "segment \(sequence) is no longer in the window")
         }
         let engine = try openSegment(segment)
         engines.insert(engine, for: sequence)

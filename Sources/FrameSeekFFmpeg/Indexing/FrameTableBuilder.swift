@@ -98,7 +98,7 @@ struct FrameTableBuilder {
         if declared > 0 && packets.count < declared && demuxer.formatName.hasPrefix("mov") {
             throw MediaError(
                 path: demuxer.path, reason: .truncated,
-                detail:
+                cause:
                     "truncated: the container lists \(declared) packets in stream \(streamIndex) but only \(packets.count) could be read")
         }
         guard !packets.isEmpty && packets.allSatisfy({ $0.pts != nil }) else { return .declined(movedDemuxer: true) }
@@ -119,7 +119,7 @@ struct FrameTableBuilder {
         do {
             fresh = try demuxer.reopened(probingStreams: probingStreams)
         } catch {
-            throw MediaError(path: demuxer.path, reason: .readFailed, detail: "cannot reopen: \(demuxer.log.message(for: error))")
+            throw MediaError(path: demuxer.path, reason: .readFailed, cause: "cannot reopen: \(demuxer.log.message(for: error))")
         }
         fresh.selectOnly(streamIndex: streamIndex)
         return fresh
@@ -161,7 +161,7 @@ struct FrameTableBuilder {
                 let cause = demuxer.log.message(for: error)
                 if packetsRead == 0 {
                     throw MediaError(
-                        path: demuxer.path, reason: .readFailed, detail: "reading packets failed before the first packet: \(cause)")
+                        path: demuxer.path, reason: .readFailed, cause: "reading packets failed before the first packet: \(cause)")
                 }
                 return (packets, "reading failed after \(packetsRead) packets: \(cause)", missingData)
             }
@@ -187,10 +187,10 @@ struct FrameTableBuilder {
         // B-frames of an open GOP) never come out of the decoder, so they are not frames.
         guard let firstKey = (0..<count).first(where: { packets.isKeyframe($0) }) else {
             throw MediaError(
-                path: demuxer.path, reason: .decodeFailed, detail: "stream \(streamIndex) has no keyframe to start decoding from")
+                path: demuxer.path, reason: .decodeFailed, cause: "stream \(streamIndex) has no keyframe to start decoding from")
         }
         guard count <= Int(Int32.max) else {
-            throw MediaError(path: demuxer.path, reason: .unsupported, detail: "stream \(streamIndex) has more than \(Int32.max) packets")
+            throw MediaError(path: demuxer.path, reason: .unsupported, cause: "stream \(streamIndex) has more than \(Int32.max) packets")
         }
         func pts(_ i: Int) -> Int64 { packets.pts(i)! }
         let firstKeyPTS = pts(firstKey), firstKeyDiscarded = packets.isDiscarded(firstKey)
@@ -245,7 +245,7 @@ struct FrameTableBuilder {
             decoder = try makeDecoder()
         } catch {
             throw MediaError(
-                path: demuxer.path, reason: .decodeFailed, detail: "cannot decode stream \(streamIndex): \(demuxer.log.message(for: error))"
+                path: demuxer.path, reason: .decodeFailed, cause: "cannot decode stream \(streamIndex): \(demuxer.log.message(for: error))"
             )
         }
         typealias Decoded = DecodedFrames.Frame
@@ -283,12 +283,12 @@ struct FrameTableBuilder {
         } catch {
             throw MediaError(
                 path: demuxer.path, reason: .decodeFailed,
-                detail: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(demuxer.log.message(for: error))")
+                cause: "decoding stream \(streamIndex) failed after \(decoded.count) frames: \(demuxer.log.message(for: error))")
         }
         if decoded.isEmpty && decodedWithoutTimestamps > 0 {
             throw MediaError(
                 path: demuxer.path, reason: .unsupported,
-                detail: "stream \(streamIndex) has no timestamps (a raw elementary stream?); remux it into MP4 or Matroska first")
+                cause: "stream \(streamIndex) has no timestamps (a raw elementary stream?); remux it into MP4 or Matroska first")
         }
         let sorted = decoded.enumerated().sorted { $0.element.pts < $1.element.pts }
         try checkUnique(count: sorted.count) { sorted[$0].element.pts }
@@ -335,7 +335,7 @@ struct FrameTableBuilder {
         guard let first else { return }
         throw MediaError(
             path: demuxer.path, reason: .unsupported,
-            detail:
+            cause:
                 "\(repeats) frames of stream \(streamIndex) repeat another frame's timestamp (first at pts \(first)); FrameSeek cannot tell such frames apart"
         )
     }
@@ -354,7 +354,7 @@ struct FrameTableBuilder {
             if outOfRange {
                 throw MediaError(
                     path: demuxer.path, reason: .unsupported,
-                    detail: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
+                    cause: "timestamps of stream \(streamIndex) are out of range (they overflow 64 bits)")
             }
         }
         // Only a last frame without a duration needs the median, so the gaps are sorted only then.

@@ -140,7 +140,7 @@ extension LandingExecutor {
                 }
             }
         } catch {
-            throw MediaError(path: path, reason: .decodeFailed, detail: "decoding failed: \(error.description)")
+            throw MediaError(path: path, reason: .decodeFailed, cause: "decoding failed: \(error.description)")
         }
     }
 

@@ -73,7 +73,7 @@ final class LandingExecutor {
         do {
             return try table.planLanding(at: time, precision: precision)
         } catch {
-            throw MediaError(path: path, reason: .invalidRequest, detail: error.description)
+            throw MediaError(path: path, reason: .invalidRequest, cause: error.description)
         }
     }
 
@@ -184,7 +184,7 @@ final class LandingExecutor {
         if let known = undecodable[index] {
             throw MediaError(
                 path: path, reason: .decodeFailed,
-                detail: "frame \(index) (pts \(target.pts)) cannot be decoded: \(known) (found by an earlier attempt)")
+                cause: "frame \(index) (pts \(target.pts)) cannot be decoded: \(known) (found by an earlier attempt)")
         }
         var decodeStart = point
         var seekPoint = point
@@ -234,7 +234,7 @@ final class LandingExecutor {
             case .interrupted:
                 throw MediaError(
                     path: path, reason: .interrupted,
-                    detail: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
+                    cause: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
             case .demuxerLandedLate:
                 seekPoint = table.randomAccessPoint(before: seekPoint) ?? seekPoint
             case .targetMissed where keyframeOnly:
@@ -305,7 +305,7 @@ final class LandingExecutor {
             reopened.selectOnly(streamIndex: table.streamIndex)
             pool.replaceActiveDemuxer(with: reopened)
         } catch {
-            throw MediaError(path: path, reason: .readFailed, detail: "cannot reopen to decode from the start: \(error.message)")
+            throw MediaError(path: path, reason: .readFailed, cause: "cannot reopen to decode from the start: \(error.message)")
         }
     }
 
@@ -337,7 +337,7 @@ final class LandingExecutor {
         for skipped in start..<end { undecodable[skipped] = why }
         return MediaError(
             path: path, reason: .decodeFailed,
-            detail: "frame \(index) (pts \(table.frames[index].pts)) cannot be decoded: \(why)")
+            cause: "frame \(index) (pts \(table.frames[index].pts)) cannot be decoded: \(why)")
     }
 
     /// Makes the cached frame `index` the landed frame, sharing its buffers.
@@ -348,7 +348,7 @@ final class LandingExecutor {
             try landedFrame.reference(cached)
         } catch {
             landedFrameIndex = nil
-            throw MediaError(path: path, reason: .decodeFailed, detail: "cannot reference cached frame \(index): \(error.description)")
+            throw MediaError(path: path, reason: .decodeFailed, cause: "cannot reference cached frame \(index): \(error.description)")
         }
         landedFrameIndex = index
     }

@@ -31,6 +31,6 @@ extension DecodedAudio {
     ///   `swr_convert_frame` (an unsupported layout, out of memory).
     init(frame: Frame) throws(FFmpegError) {
         let (channels, samples, bytes) = try SampleConverter().packedS16(frame)
-        self.init(sampleRate: frame.sampleRate, channels: channels, sampleCount: samples, pts: frame.pts ?? 0, bytes: bytes)
+        self.init(sampleRate: Int(frame.sampleRate), channels: channels, sampleCount: samples, pts: frame.pts ?? 0, bytes: bytes)
     }
 }

@@ -35,7 +35,7 @@ extension ThumbnailGenerator {
             throw error
         } catch {
             // `deliver` above never throws, so every error is the generator's.
-            throw MediaError(path: engine.media.path, reason: .decodeFailed, detail: "\(error)")
+            throw MediaError(path: engine.media.path, reason: .decodeFailed, cause: "\(error)")
         }
         return results.compactMap { $0 }
     }

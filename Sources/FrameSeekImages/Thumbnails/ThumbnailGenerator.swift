@@ -78,7 +78,7 @@ public final class ThumbnailGenerator {
                 options.streamIndex == nil
                 ? "no video stream to make thumbnails from"
                 : "stream \(stream.index) is \(stream.mediaType.rawValue); thumbnails need a video stream"
-            throw MediaError(path: path, reason: .noPlayableStream, detail: detail)
+            throw MediaError(path: path, reason: .noPlayableStream, cause: detail)
         }
     }
 
@@ -88,7 +88,7 @@ public final class ThumbnailGenerator {
     /// - Throws: `MediaError` `.noPlayableStream` when the engine's stream is not video.
     package init(engine: FFmpegEngine) throws(MediaError) {
         guard engine.media.selectedStream.mediaType == .video else {
-            throw MediaError(path: engine.media.path, reason: .noPlayableStream, detail: "no video stream to make thumbnails from")
+            throw MediaError(path: engine.media.path, reason: .noPlayableStream, cause: "no video stream to make thumbnails from")
         }
         self.engine = engine
         opensHelpers = false
@@ -170,7 +170,7 @@ public final class ThumbnailGenerator {
         let orientation = engine.media.selectedStream.orientation
         let coded = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
         guard let image = try engine.landedImage(width: coded.0, height: coded.1) else {
-            throw MediaError(path: engine.media.path, reason: .decodeFailed, detail: "no frame landed to make a thumbnail of")
+            throw MediaError(path: engine.media.path, reason: .decodeFailed, cause: "no frame landed to make a thumbnail of")
         }
         return image.oriented(orientation)
     }
