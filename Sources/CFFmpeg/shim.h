@@ -81,8 +81,6 @@ static inline int fs_averror_exit(void) { return AVERROR_EXIT; }
 static inline int64_t fs_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// AV_TIME_BASE: the microsecond unit of AVFormatContext.start_time and duration.
 static inline int fs_time_base(void) { return AV_TIME_BASE; }
-/// AV_TIME_BASE_Q as a value (the macro is a compound literal).
-static inline AVRational fs_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
 
 // ---- AVFrame ----
 

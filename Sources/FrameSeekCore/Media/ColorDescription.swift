@@ -49,9 +49,16 @@ public struct ColorDescription: Sendable, Hashable {
     /// The peak luminance to tone-map from, in nits: MaxCLL, else the mastering display's
     /// maximum, else 1000, the usual mastering peak.
     public var peakLuminance: Double {
+        Self.statedPeakLuminance(contentLightLevel: contentLightLevel, masteringDisplay: masteringDisplay) ?? 1000
+    }
+
+    /// The peak luminance HDR metadata states, in nits: MaxCLL when above 0, else the mastering
+    /// display's maximum when above 0; nil when neither is stated. A stream's metadata and a
+    /// frame's side data both carry these two records.
+    public static func statedPeakLuminance(contentLightLevel: ContentLightLevel?, masteringDisplay: MasteringDisplay?) -> Double? {
         if let maxCLL = contentLightLevel?.maxContentLightLevel, maxCLL > 0 { return Double(maxCLL) }
         if let maximum = masteringDisplay?.maximumLuminance, maximum > 0 { return maximum }
-        return 1000
+        return nil
     }
 }
 

@@ -14,7 +14,7 @@ extension Demuxer {
         fileprivate init(_ demuxer: Demuxer, index: Int) {
             self.demuxer = demuxer
             self.index = index
-            pointer = demuxer.context.pointee.streams[index]!
+            pointer = demuxer.avStream(index)
         }
 
         /// The codec parameters FFmpeg probed for the stream.
@@ -56,10 +56,8 @@ extension Demuxer {
         /// A video stream's height in pixels.
         var height: Int { Int(parameters.height) }
 
-        /// A video stream's pixel format as ffprobe names it (`av_get_pix_fmt_name`); nil when unknown.
-        var pixelFormatName: String? {
-            av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) }
-        }
+        /// A video stream's pixel format as ffprobe names it; nil when unknown.
+        var pixelFormatName: String? { PixelFormat(rawValue: parameters.format).knownName }
 
         /// The ratio of a pixel's width to its height, as stated; 0/1 or 0/0 when unstated.
         var sampleAspectRatio: TimeBase { parameters.sample_aspect_ratio.timeBase }

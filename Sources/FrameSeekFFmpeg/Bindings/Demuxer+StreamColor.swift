@@ -26,27 +26,11 @@ extension Demuxer.Stream {
     }
 
     /// The mastering display the container states as stream side data (`mdcv`, Matroska's
-    /// colour elements): chromaticities and nits as numbers; nil when none is stated.
-    var masteringDisplay: MasteringDisplay? {
-        guard let metadata = fs_stream_mastering_display(pointer) else { return nil }
-        let m = metadata.pointee
-        func value(_ r: AVRational) -> Double { r.den == 0 ? 0 : Double(r.num) / Double(r.den) }
-        func point(_ xy: (AVRational, AVRational)) -> Chromaticity { Chromaticity(x: value(xy.0), y: value(xy.1)) }
-        let primaries =
-            m.has_primaries != 0
-            ? [point(m.display_primaries.0), point(m.display_primaries.1), point(m.display_primaries.2)] : nil
-        return MasteringDisplay(
-            primaries: primaries, whitePoint: m.has_primaries != 0 ? point(m.white_point) : nil,
-            minimumLuminance: m.has_luminance != 0 ? value(m.min_luminance) : nil,
-            maximumLuminance: m.has_luminance != 0 ? value(m.max_luminance) : nil)
-    }
+    /// colour elements); nil when none is stated.
+    var masteringDisplay: MasteringDisplay? { fs_stream_mastering_display(pointer).map { MasteringDisplay($0.pointee) } }
 
     /// The content light level the container states as stream side data (`clli`); nil when none.
-    var contentLightLevel: ContentLightLevel? {
-        fs_stream_content_light(pointer).map {
-            ContentLightLevel(maxContentLightLevel: Int($0.pointee.MaxCLL), maxFrameAverageLightLevel: Int($0.pointee.MaxFALL))
-        }
-    }
+    var contentLightLevel: ContentLightLevel? { fs_stream_content_light(pointer).map { ContentLightLevel($0.pointee) } }
 
     /// The Dolby Vision configuration the container states (`dvcC`/`dvvC`); nil when none.
     var dolbyVision: DolbyVisionConfiguration? {
@@ -58,5 +42,27 @@ extension Demuxer.Stream {
                 hasRPU: r.rpu_present_flag != 0, hasEnhancementLayer: r.el_present_flag != 0,
                 hasBaseLayer: r.bl_present_flag != 0)
         }
+    }
+}
+
+extension MasteringDisplay {
+    /// FFmpeg's record as numbers: chromaticities and nits, nil where it has none.
+    init(_ m: AVMasteringDisplayMetadata) {
+        func value(_ r: AVRational) -> Double { r.den == 0 ? 0 : Double(r.num) / Double(r.den) }
+        func point(_ xy: (AVRational, AVRational)) -> Chromaticity { Chromaticity(x: value(xy.0), y: value(xy.1)) }
+        let primaries =
+            m.has_primaries != 0
+            ? [point(m.display_primaries.0), point(m.display_primaries.1), point(m.display_primaries.2)] : nil
+        self.init(
+            primaries: primaries, whitePoint: m.has_primaries != 0 ? point(m.white_point) : nil,
+            minimumLuminance: m.has_luminance != 0 ? value(m.min_luminance) : nil,
+            maximumLuminance: m.has_luminance != 0 ? value(m.max_luminance) : nil)
+    }
+}
+
+extension ContentLightLevel {
+    /// FFmpeg's record as whole nits.
+    init(_ metadata: AVContentLightMetadata) {
+        self.init(maxContentLightLevel: Int(metadata.MaxCLL), maxFrameAverageLightLevel: Int(metadata.MaxFALL))
     }
 }

@@ -126,7 +126,8 @@ final class Demuxer {
 
     var streamCount: Int { Int(context.pointee.nb_streams) }
 
-    private func avStream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+    /// The stream at `index`, which the caller keeps below `streamCount`.
+    func avStream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }
 

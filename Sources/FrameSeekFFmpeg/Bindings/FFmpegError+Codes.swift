@@ -10,10 +10,6 @@ extension FFmpegError {
         static func posix(_ errnum: Int32) -> Int32 { fs_averror(errnum) }
         /// `AVERROR(ENOMEM)`.
         static var outOfMemory: Int32 { fs_averror(ENOMEM) }
-        /// `AVERROR(EINVAL)`.
-        static var invalidArgument: Int32 { fs_averror(EINVAL) }
-        /// `AVERROR(EAGAIN)`: the decoder wants more input or has no output yet.
-        static var tryAgain: Int32 { fs_averror_eagain() }
         /// `AVERROR_EOF`: end of file or a fully drained decoder.
         static var endOfFile: Int32 { fs_averror_eof() }
         /// `AVERROR_INVALIDDATA`: the input is not what the demuxer or decoder expects.

@@ -111,7 +111,4 @@ final class FilterGraph {
         try check(api.buffersink_get_frame(sink, out.pointer), "av_buffersink_get_frame")
         return out
     }
-
-    /// Whether libavfilter can be opened and has the filter `name`.
-    static func hasFilter(_ name: String) -> Bool { FilterLibrary.hasFilter(name) }
 }

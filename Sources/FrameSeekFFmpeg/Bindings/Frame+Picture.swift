@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FrameSeekCore
 
 /// A picture's first four plane pointers and the bytes per row of each.
 typealias PicturePlanes = (planes: [UnsafePointer<UInt8>?], strides: [Int32])
@@ -104,17 +105,14 @@ extension Frame {
         set { pointer.pointee.color_range = newValue == true ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG }
     }
 
-    /// The content light level's MaxCLL in nits (from the HEVC SEI), or 0 when the frame has none.
-    var maxContentLightLevel: Double {
-        sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, as: AVContentLightMetadata.self).map { Double($0.MaxCLL) } ?? 0
+    /// The content light level the frame carries as side data (from the HEVC SEI); nil when none.
+    var contentLightLevel: ContentLightLevel? {
+        sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, as: AVContentLightMetadata.self).map { ContentLightLevel($0) }
     }
 
-    /// The mastering display's maximum luminance in nits, or 0 when the frame has none.
-    var masteringPeakLuminance: Double {
-        guard let display = sideData(AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, as: AVMasteringDisplayMetadata.self),
-            display.has_luminance != 0, display.max_luminance.den != 0
-        else { return 0 }
-        return av_q2d(display.max_luminance)
+    /// The mastering display the frame carries as side data; nil when none.
+    var masteringDisplay: MasteringDisplay? {
+        sideData(AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, as: AVMasteringDisplayMetadata.self).map { MasteringDisplay($0) }
     }
 
     /// The frame's side data of `type` read as a `T`, or nil when it has none or too little.

@@ -19,7 +19,7 @@ final class PayloadSkippingReader {
     /// The read position and the inner context, which the callbacks reach through the `opaque`
     /// pointer. A class of its own so that the pointer exists before `avio_alloc_context`.
     private final class Cursor: PositionedReadCursor {
-        let inner: UnsafeMutablePointer<AVIOContext>
+        let inner: IOContext
         /// Sorted, disjoint `[start, end)` byte ranges that are never read.
         var skipped: [Range<Int64>] = []
         /// Where the inner context stands; a read elsewhere seeks it first.
@@ -32,7 +32,7 @@ final class PayloadSkippingReader {
         let deadline: NetworkDeadline?
         let timeout: Duration
 
-        init(inner: UnsafeMutablePointer<AVIOContext>, deadline: NetworkDeadline?, timeout: Duration) {
+        init(inner: IOContext, deadline: NetworkDeadline?, timeout: Duration) {
             self.inner = inner
             self.deadline = deadline
             self.timeout = timeout
@@ -62,11 +62,10 @@ final class PayloadSkippingReader {
             // Never read into a payload: a read stops where the next skipped range starts.
             let wanted = Int32(min(Int64(size), (place.nextStart ?? .max) - offset))
             if innerOffset != offset {
-                let landed = avio_seek(inner, offset, SEEK_SET)
-                guard landed >= 0 else { return Int32(truncatingIfNeeded: landed) }
+                do { try inner.seek(to: offset) } catch { return error.code }
                 innerOffset = offset
             }
-            let count = avio_read(inner, buffer, wanted)
+            let count = inner.read(into: buffer, count: wanted)
             guard count > 0 else { return count == 0 ? fs_averror_eof() : count }
             offset += Int64(count)
             innerOffset = offset
@@ -76,7 +75,7 @@ final class PayloadSkippingReader {
 
         /// Only the position moves on a seek; the inner context seeks when a read needs bytes
         /// there, so a seek over a payload costs nothing.
-        override var size: Int64 { avio_size(inner) }
+        override var size: Int64 { inner.size }
     }
 
     private let reading: CustomReadContext
@@ -86,26 +85,16 @@ final class PayloadSkippingReader {
     /// Opens `path` (a file or any URL FFmpeg's I/O layer reads, which the user gave) for
     /// reading, with `network`'s options and bounds.
     ///
-    /// - Throws: `FFmpegError` from `avio_open2`, or with `AVERROR(ENOMEM)` when the context
-    ///   cannot be allocated.
+    /// - Throws: `FFmpegError` from `avio_open2` (`IOContext`), or from allocating the custom
+    ///   context.
     init(path: String, network: NetworkPolicy) throws(FFmpegError) {
-        var inner: UnsafeMutablePointer<AVIOContext>?
         let options = network.openOptions(whitelist: ResourceOrigin.whitelist(forGiven: path))
         let deadline = ResourceOrigin.of(path) == .remote ? NetworkDeadline() : nil
         deadline?.arm(network.timeout)
-        var callback = deadline?.callback ?? AVIOInterruptCB()
-        let opened = withUnsafePointer(to: &callback) { pointer in
-            avio_open2(&inner, path, AVIO_FLAG_READ, deadline == nil ? nil : pointer, &options.pointer)
-        }
-        try check(opened, "avio_open2")
-        guard let inner else { throw FFmpegError(function: "avio_open2", code: fs_averror(ENOMEM)) }
+        let inner = try IOContext(reading: path, options: options, deadline: deadline)
         let cursor = Cursor(inner: inner, deadline: deadline, timeout: network.timeout)
         self.cursor = cursor
-        do { reading = try CustomReadContext(cursor) } catch {
-            var toClose: UnsafeMutablePointer<AVIOContext>? = inner
-            avio_closep(&toClose)
-            throw error
-        }
+        reading = try CustomReadContext(cursor)
     }
 
     /// From now on, reads inside `ranges` (byte ranges of sample payloads, in any order,
@@ -123,12 +112,12 @@ final class PayloadSkippingReader {
         // Payload reads then come to the read callback straight into the packet's buffer
         // (`avio_read` bypasses the context's buffer when `direct` is set), so a skipped sample
         // costs no copy either.
-        context.pointee.direct = 1
+        reading.sendEverySeekToCursor()
     }
 
     /// The size of the file or resource, or nil when the protocol cannot tell.
     var size: Int64? {
-        let size = avio_size(cursor.inner)
+        let size = cursor.inner.size
         return size >= 0 ? size : nil
     }
 
@@ -136,12 +125,4 @@ final class PayloadSkippingReader {
     var bytesRead: Int64 { cursor.bytesRead }
     /// Bytes answered without reading.
     var bytesSkipped: Int64 { cursor.bytesSkipped }
-
-    deinit {
-        // No callback can come now: the demuxer reading through this reader holds it, so it
-        // has closed its format context already. The custom context (`reading`) is freed
-        // after this, with the stored properties.
-        var inner: UnsafeMutablePointer<AVIOContext>? = cursor.inner
-        avio_closep(&inner)
-    }
 }

@@ -17,8 +17,11 @@ struct PixelFormat: Hashable, Sendable {
     /// 16-bit packed RGB, big-endian (`rgb48be`).
     static let rgb48BigEndian = PixelFormat(AV_PIX_FMT_RGB48BE)
 
-    /// FFmpeg's name (`yuv420p`, `yuv420p10le`, ...), or "unknown" (`av_get_pix_fmt_name`).
-    var name: String { av_get_pix_fmt_name(av).map { String(cString: $0) } ?? "unknown" }
+    /// FFmpeg's name (`yuv420p`, `yuv420p10le`, ...; `av_get_pix_fmt_name`), nil for a format
+    /// it does not know.
+    var knownName: String? { av_get_pix_fmt_name(av).map { String(cString: $0) } }
+    /// `knownName`, or "unknown".
+    var name: String { knownName ?? "unknown" }
 
     /// Bits per sample of the first component; 8 when FFmpeg does not describe the format.
     var bitsPerComponent: Int { Int(av_pix_fmt_desc_get(av)?.pointee.comp.0.depth ?? 8) }

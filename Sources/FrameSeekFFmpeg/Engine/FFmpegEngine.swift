@@ -70,7 +70,7 @@ public final class FFmpegEngine: PlaybackEngine {
     }
 
     /// The opened media.
-    public let media: MediaDescription
+    public var media: MediaDescription { executor.media }
     /// The selected stream's frames in presentation order.
     public var frameTable: FrameTable { executor.table }
     /// How long opening and indexing took.
@@ -222,7 +222,7 @@ public final class FFmpegEngine: PlaybackEngine {
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
         openReads = demuxer.reads
-        media = MediaProbe.describe(
+        let media = MediaProbe.describe(
             demuxer, path: path, selectedStream: streamIndex,
             truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
             missingData: built.table.missingData)
@@ -265,9 +265,8 @@ public final class FFmpegEngine: PlaybackEngine {
         openTraffic = nil
         openReads = demuxer.reads
         indexCacheOutcome = nil
-        media = blueprint.media
         executor = LandingExecutor(
-            media: media, table: blueprint.frameTable, packetOrder: blueprint.packetOrder, pool: pool,
+            media: blueprint.media, table: blueprint.frameTable, packetOrder: blueprint.packetOrder, pool: pool,
             cacheBytes: options.cacheBytes, skipsNonReferenceFrames: options.skipsNonReferenceFrames,
             keyframePrefetch: blueprint.keyframePrefetch)
         openLatency = clock.now - start

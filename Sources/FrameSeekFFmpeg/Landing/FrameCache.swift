@@ -27,20 +27,9 @@ final class FrameCache {
         let frame: Frame
         let decodeErrors: Int
         let bytes: Int
-        private(set) var lastUse: UInt64
+        var lastUse: UInt64
         /// Inserted as a forward step's landing: evicted first-in first-out past `trailFrames`.
         let trailing: Bool
-
-        init(frame: Frame, decodeErrors: Int, bytes: Int, lastUse: UInt64, trailing: Bool) {
-            self.frame = frame
-            self.decodeErrors = decodeErrors
-            self.bytes = bytes
-            self.lastUse = lastUse
-            self.trailing = trailing
-        }
-
-        /// Marks the entry used at the cache's clock `time`.
-        mutating func markUsed(at time: UInt64) { lastUse = time }
     }
 
     let capacityBytes: Int
@@ -59,7 +48,7 @@ final class FrameCache {
     func frame(_ index: Int) -> (frame: Frame, decodeErrors: Int)? {
         guard let entry = entries[index] else { return nil }
         clock += 1
-        entries[index]?.markUsed(at: clock)
+        entries[index]?.lastUse = clock
         return (entry.frame, entry.decodeErrors)
     }
 

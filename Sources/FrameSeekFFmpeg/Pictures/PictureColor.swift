@@ -32,11 +32,11 @@ struct PictureColor: Sendable, Hashable {
         if matrix == .unspecified { matrix = stream?.matrix.flatMap(ColorMatrix.init(named:)) ?? .bt2020NonConstant }
         if frame.isFullRange == nil, stream?.range == "pc" { fullRange = true }
         if primaries == .unspecified { primaries = .bt2020 }
-        let streamPeak =
-            stream?.contentLightLevel.map { Double($0.maxContentLightLevel) }.flatMap { $0 > 0 ? $0 : nil }
-            ?? stream?.masteringDisplay?.maximumLuminance.flatMap { $0 > 0 ? $0 : nil }
-        let frameCLL = frame.maxContentLightLevel, frameMastering = frame.masteringPeakLuminance
-        let framePeak = frameCLL > 0 ? frameCLL : (frameMastering > 0 ? frameMastering : nil)
+        let streamPeak = stream.flatMap {
+            ColorDescription.statedPeakLuminance(contentLightLevel: $0.contentLightLevel, masteringDisplay: $0.masteringDisplay)
+        }
+        let framePeak = ColorDescription.statedPeakLuminance(
+            contentLightLevel: frame.contentLightLevel, masteringDisplay: frame.masteringDisplay)
         peakLuminance = streamPeak ?? framePeak ?? 1000
     }
 

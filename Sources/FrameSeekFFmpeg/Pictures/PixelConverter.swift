@@ -21,7 +21,7 @@ final class PixelConverter {
     private let toneMapper: ToneMapper
 
     /// A converter that tone-maps HDR pictures with `toneMapping`.
-    init(toneMapping: ToneMapping = .default, filterExists: @escaping (String) -> Bool = FilterGraph.hasFilter) {
+    init(toneMapping: ToneMapping = .default, filterExists: @escaping (String) -> Bool = FilterLibrary.hasFilter) {
         toneMapper = ToneMapper(mapping: toneMapping, filterExists: filterExists)
     }
 

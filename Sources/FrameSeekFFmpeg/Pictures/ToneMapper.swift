@@ -24,7 +24,7 @@ final class ToneMapper {
     }
 
     /// A mapper with `mapping`'s curve.
-    init(mapping: ToneMapping, filterExists: @escaping (String) -> Bool = FilterGraph.hasFilter) {
+    init(mapping: ToneMapping, filterExists: @escaping (String) -> Bool = FilterLibrary.hasFilter) {
         self.mapping = mapping
         self.filterExists = filterExists
     }
