@@ -6,6 +6,10 @@
 #   h264_360p_10min.mp4    10 min, 640x360, keyframe every 250 frames: the thumbnail benchmark
 #   h264_480p_10min.mp4    the same at 854x480, the 480p
 #                          (these two only with BENCH_LONG=1: they take a few minutes).
+#   book_3h.m4b            3 h of AAC-LC, 64 kbit/s mono, 44.1 kHz (pink noise under a tone,
+#                          moov at the end): an audiobook.
+#   podcast_3h.webm        the same signal as Opus, 32 kbit/s mono, in WebM: a podcast
+#                          (these two only with BENCH_AUDIO=1: about four minutes).
 set -euo pipefail
 out=${1:-.build/bench-media}
 mkdir -p "$out"
@@ -21,4 +25,13 @@ enc h264_720p_gop250.mp4 1280x720 60
 enc h264_1080p_gop250.mp4 1920x1080 20
 [ "${BENCH_LONG:-0}" = 1 ] && enc h264_360p_10min.mp4 640x360 600
 [ "${BENCH_LONG:-0}" = 1 ] && enc h264_480p_10min.mp4 854x480 600
+audio() {  # name codec options...
+  local file="$out/$1"; shift
+  [ -s "$file" ] && return 0
+  echo "encoding $file" >&2
+  ffmpeg -v error -y -f lavfi -i "anoisesrc=d=10800:c=pink:r=44100:a=0.05:seed=36,lowpass=3000" \
+    -f lavfi -i "sine=f=220:r=44100:d=10800" -filter_complex amix=inputs=2 -ac 1 "$@" "$file"
+}
+[ "${BENCH_AUDIO:-0}" = 1 ] && audio book_3h.m4b -c:a aac -b:a 64k
+[ "${BENCH_AUDIO:-0}" = 1 ] && audio podcast_3h.webm -ar 48000 -c:a libopus -b:a 32k
 exit 0

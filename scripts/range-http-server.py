@@ -57,6 +57,10 @@ import threading
 ROOT = os.path.realpath(sys.argv[1])
 STATS = {"bytes": 0, "requests": 0, "faults": {}, "paths": {}}
 LOCK = threading.Lock()
+# Signalled when a body finishes: /__stats waits for the bodies under way (up to 5 s), so the
+# count of a request the client has read whole never lags behind the client's own count.
+SENDING = threading.Condition(LOCK)
+IN_FLIGHT = [0]
 FAULTS = {}
 LIVE = None
 TLS = None
@@ -115,7 +119,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         if self.path == "/__stats":
-            with LOCK:
+            with SENDING:
+                SENDING.wait_for(lambda: IN_FLIGHT[0] == 0, timeout=5)
                 body = json.dumps(STATS).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
@@ -258,6 +263,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             STATS["requests"] += 1
         if not send_body:
             return
+        with LOCK:
+            IN_FLIGHT[0] += 1
+        try:
+            self.send_file_body(path, start, length, kind)
+        finally:
+            with SENDING:
+                IN_FLIGHT[0] -= 1
+                SENDING.notify_all()
+        if cut:
+            # The body promised is cut short: the connection closes halfway.
+            self.close_connection = True
+            self.wfile.flush()
+            self.connection.shutdown(2)
+
+    def send_file_body(self, path, start, length, kind):
         with open(path, "rb") as file:
             file.seek(start)
             remaining = length // 2 if kind == "cut" else length
@@ -274,11 +294,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 with LOCK:
                     STATS["bytes"] += len(chunk)
                 remaining -= len(chunk)
-        if cut:
-            # The body promised is cut short: the connection closes halfway.
-            self.close_connection = True
-            self.wfile.flush()
-            self.connection.shutdown(2)
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -28,7 +28,8 @@ package struct MediaExerciseSummary: Sendable, CustomStringConvertible {
 /// The sequence the media fuzz target runs on every input, and the regression tests replay on
 /// every file of `Fixtures/fuzz-regressions`: open the bytes from memory, probe, seek with each
 /// precision (and before the start and past the end), step both ways, convert and hash the
-/// landed frame, and make a thumbnail with an engine of its own.
+/// landed frame, seek and step again in seek windows from a file (`SeekWindowExercise`), and
+/// make a thumbnail with an engine of its own.
 ///
 /// Every failure must be a thrown `MediaError` or a typed step reason; a trap, a crash, a
 /// sanitizer report, a hang or unbounded memory is a bug, whatever the bytes.
@@ -84,6 +85,7 @@ package enum MediaExercise {
         for (direction, count) in [(FrameStepDirection.forward, 1), (.forward, 3), (.backward, 1), (.backward, 5), (.forward, 2)] {
             if engine.step(direction, count: count).result.didStep { summary.steps += 1 }
         }
+        SeekWindowExercise.run(bytes, container: media.container, targets: targets, into: &summary)
 
         guard media.selectedStream.mediaType == .video else { return summary }
         do {

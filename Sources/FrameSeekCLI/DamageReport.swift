@@ -13,8 +13,9 @@ struct DamageReport {
     let file: String
     /// Whether damage is an error (`--strict`).
     let strict: Bool
-    /// The media's truncation, reported once.
-    let truncation: Truncation?
+    /// The media's truncation, reported once: found when the file opens, or by a seek that read
+    /// to the end of the stream (`note(truncation:)`).
+    private(set) var truncation: Truncation?
     /// The media's unreadable stretches, reported once.
     let missingData: [MissingData]
     /// Results marked damaged so far, and results in all.
@@ -64,6 +65,14 @@ struct DamageReport {
         if decodeErrors > 0 { causes.append("\(decodeErrors) decode error\(decodeErrors == 1 ? "" : "s")") }
         if missingData != nil { causes.append("target in missing data") }
         return causes.isEmpty ? "" : "  DAMAGED (\(causes.joined(separator: ", ")))"
+    }
+
+    /// Takes the truncation a landing found, when the open could not tell (a seek window that
+    /// read to the end of the stream). Under `--strict` it throws, before the result is printed.
+    mutating func note(truncation found: Truncation?) throws(DamageError) {
+        guard truncation == nil, let found else { return }
+        truncation = found
+        if strict { throw DamageError(description: "\(file): \(found) (--strict)") }
     }
 
     /// Counts one result. Under `--strict` the first damaged one throws, before it is printed.

@@ -54,6 +54,10 @@ enum ProbeCommand: Subcommand {
                     ("color", s.color?.json ?? .null)
                 ])
             }
+            // Over HTTP, every demuxer the open used: the index scan's and the reopened ones too.
+            let overHTTP = engine.openTraffic != nil
+            let openBytesRequested: JSONValue = overHTTP ? .integer(engine.openReads.bytes) : .null
+            let openRequests: JSONValue = overHTTP ? .integer(engine.openReads.requests) : .null
             output.line(
                 JSONValue.object([
                     ("file", .string(media.path)), ("container", .string(media.container)),
@@ -73,8 +77,8 @@ enum ProbeCommand: Subcommand {
                     ("index_cache", .string(engine.indexCacheOutcome.map(Self.cacheWord))),
                     ("open_ms", .number(engine.openLatency.milliseconds)),
                     ("open_bytes_read", engine.openTraffic.map { .integer($0.bytesReceived) } ?? .null),
-                    ("open_bytes_requested", engine.openTraffic.map { .integer($0.bytesRequested) } ?? .null),
-                    ("open_requests", engine.openTraffic.map { .integer(Int64($0.requests)) } ?? .null),
+                    ("open_bytes_requested", openBytesRequested),
+                    ("open_requests", openRequests),
                     ("truncation", truncation),
                     ("missing_data", DamageReport.json(media.missingData)),
                     ("corrupt_packets", .integer(Int64(engine.demuxerFlaggedFrames.count)))

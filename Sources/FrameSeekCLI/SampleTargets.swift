@@ -37,6 +37,9 @@ struct SampleTargets {
         }
     }
 
+    /// Whether any target is asked for: only then is the whole stream's table needed.
+    var asksForTargets: Bool { count != nil || interval != nil }
+
     /// The sampled times in `table`'s timeline: `--sample`'s, then `--every`'s.
     func times(in table: FrameTable) -> [MediaTime] {
         var times = count.map(table.evenlySpacedTimes(count:)) ?? []

@@ -7,14 +7,15 @@ enum SeekCommand: Subcommand {
     static let summary = "seek to times with a precision and report where each landed"
     static let usage = """
         frameseek seek FILE [TIME ...] [--at TIME ...] [--targets FILE] [--sample N] [--every S]
-                       [--precision P] [--stream N] [--threads N] [--decoders N] [--pool-mb MB] [--md5]
+                       [--precision P] [--index full|as-needed] [--stream N] [--threads N]
+                       [--decoders N] [--pool-mb MB] [--md5]
                        [--png PATH] [--png-depth 8|16] [--tonemap T] [--no-autorotate]
                        [--strict] [--json]
         frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
         """
     static let options: [CommandOption] =
         [
-            .at, .targets, sample, every, .precision, .stream, .threads, .batchDecoders, .poolMB, .md5, png,
+            .at, .targets, sample, every, .precision, .index, .stream, .threads, .batchDecoders, .poolMB, .md5, png,
             .pngDepth, .tonemap, .noAutorotate, .strict, date, liveEdge, .variant
         ] + CommandOption.network
     /// FILE and any number of TIMEs.
@@ -39,6 +40,15 @@ enum SeekCommand: Subcommand {
         "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
         text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
         file that is not a playlist are usage errors.
+
+        A file in Matroska/WebM, MPEG-TS or fragmented MP4 is not indexed whole (--index
+        as-needed, the default here): each seek reads the packets from the random access point
+        before its target to just past it, found through the container's own index, as a player
+        reads them, and lands by the same rules on the same frame. Its frames before the target
+        were never counted, so frame_index and key_frame_index are null, with
+        frame_index_unknown "not_indexed"; the PTS, times and MD5 are given as always.
+        --index full, --sample, --every, or a table in the index cache (frameseek index)
+        number every landing.
 
         --json prints one line per target: requested, landed, landed_pts, frame_index,
         key_frame_index, delta, within_tolerance, clamp (none, start, end, unknown), finished,
@@ -120,13 +130,14 @@ enum SeekCommand: Subcommand {
             }
             engine = playlist
         } else {
-            engine = try openEngine(file, arguments, errors: errors)
+            // --sample and --every spread targets over the whole table: no window serves them.
+            engine = try openEngine(file, arguments, indexing: sampled.asksForTargets ? .full : .asNeeded, errors: errors)
         }
         let stream = engine.media.selectedStream
         if pngPattern != nil, stream.mediaType != .video {
             throw UsageError(message: "\(file): --png needs a video stream; stream \(stream.index) is \(stream.mediaType.rawValue)")
         }
-        targets += sampled.times(in: engine.frameTable)
+        if sampled.asksForTargets { targets += sampled.times(in: engine.frameTable) }
         if targets.count > SampleTargets.limit {
             throw UsageError(message: "\(targets.count) targets; at most \(SampleTargets.limit) in one run")
         }
@@ -140,8 +151,8 @@ enum SeekCommand: Subcommand {
         let extras = LandedExtras(
             md5: arguments.has("--md5"), pngPattern: pngPattern, autorotate: !arguments.has("--no-autorotate"),
             pngDepth: try LandedExtras.pngDepth(arguments))
-        let lines = SeekLines(json: arguments.has("--json"), extras: extras, strict: damage.strict, truncation: engine.media.truncation)
-        if let file = engine as? FFmpegEngine, targets.count > 1 {
+        let lines = SeekLines(json: arguments.has("--json"), extras: extras, strict: damage.strict)
+        if let file = engine as? FFmpegEngine, targets.count > 1, file.indexesWholeStream {
             // Planned first, then one forward pass per GOP run, the runs split between the
             // decoders; the lines come out in the order given.
             let decoders =
@@ -157,6 +168,8 @@ enum SeekCommand: Subcommand {
         } else {
             for (ordinal, target) in targets.enumerated() {
                 let landing = try engine.seek(to: target, precision: precision)
+                // A seek window that reached the end of the stream may find the file truncated.
+                try damage.note(truncation: engine.media.truncation)
                 try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
                 output.line(try lines.line(ordinal, landing, engine: engine))
             }
@@ -200,7 +213,7 @@ enum SeekCommand: Subcommand {
     static func textLine(_ landing: SeekLanding, md5: String?, png: String?, truncation: Truncation?) -> String {
         let a = landing.accuracy
         var line =
-            "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.frame.index) at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
+            "\(a.requestedMediaTime.seconds.fixed(6).leftPadded(12)) s -> frame \(landing.isIndexed ? String(landing.frame.index) : "?") at \(a.landedMediaTime.seconds.fixed(6)) s (pts \(landing.frame.pts))"
         line += "  delta \(a.delta.fixed(6)) s"
         line += a.withinRequestedTolerance ? "  within tolerance" : "  OUTSIDE tolerance"
         if landing.plan.clamp.didClamp {
@@ -208,7 +221,7 @@ enum SeekCommand: Subcommand {
             if case .clampedToEnd = landing.plan.clamp, truncation != nil { line += " (readable end of a truncated file)" }
         }
         line +=
-            "  from keyframe \(landing.keyframeIndex.map(String.init) ?? "-"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
+            "  from keyframe \(landing.isIndexed ? landing.keyframeIndex.map(String.init) ?? "-" : "?"), \(landing.framesDecoded) frames decoded, \(landing.latency.milliseconds.fixed(2)) ms"
         if let md5 { line += "  md5 \(md5)" }
         if let png { line += "  -> \(png)" }
         return line + DamageReport.mark(decodeErrors: landing.decodeErrors, missingData: landing.missingData)
@@ -222,7 +235,6 @@ struct SeekLines: Sendable {
     let extras: LandedExtras
     /// With --strict, a damaged landing's PNG is not written.
     let strict: Bool
-    let truncation: Truncation?
 
     /// The line for target `ordinal` (from 0), landed by `engine`, whose landed frame it still is.
     func line(_ ordinal: Int, _ landing: SeekLanding, engine: some SeekingEngine) throws -> String {
@@ -231,23 +243,31 @@ struct SeekLines: Sendable {
         let date: ProgramDate?? = engine.dateWindow == nil ? nil : .some(engine.landedDate)
         // After missing media the frames are numbered by what could be read: their index is
         // not the media's, and is given as unknown rather than wrong.
-        let uncounted = engine.frameTable.missingData(before: landing.frame.index)
+        let unknown = Self.frameIndexUnknown(landing, engine: engine)
         if json {
-            var line = SeekCommand.jsonLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
+            var line = SeekCommand.jsonLine(landing, md5: md5Text, png: pngPath, truncation: engine.media.truncation)
             if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
-            if let uncounted, case .object(let fields) = line {
+            if let unknown, case .object(let fields) = line {
                 line = .object(
                     fields.map { key, value in
                         key == "frame_index" || key == "key_frame_index" ? (key, .null) : (key, value)
-                    } + [
-                        ("frame_index_unknown", .string("frames before this one could not be read, so it cannot be numbered: \(uncounted)"))
-                    ])
+                    } + [("frame_index_unknown", .string(unknown.json))])
             }
             return line.serialized
         }
-        var line = SeekCommand.textLine(landing, md5: md5Text, png: pngPath, truncation: truncation)
-        if let uncounted { line += "  (frame number unknown: \(uncounted))" }
+        var line = SeekCommand.textLine(landing, md5: md5Text, png: pngPath, truncation: engine.media.truncation)
+        if let unknown { line += "  (frame number unknown: \(unknown.text))" }
         if let date { line += "  date \(date?.iso8601 ?? "none")" }
         return line
+    }
+
+    /// Why a landing's frame number is not given: its frames before it were never indexed (a
+    /// seek window), or media before it could not be read, so frames after are numbered by
+    /// what was read.
+    static func frameIndexUnknown(_ landing: SeekLanding, engine: some SeekingEngine) -> (json: String, text: String)? {
+        if !landing.isIndexed { return ("not_indexed", "not indexed; --index full numbers it") }
+        guard let uncounted = engine.frameTable.missingData(before: landing.frame.index) else { return nil }
+        let text = "frames before this one could not be read, so it cannot be numbered: \(uncounted)"
+        return (text, "\(uncounted)")
     }
 }

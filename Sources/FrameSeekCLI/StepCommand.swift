@@ -6,12 +6,13 @@ enum StepCommand: Subcommand {
     static let summary = "land at a time, then step frames forward or backward"
     static let usage = """
         frameseek step FILE (TIME | --at TIME) (--forward | --backward) [--count N] [--repeat K]
-                       [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
+                       [--index I] [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
                        [--png-depth 8|16] [--tonemap T] [--strict] [--json]
         """
     static let options: [CommandOption] =
         [
-            at, forward, backward, count, repeatCount, stream, threads, decoders, cacheMB, .md5, png, .pngDepth, .tonemap,
+            at, forward, backward, count, repeatCount, .index, stream, threads, decoders, cacheMB, .md5, png, .pngDepth,
+            .tonemap,
             .noAutorotate, .strict
         ] + CommandOption.network
     /// FILE and the TIME to land at.
@@ -31,6 +32,10 @@ enum StepCommand: Subcommand {
 
         TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500),
         given after FILE as seek takes it, or with --at.
+        In Matroska/WebM, MPEG-TS and fragmented MP4 the landing and the steps read seek windows
+        (--index as-needed, the default): a step past the frames read reads the next window,
+        and frame_index is null (frame_index_unknown "not_indexed"). --index full, an index
+        cache entry, or a pass forward split between decoders numbers the frames.
         A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
         the step moves one frame more than asked and is damaged.
         """
@@ -97,7 +102,7 @@ enum StepCommand: Subcommand {
         }
         let cacheBytes = try arguments.integer("--cache-mb").map { $0 * 1024 * 1024 }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
-        let engine = try openEngine(file, arguments, cacheBytes: cacheBytes, errors: errors)
+        let engine = try openEngine(file, arguments, cacheBytes: cacheBytes, indexing: .asNeeded, errors: errors)
         let stream = engine.media.selectedStream
         // "audioOnly" is the answer for media without video; a chosen audio stream in a file
         // that has video is a usage mistake, and saying "no video stream" would be false.
@@ -131,13 +136,17 @@ enum StepCommand: Subcommand {
             try engine.stepForward(count: count, repeats: repeats, decoders: decoders) { ordinal, report, decoder in
                 try format.line(ordinal + 1, report, engine: decoder)
             } delivered: { report, line in
-                if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
+                if report.result.didStep {
+                    try damage.note(frame: report.isIndexed ? report.frame?.index : nil, decodeErrors: report.decodeErrors)
+                }
                 lines.line(line)
             }
         } else {
             for ordinal in 1...repeats {
                 let report = engine.step(direction, count: count)
-                if report.result.didStep { try damage.note(frame: report.frame?.index, decodeErrors: report.decodeErrors) }
+                if report.result.didStep {
+                    try damage.note(frame: report.isIndexed ? report.frame?.index : nil, decodeErrors: report.decodeErrors)
+                }
                 lines.line(try format.line(ordinal, report, engine: engine))
                 if !report.result.didStep { break }
             }
@@ -157,13 +166,14 @@ enum StepCommand: Subcommand {
         }
         fields +=
             [
-                ("frame_index", .integer(report.frame?.index)),
+                ("frame_index", .integer(report.isIndexed ? report.frame?.index : nil)),
                 ("landed_pts", report.frame.map { .integer($0.pts) } ?? .null),
                 ("frames_stepped", .integer(Int64(report.framesStepped))),
                 ("requested_count", .integer(Int64(report.requestedCount))),
                 ("latency_ms", .number(report.latency.milliseconds)),
                 ("frames_decoded", .integer(Int64(report.framesDecoded)))
             ] + DamageReport.fields(decodeErrors: report.decodeErrors)
+        if report.frame != nil, !report.isIndexed { fields.append(("frame_index_unknown", .string("not_indexed"))) }
         if let reason = report.result.unavailableReason {
             fields += [("reason", .string(reason.rawValue)), ("explanation", .string(reason.explanation))]
         }
@@ -177,7 +187,8 @@ enum StepCommand: Subcommand {
         case .unavailable(let reason):
             return "\(report.direction.rawValue): unavailable (\(reason.rawValue)): \(reason.explanation)"
         case .stepped(let direction, let landed):
-            var line = "\(direction.rawValue) \(report.framesStepped): frame \(report.frame?.index ?? -1) at \(landed.seconds.fixed(6)) s"
+            let number = report.isIndexed ? String(report.frame?.index ?? -1) : "?"
+            var line = "\(direction.rawValue) \(report.framesStepped): frame \(number) at \(landed.seconds.fixed(6)) s"
             if report.framesStepped < report.requestedCount { line += " (asked \(report.requestedCount); stopped at the edge)" }
             line += "  \(report.framesDecoded) frames decoded, \(report.latency.milliseconds.fixed(3)) ms"
             if let md5 { line += "  md5 \(md5)" }

@@ -127,7 +127,7 @@ struct CLIEdgeInputTests {
         let oracle = try Oracle(fixture)
         let lines = jsonLines([
             "step", fixture.path, "--at", "0", "--forward", "--count", "1000000000", "--threads", "64",
-            "--cache-mb", "1048576", "--json"
+            "--cache-mb", "1048576", "--json", "--index", "full"
         ])
         #expect(lines.count == 1)
         #expect(JSON.int(lines.first?["frame_index"]) == oracle.lastIndex, "a step of 10^9 frames stops on the last frame")
@@ -204,11 +204,11 @@ struct CLIEdgeInputTests {
         #expect(!plain.stdout.text.lowercased().contains("truncated"))
 
         // The first frame is where decoding can start, and it shows the first decodable source frame.
-        let first = jsonLines(["seek", fixture.path, oracle.middleText(0), "--json", "--md5"])
+        let first = jsonLines(["seek", fixture.path, oracle.middleText(0), "--json", "--md5", "--index", "full"])
         #expect(JSON.int(first.first?["frame_index"]) == 0)
         #expect(first.first?["md5"] as? String == oracle.md5s?.first, "\(id): frame 0's MD5")
         // Before the first frame, a seek clamps to it.
-        let before = jsonLines(["seek", fixture.path, "-1", "--json", "--md5"])
+        let before = jsonLines(["seek", fixture.path, "-1", "--json", "--md5", "--index", "full"])
         #expect(JSON.int(before.first?["frame_index"]) == 0)
         #expect(before.first?["clamp"] as? String == "start")
         #expect(before.first?["md5"] as? String == oracle.md5s?.first)

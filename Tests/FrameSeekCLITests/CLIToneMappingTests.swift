@@ -70,7 +70,7 @@ struct CLIToneMappingTests {
             let png = directory.appendingPathComponent("landed-\(index).png").path
             let result = frameseek([
                 "seek", fixture.path, oracle.middleText(index), "--stream", String(fixture.stream),
-                "--png", png, "--no-autorotate", "--json"
+                "--png", png, "--no-autorotate", "--json", "--index", "full"
             ])
             #expect(result.code == .success, "\(result.stderr.text)")
             let landing = try #require(result.out.first.flatMap(JSON.object))

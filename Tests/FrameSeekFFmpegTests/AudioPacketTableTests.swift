@@ -12,14 +12,13 @@ import Testing
 @Suite("Audio tables from packets", .ffmpegLog)
 struct AudioPacketTableTests {
     @Test(
-        "MP3 and AAC tables come from packets, Opus in Matroska from a decode, and either is ffprobe's decoded frames",
+        "MP3, AAC and Opus tables come from packets, and are ffprobe's decoded frames",
         arguments: FixtureCatalog.audio)
     func tableIsTheDecodersFrames(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let engine = try FFmpegEngine(path: fixture.path, options: .init(streamIndex: fixture.stream))
         let codec = engine.media.selectedStream.codec
-        // Opus in Matroska trims its pre-skip without side data: the rule cannot see it.
-        #expect(engine.frameTable.source == (codec == "opus" ? .decodeScan : .audioPackets), "\(fixture.id): \(codec)")
+        #expect(engine.frameTable.source == .audioPackets, "\(fixture.id): \(codec)")
         #expect(engine.frameTable.frames.map(\.pts) == oracle.frames.map(\.pts), "\(fixture.id)")
         #expect(engine.frameTable.randomAccessPoints.map(\.frameIndex) == Array(0..<oracle.count), "\(fixture.id)")
     }
@@ -52,5 +51,54 @@ struct AudioPacketTableTests {
             #expect(landing.frame.index == k)
             #expect(try engine.landedAudio()?.md5 == md5s[k], "frame \(k)")
         }
+    }
+
+    /// Long Opus and Vorbis encodes made here: pink noise under a tone, as in a podcast.
+    static let longEncodes: [(name: String, options: [String])] = [
+        ("opus.webm", ["-c:a", "libopus", "-b:a", "32k"]),
+        ("opus.ogg", ["-c:a", "libopus", "-b:a", "24k", "-frame_duration", "60"]),
+        ("vorbis.ogg", ["-c:a", "libvorbis", "-q:a", "2"])
+    ]
+
+    @Test(
+        "A minute of Opus (WebM, Ogg) and Vorbis: Opus tables come from packets, every table is ffprobe's, and landings far from the start give framemd5's samples",
+        arguments: [0, 1, 2])
+    func longOpusAndVorbis(_ encode: Int) throws {
+        let (name, encoding) = Self.longEncodes[encode]
+        let directory = try temporaryDirectory("audio-packets-opus")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (path, probed, md5s) = try Self.encodeMinute(name, encoding, sampleRate: 48000, in: directory)
+        try #require(probed.count > 900 && md5s.count == probed.count, "\(name): \(probed.count) frames, \(md5s.count) MD5s")
+
+        let engine = try FFmpegEngine(path: path, options: .init(streamIndex: 0))
+        let table = engine.frameTable
+        #expect(table.source == (name.hasPrefix("opus") ? .audioPackets : .decodeScan), "\(name)")
+        #expect(table.frames.map(\.pts) == probed, "\(name)")
+        // The first frames (pre-skip), the first far enough for two pre-rolls, the middle, the end.
+        for k in [0, 1, 2, 129, 130, 500, probed.count / 2, probed.count - 2, probed.count - 1] {
+            let landing = try engine.seek(to: table.frames[k].time, precision: .exact)
+            #expect(landing.frame.index == k, "\(name): frame \(k)")
+            #expect(try engine.landedAudio()?.md5 == md5s[k], "\(name): frame \(k)")
+        }
+    }
+
+    /// A minute of pink noise under a tone at `sampleRate`, mono, encoded with `encoding` into
+    /// `directory`/`name`: its path, ffprobe's decoded frames' PTS and framemd5's MD5s.
+    static func encodeMinute(
+        _ name: String, _ encoding: [String], sampleRate: Int, in directory: URL
+    ) throws -> (path: String, pts: [Int64], md5s: [String]) {
+        let path = directory.appendingPathComponent(name).path
+        try runTool(
+            [
+                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=60:c=pink:r=\(sampleRate):a=0.05:seed=36",
+                "-f", "lavfi", "-i", "sine=f=220:r=\(sampleRate):d=60", "-filter_complex", "amix=inputs=2", "-ac", "1"
+            ] + encoding + [path])
+        let probed = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts", "-of", "csv=p=0", path
+        ]).split(whereSeparator: \.isNewline).compactMap { Int64($0) }
+        let md5s = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "framemd5", "-"])
+            .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+        return (path, probed, md5s)
     }
 }

@@ -64,6 +64,15 @@ extension CommandOption {
             decoders a batch splits its GOPs between, each on a core (default: one per
             core, at most 2). Every frame decodes as on one decoder, damage reports too
             """)
+    static let index = CommandOption(
+        "--index", .text(placeholder: "I"),
+        help: """
+            full: index the whole stream when the media opens, so every landing carries its frame
+            number; as-needed (the default): a seek or step into Matroska/WebM, MPEG-TS or
+            fragmented MP4 reads only the packets from the keyframe before its target to just past
+            it, through the container's own index, as a player does, and its frame_index is null
+            (frame_index_unknown "not_indexed"). A table in the index cache is used either way
+            """)
     static let precision = CommandOption(
         "--precision", .text(placeholder: "P"), default: "exact",
         help: "exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER")

@@ -15,13 +15,16 @@ extension Subcommand {
 
     /// The engine options `--stream`, `--threads`, `--pool-mb` and `--tonemap` ask for (one
     /// decoder thread by default: see the Performance article's "Threads" for why).
-    static func engineOptions(_ arguments: Arguments, cacheBytes: Int? = nil) throws(UsageError) -> FFmpegEngine.Options {
+    static func engineOptions(
+        _ arguments: Arguments, cacheBytes: Int? = nil, indexing: FrameIndexing = .full
+    ) throws(UsageError) -> FFmpegEngine.Options {
         let poolMegabytes = try arguments.integer("--pool-mb")
         var options = FFmpegEngine.Options(
             streamIndex: try arguments.integer("--stream"),
             threads: try arguments.integer("--threads") ?? 1,
             cacheBytes: cacheBytes ?? FFmpegEngine.Options.defaultCacheBytes,
             decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
+        options.indexing = indexing
         // Media over HTTP: how often a failed request is tried again, and how long one may take.
         if let retries = try arguments.integer("--retries") { options.network.retries = retries }
         if let timeout = try arguments.integer("--timeout") { options.network.timeout = .seconds(timeout) }
@@ -38,6 +41,13 @@ extension Subcommand {
             }
             options.toneMapping = mapping
         }
+        if let name = arguments.value("--index") {
+            guard let indexing = FrameIndexing(rawValue: name) else {
+                throw UsageError(
+                    message: "--index takes \(FrameIndexing.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
+            }
+            options.indexing = indexing
+        }
         // Every command keeps frame tables between runs, unless told not to.
         if !arguments.has("--no-index-cache") { options.indexCache = IndexCache(directory: IndexCache.defaultDirectory) }
         return options
@@ -45,9 +55,10 @@ extension Subcommand {
 
     /// Opens FILE with `--stream`, `--threads`, `--pool-mb` and `--no-index-cache`; an index
     /// cache entry that was not trusted, or not written, is a warning on `errors`.
-    static func openEngine(_ file: String, _ arguments: Arguments, cacheBytes: Int? = nil, errors: TextOutput? = nil) throws -> FFmpegEngine
-    {
-        let engine = try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes))
+    static func openEngine(
+        _ file: String, _ arguments: Arguments, cacheBytes: Int? = nil, indexing: FrameIndexing = .full, errors: TextOutput? = nil
+    ) throws -> FFmpegEngine {
+        let engine = try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes, indexing: indexing))
         if let errors, let warning = indexCacheWarning(engine.indexCacheOutcome, file: file) {
             errors.line("frameseek \(name): warning: \(warning)")
         }

@@ -21,6 +21,10 @@ public struct FrameTable: Sendable {
         /// read from its boxes, no packet handed out but the first few and the last, which it
         /// is checked against.
         case sampleTable
+        /// The packets around one seek target only: from the random access point before it to
+        /// just past it, read where the container's own index put the demuxer. Its frames are
+        /// numbered from the window's first frame, not the stream's (`coversStream` is false).
+        case seekWindow
     }
 
     /// The absolute index of the stream, as ffprobe numbers streams.
@@ -90,6 +94,10 @@ public struct FrameTable: Sendable {
         self.source = source
         self.keyframePositions = KeyframeIndexList(frames)
     }
+
+    /// Whether the table lists every frame of the stream, so that its indices are the frames'
+    /// numbers: false for a seek window, which lists only the frames one landing needs.
+    public var coversStream: Bool { source != .seekWindow }
 
     /// The time of a raw PTS on the zero-based timeline.
     public func time(ofPTS pts: Int64) -> MediaTime {

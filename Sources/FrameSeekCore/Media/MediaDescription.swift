@@ -38,6 +38,14 @@ public struct MediaDescription: Sendable, Hashable {
 
     /// The selected stream's description.
     public var selectedStream: StreamDescription { streams[selectedStreamIndex] }
+
+    /// This description with `truncation`: what a seek that read to the end of the stream
+    /// found, when the open read too little to tell (a seek window).
+    public func with(truncation: Truncation) -> MediaDescription {
+        MediaDescription(
+            path: path, container: container, startTime: startTime, duration: duration, streams: streams,
+            selectedStreamIndex: selectedStreamIndex, truncation: truncation, missingData: missingData)
+    }
 }
 
 /// One stream of a media file.

@@ -17,16 +17,8 @@ extension FrameTable {
     ///   `LandingError.invalidTarget` for an invalid or indefinite time.
     public func planLanding(at requested: MediaTime, precision: SeekPrecision) throws(LandingError) -> LandingPlan {
         guard let first = frames.first, let last = frames.last else { throw .emptyStream }
-        switch requested.kind {
-        case .invalid, .indefinite: throw .invalidTarget(requested)
-        case .numeric, .positiveInfinity, .negativeInfinity: break
-        }
+        try Self.checkRequest(requested, precision: precision)
         let (before, after) = precision.window
-        guard before >= .zero, after >= .zero, before.isNumeric || before == .positiveInfinity,
-            after.isNumeric || after == .positiveInfinity
-        else {
-            throw .invalidTolerance(precision)
-        }
 
         var (clamp, target) = SeekClamp.resolve(requested, firstFrame: first.time, lastFrame: last.time, end: last.end)
         // Missing media at an edge is part of the timeline, not beyond it: a target there lands
@@ -51,6 +43,23 @@ extension FrameTable {
             requested: requested, precision: precision, target: target, clamp: clamp,
             frameIndex: landing, randomAccessPoint: startPoint,
             landedOnKeyframeInWindow: onKeyframe)
+    }
+
+    /// Checks that `requested` is a time a seek can aim at (a number or an infinity) and that
+    /// `precision`'s tolerances are zero or more: what any table, whole or a window, asks first.
+    ///
+    /// - Throws: `LandingError.invalidTarget` or `LandingError.invalidTolerance`.
+    public static func checkRequest(_ requested: MediaTime, precision: SeekPrecision) throws(LandingError) {
+        switch requested.kind {
+        case .invalid, .indefinite: throw .invalidTarget(requested)
+        case .numeric, .positiveInfinity, .negativeInfinity: break
+        }
+        let (before, after) = precision.window
+        guard before >= .zero, after >= .zero, before.isNumeric || before == .positiveInfinity,
+            after.isNumeric || after == .positiveInfinity
+        else {
+            throw .invalidTolerance(precision)
+        }
     }
 
     /// Plans the landing on frame `index` itself: what a frame step asks for.

@@ -41,6 +41,12 @@ public struct SeekLanding: Sendable, Hashable {
     /// parked in the pool went on to it (AVMetrics' `didSeekInBuffer`).
     public let servedFromCache: Bool
 
+    /// Whether `frame.index` and `keyframeIndex` are the frames' numbers in the stream: false
+    /// when the landing was planned on a seek window (`FrameTable.Source.seekWindow`), whose
+    /// frames are numbered from the window's start because the frames before it were never
+    /// indexed. The PTS, time and picture are the same either way.
+    public let isIndexed: Bool
+
     /// The stretch of unreadable media the target fell in, if it did: then no frame of the
     /// file shows at the target, and the landing is the nearest the rules could do.
     public let missingData: MissingData?
@@ -55,7 +61,7 @@ public struct SeekLanding: Sendable, Hashable {
         plan: LandingPlan, frame: FrameEntry, keyframeIndex: Int?, framesDecoded: Int,
         demuxerSeeks: Int, latency: Duration, decodeErrors: Int = 0, missingData: MissingData? = nil,
         reads: MediaReads? = nil, packetsRead: Int = 0, framesSkipped: Int = 0, decodeTime: Duration = .zero,
-        servedFromCache: Bool = false
+        servedFromCache: Bool = false, isIndexed: Bool = true
     ) {
         self.plan = plan
         self.frame = frame
@@ -75,5 +81,27 @@ public struct SeekLanding: Sendable, Hashable {
         self.framesSkipped = framesSkipped
         self.decodeTime = decodeTime
         self.servedFromCache = servedFromCache
+        self.isIndexed = isIndexed
+    }
+
+    /// This landing with the cost of reading its seek window added: the window's reads,
+    /// demuxer seeks and time come before the landing's own.
+    public func addingWindowCost(
+        reads windowReads: MediaReads?, demuxerSeeks windowSeeks: Int, latency windowLatency: Duration
+    )
+        -> SeekLanding
+    {
+        let total: MediaReads? =
+            switch (reads, windowReads) {
+            case (let a?, let b?): a + b
+            case (let a?, nil): a
+            case (nil, let b?): b
+            case (nil, nil): nil
+            }
+        return SeekLanding(
+            plan: plan, frame: frame, keyframeIndex: keyframeIndex, framesDecoded: framesDecoded,
+            demuxerSeeks: demuxerSeeks + windowSeeks, latency: latency + windowLatency, decodeErrors: decodeErrors,
+            missingData: missingData, reads: total, packetsRead: packetsRead, framesSkipped: framesSkipped,
+            decodeTime: decodeTime, servedFromCache: servedFromCache, isIndexed: isIndexed)
     }
 }

@@ -78,6 +78,10 @@ public struct FrameStepReport: Sendable, Hashable {
     /// Errors reported on the way to the frame now current, counted as `SeekLanding` counts
     /// them; 0 when the step was unavailable.
     public let decodeErrors: Int
+    /// Whether `frame`'s index is its number in the whole stream. False for a step taken in a
+    /// seek window (`FrameIndexing.asNeeded`), whose frames are numbered from the window's
+    /// first, as `SeekLanding.isIndexed` says of a landing.
+    public let isIndexed: Bool
 
     /// Whether the frame the step landed on may differ from a clean decode of it.
     public var damaged: Bool { decodeErrors > 0 }
@@ -86,7 +90,7 @@ public struct FrameStepReport: Sendable, Hashable {
     public init(
         result: FrameStepResult, direction: FrameStepDirection, requestedCount: Int,
         framesStepped: Int, frame: FrameEntry?, framesDecoded: Int, latency: Duration,
-        decodeErrors: Int = 0
+        decodeErrors: Int = 0, isIndexed: Bool = true
     ) {
         self.result = result
         self.direction = direction
@@ -96,5 +100,6 @@ public struct FrameStepReport: Sendable, Hashable {
         self.framesDecoded = framesDecoded
         self.latency = latency
         self.decodeErrors = decodeErrors
+        self.isIndexed = isIndexed
     }
 }

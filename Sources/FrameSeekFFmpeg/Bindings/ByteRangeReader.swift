@@ -38,12 +38,19 @@ final class ByteRangeReader {
         let direct = context.pointee.direct
         context.pointee.direct = 0
         defer { context.pointee.direct = direct }
-        let landed = avio_seek(context, offset, SEEK_SET)
-        guard landed >= 0 else { throw FFmpegError(function: "avio_seek", code: Int32(truncatingIfNeeded: landed)) }
+        try seek(context, to: offset)
         let bytes = try readBytes(from: context, upTo: count)
         bytesRead += Int64(bytes.count)
         return bytes
     }
+}
+
+/// Moves `io` to byte `offset` from the start (`avio_seek`).
+///
+/// - Throws: `FFmpegError` from `avio_seek`.
+func seek(_ io: UnsafeMutablePointer<AVIOContext>, to offset: Int64) throws(FFmpegError) {
+    let landed = avio_seek(io, offset, SEEK_SET)
+    guard landed >= 0 else { throw FFmpegError(function: "avio_seek", code: Int32(truncatingIfNeeded: landed)) }
 }
 
 /// Up to `count` bytes from where `io` stands, fewer only where the resource ends: `avio_read`

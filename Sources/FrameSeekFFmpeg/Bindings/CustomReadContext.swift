@@ -86,6 +86,15 @@ final class CustomReadContext {
     /// read through the buffer instead.
     func sendEverySeekToCursor() { context.pointee.direct = 1 }
 
+    /// Reads up to `count` bytes into `buffer` through the context (`avio_read`): the count
+    /// read, or a negative `AVERROR`.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 { avio_read(context, buffer, count) }
+
+    /// Moves the context to byte `offset` from the start.
+    ///
+    /// - Throws: `FFmpegError` from `avio_seek`.
+    func seek(to offset: Int64) throws(FFmpegError) { try FrameSeekFFmpeg.seek(context, to: offset) }
+
     deinit {
         // FFmpeg may have replaced the buffer with one of another size; free the one it holds.
         av_freep(&context.pointee.buffer)

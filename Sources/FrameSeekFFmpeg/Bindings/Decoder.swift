@@ -112,6 +112,12 @@ final class Decoder {
     /// Drops all buffered state, as after a demuxer seek.
     func flush() { avcodec_flush_buffers(context) }
 
+    /// The samples the decoder trims from the start of the stream by itself, before any
+    /// `AV_PKT_DATA_SKIP_SAMPLES` side data says otherwise: `AVCodecContext.delay`, which the
+    /// Opus decoder sets from its header's pre-skip at open and also makes libavcodec's
+    /// `skip_samples`. Other decoders' `delay` may mean something else (see its callers).
+    var openingDelaySamples: Int64 { Int64(context.pointee.delay) }
+
     /// Whether this codec's "non-reference" frames are referenced by no frame at all, so that
     /// skipping them cannot change another frame's pixels. True for H.264 (nal_ref_idc 0),
     /// MPEG-1/2/4 Part 2 (B-frames) and VP8/VP9 (frames that refresh no reference). Not for

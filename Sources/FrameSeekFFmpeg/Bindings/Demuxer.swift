@@ -70,10 +70,7 @@ final class Demuxer {
         }
         // A plain file over HTTP is read in bounded ranges; a playlist is left to FFmpeg, whose
         // HLS demuxer fetches its segments itself.
-        let isPlainRemoteFile =
-            memory == nil && skippingPayloads == nil
-            && (path.hasPrefix("http://") || path.hasPrefix("https://"))
-            && !(URL(string: path).map(PlaylistName.matches) ?? false)
+        let isPlainRemoteFile = memory == nil && skippingPayloads == nil && RangedHTTPReader.reads(path)
         // Protocol contexts belong to no engine: their messages (a certificate that does not
         // verify, a redirect loop) reach this demuxer's log only when attributed to it.
         let ranged = isPlainRemoteFile ? FFmpegLog.attributing(to: log) { RangedHTTPReader(url: path, policy: network) } : nil

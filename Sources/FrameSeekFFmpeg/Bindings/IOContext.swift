@@ -47,8 +47,5 @@ final class IOContext {
     /// Moves to byte `offset` from the start.
     ///
     /// - Throws: `FFmpegError` from `avio_seek`.
-    func seek(to offset: Int64) throws(FFmpegError) {
-        let landed = avio_seek(context, offset, SEEK_SET)
-        guard landed >= 0 else { throw FFmpegError(function: "avio_seek", code: Int32(truncatingIfNeeded: landed)) }
-    }
+    func seek(to offset: Int64) throws(FFmpegError) { try FrameSeekFFmpeg.seek(context, to: offset) }
 }

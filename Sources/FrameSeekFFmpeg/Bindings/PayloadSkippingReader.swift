@@ -19,7 +19,7 @@ final class PayloadSkippingReader {
     /// The read position and the inner context, which the callbacks reach through the `opaque`
     /// pointer. A class of its own so that the pointer exists before `avio_alloc_context`.
     private final class Cursor: PositionedReadCursor {
-        let inner: IOContext
+        let inner: any ByteSource
         /// Sorted, disjoint `[start, end)` byte ranges that are never read.
         var skipped: [Range<Int64>] = []
         /// Where the inner context stands; a read elsewhere seeks it first.
@@ -32,7 +32,7 @@ final class PayloadSkippingReader {
         let deadline: NetworkDeadline?
         let timeout: Duration
 
-        init(inner: IOContext, deadline: NetworkDeadline?, timeout: Duration) {
+        init(inner: any ByteSource, deadline: NetworkDeadline?, timeout: Duration) {
             self.inner = inner
             self.deadline = deadline
             self.timeout = timeout
@@ -87,12 +87,19 @@ final class PayloadSkippingReader {
     ///
     /// - Throws: `FFmpegError` from `avio_open2` (`IOContext`), or from allocating the custom
     ///   context.
-    init(path: String, network: NetworkPolicy) throws(FFmpegError) {
+    convenience init(path: String, network: NetworkPolicy) throws(FFmpegError) {
         let options = network.openOptions(whitelist: ResourceOrigin.whitelist(forGiven: path))
         let deadline = ResourceOrigin.of(path) == .remote ? NetworkDeadline() : nil
         deadline?.arm(network.timeout)
         let inner = try IOContext(reading: path, options: options, deadline: deadline)
-        let cursor = Cursor(inner: inner, deadline: deadline, timeout: network.timeout)
+        try self.init(source: inner, deadline: deadline, timeout: network.timeout)
+    }
+
+    /// Reads through `source`, each read bounded by `deadline` (nil: the source bounds its own).
+    ///
+    /// - Throws: `FFmpegError` from allocating the custom context.
+    init(source: any ByteSource, deadline: NetworkDeadline?, timeout: Duration) throws(FFmpegError) {
+        let cursor = Cursor(inner: source, deadline: deadline, timeout: timeout)
         self.cursor = cursor
         reading = try CustomReadContext(cursor)
     }
@@ -126,3 +133,18 @@ final class PayloadSkippingReader {
     /// Bytes answered without reading.
     var bytesSkipped: Int64 { cursor.bytesSkipped }
 }
+
+/// Bytes read from a position: what `PayloadSkippingReader` reads the parts it does not skip
+/// through. An `IOContext` (FFmpeg's protocols) or a `RangedHTTPReader` (bounded HTTP ranges,
+/// counted).
+protocol ByteSource: AnyObject {
+    /// Reads up to `count` bytes into `buffer` from where the source stands: the count read, or
+    /// a negative `AVERROR`.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32
+    /// Moves to byte `offset` from the start.
+    func seek(to offset: Int64) throws(FFmpegError)
+    /// The size of the resource, or a negative `AVERROR` when it is not known.
+    var size: Int64 { get }
+}
+
+extension IOContext: ByteSource {}

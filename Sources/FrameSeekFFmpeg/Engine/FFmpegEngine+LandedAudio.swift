@@ -14,24 +14,27 @@ extension FFmpegEngine {
     ///
     /// That decode starts a few frames before the landing (`audioPreroll(codecName:)`) where
     /// the codec's state is made only of the last frames: an MP3 decoder's reservoir reaches
-    /// 511 bytes back and its filter bank one frame; FLAC and PCM keep none. Two such decodes, from one and from two pre-rolls back, must give the same samples, or it
-    /// starts from the stream's start: the cost is then one decode up to the frame.
+    /// 511 bytes back and its filter bank one frame; FLAC and PCM keep none; Opus's converges.
+    /// Two such decodes, from one and from two pre-rolls back, must give the same samples, or
+    /// it starts from the stream's start: the cost is then one decode up to the frame.
     ///
     /// - Throws: `MediaError` naming the file when the reference decode cannot reach the
     ///   frame or libswresample cannot convert it.
     public func landedAudio() throws(MediaError) -> DecodedAudio? {
         guard let index = landedFrameIndex, media.selectedStream.mediaType == .audio else { return nil }
-        let target = frameTable.frames[index].pts
+        // The table the landing was planned on: a seek window's, or the whole stream's.
+        let table = executor.table
+        let target = table.frames[index].pts
         let streamIndex = media.selectedStreamIndex
         do {
             if let preroll = Self.audioPreroll(codecName: media.selectedStream.codec), index > 2 * preroll,
-                let near = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: index - preroll),
-                let far = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: index - 2 * preroll),
+                let near = try referenceDecode(streamIndex: streamIndex, pts: target, from: table.frames[index - preroll]),
+                let far = try referenceDecode(streamIndex: streamIndex, pts: target, from: table.frames[index - 2 * preroll]),
                 near == far
             {
                 return near
             }
-            guard let audio = try referenceDecode(streamIndex: streamIndex, pts: target, fromFrame: nil) else {
+            guard let audio = try referenceDecode(streamIndex: streamIndex, pts: target, from: nil) else {
                 throw MediaError(
                     path: path, reason: .decodeFailed,
                     cause: "audio frame \(index) (pts \(target)) not found decoding from the start")
@@ -50,26 +53,35 @@ extension FFmpegEngine {
 
     /// How many frames before a landing a decode of `codecName` starts to give the samples a
     /// decode from the start gives; nil when its state is not bounded that way, or not known.
-    /// Opus's and Vorbis's state carries on indefinitely, and so does the random generator of
-    /// AAC's noise substitution and of AC-3's dither: an AAC-LC fixture decoded from 4 and
-    /// from 8 frames back agreed, and both differed from the decode from the start.
+    ///
+    /// - Vorbis overlaps each block with the one before it and keeps nothing older.
+    /// - Opus's state (CELT's band energies and pitch filter, SILK's gains and LPC history)
+    ///   is predicted from the frames before, with weights under one: two decodes started at
+    ///   different places come to the same bits within 8 to 31 frames of 20 ms on the speech
+    ///   and music measured, and 64 leaves room. It is a convergence, not a bound, which is why
+    ///   the two decodes must agree.
+    /// - The random generator of AAC's noise substitution and of AC-3's dither carries on from
+    ///   the stream's start: an AAC-LC stream with noise bands, decoded from 1, 3 and 8 frames
+    ///   back, gave three MD5s and none was the decode from the start's. Without noise bands
+    ///   one frame back is exact, but no API tells which bands a frame codes as noise.
     static func audioPreroll(codecName: String) -> Int? {
         switch codecName {
         case "mp1", "mp2", "mp3": 10  // a 511-byte reservoir is at most 8 frames of the smallest
         case "flac", "alac": 1
+        case "vorbis": 2
+        case "opus": 64
         default: codecName.hasPrefix("pcm_") ? 1 : nil
         }
     }
 
     /// Decodes `streamIndex` with a demuxer and decoder of its own, from the start or from
-    /// frame `fromFrame`, until the frame whose PTS is `pts`, and converts it. Decoding errors
+    /// frame `start`, until the frame whose PTS is `pts`, and converts it. Decoding errors
     /// are passed over, as the ffmpeg command passes them over.
-    private func referenceDecode(streamIndex: Int, pts: Int64, fromFrame: Int?) throws -> DecodedAudio? {
+    private func referenceDecode(streamIndex: Int, pts: Int64, from start: FrameEntry?) throws -> DecodedAudio? {
         // The same bytes the engine reads: its file, or the media it was opened on in memory.
         let demuxer = try pool.active.demuxer.reopened()
         demuxer.selectOnly(streamIndex: streamIndex)
-        if let fromFrame {
-            let start = frameTable.frames[fromFrame]
+        if let start {
             if let position = start.packetPosition {
                 demuxer.addSeekPoint(streamIndex: streamIndex, position: position, timestamp: start.pts)
             }
@@ -84,9 +96,13 @@ extension FFmpegEngine {
                 if frame.pts == pts { return try DecodedAudio(frame: frame) }
             }
         }
+        // The demuxer seeks to a cluster or a page, maybe seconds before: packets before the
+        // frame asked for are left out, so that the two decodes `landedAudio` compares start
+        // where they say and their agreement means something.
+        let firstPTS = start?.pts ?? .min
         while try demuxer.read(into: packet) {
             defer { packet.unref() }
-            guard packet.streamIndex == streamIndex else { continue }
+            guard packet.streamIndex == streamIndex, (packet.pts ?? .max) >= firstPTS else { continue }
             try? decoder.send(packet)
             if let found = try drain() { return found }
         }

@@ -11,13 +11,18 @@ extension FFmpegEngine {
         to time: MediaTime, precision: SeekPrecision,
         interruption: SeekInterruptionFlag?
     ) throws(MediaError) -> SeekLanding {
-        try executor.land(executor.plan(at: time, precision: precision), interruption: interruption)
+        if let deferredIndex, !executor.table.coversStream {
+            return try seekInWindow(to: time, precision: precision, interruption: interruption, deferredIndex: deferredIndex)
+        }
+        return try executor.land(executor.plan(at: time, precision: precision), interruption: interruption)
     }
 
     /// Plans the landing for `time` at `precision` by the landing rules
-    /// (`FrameTable.planLanding`), failing as this file's `MediaError`.
+    /// (`FrameTable.planLanding`) on the whole stream's table, failing as this file's
+    /// `MediaError`.
     package func plan(at time: MediaTime, precision: SeekPrecision) throws(MediaError) -> LandingPlan {
-        try executor.plan(at: time, precision: precision)
+        try completeFrameTable()
+        return try executor.plan(at: time, precision: precision)
     }
 
     /// Carries out `plan` (`LandingExecutor.land(_:mode:interruption:)`): seeks, steps,

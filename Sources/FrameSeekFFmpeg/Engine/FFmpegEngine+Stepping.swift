@@ -9,8 +9,21 @@ extension FFmpegEngine {
     /// keyframe, without skipping anything, and caches the frames up to it, so the steps
     /// after it cost a cache lookup. A frame the decoder cannot produce is stepped over (see
     /// `FrameStepReport.framesStepped`). Never throws: failures are typed reasons.
+    ///
+    /// On a seek window (`FrameIndexing.asNeeded`) a step reads another window when the
+    /// destination lies beyond the frames the current one proved complete, and its report
+    /// is not indexed (`FrameStepReport.isIndexed`).
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
-        FrameStepLoop(executor: executor).step(direction, count: count, from: landedFrameIndex ?? 0)
+        // Audio has no frames to step: the loop says so without any table. Steps move by frame
+        // number: where no window holds the destination, the whole table must.
+        if media.selectedStream.mediaType == .video, (try? prepareWindow(forStep: direction, count: count)) != true,
+            (try? completeFrameTable()) == nil
+        {
+            return FrameStepReport(
+                result: .unavailable(.decodeFailed), direction: direction, requestedCount: count, framesStepped: 0, frame: nil,
+                framesDecoded: 0, latency: .zero)
+        }
+        return FrameStepLoop(executor: executor).step(direction, count: count, from: landedFrameIndex ?? 0)
     }
 
     /// Takes up to `repeats` forward steps of `count` frames from the current frame, as
@@ -46,6 +59,17 @@ extension FFmpegEngine {
         each: @escaping @Sendable (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output,
         delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
     ) throws {
+        // One decoder steps on through windows (and audio, which has no steps, needs no table);
+        // a split between decoders needs the whole table.
+        if !executor.table.coversStream, decoders <= 1 || media.selectedStream.mediaType != .video {
+            for ordinal in 0..<max(0, repeats) {
+                let report = step(.forward, count: count)
+                try delivered(report, try each(ordinal, report, self))
+                guard report.result.didStep else { return }
+            }
+            return
+        }
+        try completeFrameTable()
         try ForwardStepPass(engine: self, count: count, each: each).run(
             from: landedFrameIndex ?? 0, repeats: repeats, decoders: decoders, delivered: delivered)
     }

@@ -41,6 +41,10 @@ public final class FFmpegEngine: PlaybackEngine {
         /// default, builds every table from the media. The command line uses
         /// `IndexCache.defaultDirectory` unless given `--no-index-cache`.
         public var indexCache: IndexCache?
+        /// Whether the whole stream is indexed when the media opens, or only what each seek
+        /// needs (`FrameIndexing`). `full` by default; the command line's `seek` reads windows
+        /// unless given `--index full`.
+        public var indexing = FrameIndexing.full
         /// How media over HTTP is read: retries and timeouts (`NetworkPolicy`).
         public var network = NetworkPolicy()
         /// What named media opened from memory (`init(bytes:name:options:)`), which bounds
@@ -71,8 +75,14 @@ public final class FFmpegEngine: PlaybackEngine {
 
     /// The opened media.
     public var media: MediaDescription { executor.media }
-    /// The selected stream's frames in presentation order.
-    public var frameTable: FrameTable { executor.table }
+    /// The selected stream's frames in presentation order. An engine opened with
+    /// `FrameIndexing.asNeeded` builds the table on first use (`completeFrameTable()`); should
+    /// that fail, this is the seek window the last landing was planned on
+    /// (`FrameTable.coversStream` is false), and `completeFrameTable()` throws why.
+    public var frameTable: FrameTable {
+        if !executor.table.coversStream { _ = try? completeFrameTable() }
+        return executor.table
+    }
     /// How long opening and indexing took.
     public let openLatency: Duration
     /// Frames whose packet the demuxer flagged corrupt while the index was built: damage known
@@ -88,11 +98,16 @@ public final class FFmpegEngine: PlaybackEngine {
     /// What opening read from the media (`MediaReads`; over HTTP, the bytes the responses
     /// carried and the requests): the cost a player pays before its first seek.
     public let openReads: MediaReads
-    /// What the index cache did for this open; nil without a cache, for media in memory and
-    /// for URLs.
-    public let indexCacheOutcome: IndexCache.Outcome?
-    /// The frame the engine last landed or stepped on, nil before any.
-    public var currentFrameIndex: Int? { executor.landedFrameIndex }
+    /// What the index cache did for this open, or for the whole table built after an open
+    /// that deferred it; nil without a cache, for media in memory and for URLs.
+    public var indexCacheOutcome: IndexCache.Outcome? { deferredIndex?.cacheOutcome ?? openCacheOutcome }
+    private let openCacheOutcome: IndexCache.Outcome?
+    /// The whole stream's table and the current seek window of an engine opened with
+    /// `FrameIndexing.asNeeded` that deferred its table; nil when the open built it.
+    let deferredIndex: DeferredIndex?
+    /// The frame the engine last landed or stepped on, nil before any and while landings are
+    /// planned on a seek window (its frames are not numbered in the stream).
+    public var currentFrameIndex: Int? { executor.table.coversStream ? executor.landedFrameIndex : nil }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
     /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different
     /// decoder of the same codec may produce different pixels.
@@ -206,26 +221,75 @@ public final class FFmpegEngine: PlaybackEngine {
         // The sources, in the order they answer. A scan that hands keyframes to the prefetch
         // reads every packet's payload, so it is never an index scan.
         let indexSources: [any FrameTableSource] =
-            options.readsContainerIndex && prefetch == nil ? [MP4SampleTableSource(), ContainerIndexSource()] : []
+            options.readsContainerIndex && prefetch == nil ? [FragmentedMP4Source(), MP4SampleTableSource(), ContainerIndexSource()] : []
         let sources: [any FrameTableSource] =
             [cache] + (isVideo ? indexSources + [PacketScanSource()] : [AudioPacketTableSource(makeDecoder: makeDecoder)])
-        let built = try FrameTableChoice(builder: builder, sources: sources, makeDecoder: makeDecoder).build()
         let cached = cache.cached
-        indexCacheOutcome = MediaOpener.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
-        guard !built.table.frames.isEmpty else {
-            if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
-                throw MediaError(path: path, reason: .truncated, cause: cause)
+        // Audio lands in windows where a landing's samples come from a bounded pre-roll
+        // inside one; elsewhere (AAC, AC-3) they come from a decode from the start anyway.
+        let windowsFit =
+            isVideo
+            || (FrameTableBuilder.audioFramesFollowPackets(codecName: stream.codecName)
+                && Self.audioPreroll(codecName: stream.codecName) != nil)
+        // An entry in the index cache, good or rejected, means the table was wanted whole: it is
+        // read, or rebuilt and written again, as a `full` open does.
+        let defers =
+            options.indexing == .asNeeded && memory == nil && windowsFit && prefetch == nil
+            && SeekWindowReader.reads(demuxer, stream: stream) && cached == nil
+        let statedDuration = { TruncationCheck.statedDuration(demuxer, streamIndex: streamIndex, originPTS: originPTS) }
+        let built: FrameTableBuilder.Result
+        let truncation: Truncation?
+        if defers {
+            let indexCache = options.indexCache
+            let carriesDecodeTime = SeekWindowReader.packetsCarryDecodeTime(demuxer)
+            deferredIndex = DeferredIndex(
+                windowReader: { demuxer in
+                    SeekWindowReader(
+                        builder: FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
+                        streamStart: min(stream.startTime ?? originPTS, originPTS),
+                        packetsCarryDecodeTime: carriesDecodeTime, isAudio: !isVideo)
+                },
+                // Taken before any window is read: a fragmented MP4's demuxer updates it from the
+                // fragments it reads.
+                statedDuration: statedDuration(),
+                buildTable: { () throws(MediaError) in
+                    // The deferred containers have no sample table: a fragmented MP4's boxes, or a scan.
+                    let fresh = try builder.reopened(probingStreams: false)
+                    let sources: [any FrameTableSource] =
+                        isVideo ? [FragmentedMP4Source(), PacketScanSource()] : [AudioPacketTableSource(makeDecoder: makeDecoder)]
+                    let built = try FrameTableChoice(builder: fresh, sources: sources, makeDecoder: makeDecoder).build()
+                    guard !built.table.frames.isEmpty else {
+                        throw MediaError(path: path, reason: .noPlayableStream, cause: "stream \(streamIndex) has no frames")
+                    }
+                    return (built, MediaOpener.cacheOutcome(indexCache, key: cacheKey, cached: cached, built: built))
+                })
+            openCacheOutcome = nil
+            // No frame is known before the first seek reads its window; the open read too little
+            // to tell a truncated file (a window that reaches the end of the stream does).
+            built = FrameTableBuilder.Result(
+                table: FrameTable(
+                    streamIndex: streamIndex, timeBase: stream.timeBase, originPTS: originPTS, frames: [], randomAccessPoints: [],
+                    source: .seekWindow),
+                packetOrder: DecodeOrderByPTS(others: [:]))
+            truncation = nil
+        } else {
+            deferredIndex = nil
+            built = try FrameTableChoice(builder: builder, sources: sources, makeDecoder: makeDecoder).build()
+            openCacheOutcome = MediaOpener.cacheOutcome(options.indexCache, key: cacheKey, cached: cached, built: built)
+            guard !built.table.frames.isEmpty else {
+                if let cause = TruncationCheck.emptyStreamCause(demuxer, streamIndex: streamIndex) {
+                    throw MediaError(path: path, reason: .truncated, cause: cause)
+                }
+                throw MediaError(path: path, reason: .noPlayableStream, cause: "stream \(streamIndex) has no frames")
             }
-            throw MediaError(path: path, reason: .noPlayableStream, cause: "stream \(streamIndex) has no frames")
+            truncation = TruncationCheck.check(demuxer, table: built.table, readError: built.readError, stated: statedDuration())
         }
         demuxerFlaggedFrames = built.corruptFrames
         indexScanBytes = built.indexScanBytes
         openTraffic = demuxer.ranged?.traffic
-        openReads = demuxer.reads
+        openReads = demuxer.reads + (built.separateReads ?? .none)
         let media = MediaProbe.describe(
-            demuxer, path: path, selectedStream: streamIndex,
-            truncation: TruncationCheck.check(demuxer, table: built.table, readError: built.readError),
-            missingData: built.table.missingData)
+            demuxer, path: path, selectedStream: streamIndex, truncation: truncation, missingData: built.table.missingData)
         executor = LandingExecutor(
             media: media, table: built.table, packetOrder: built.packetOrder, pool: pool, cacheBytes: options.cacheBytes,
             skipsNonReferenceFrames: options.skipsNonReferenceFrames, keyframePrefetch: prefetch)
@@ -264,7 +328,8 @@ public final class FFmpegEngine: PlaybackEngine {
         indexScanBytes = nil
         openTraffic = nil
         openReads = demuxer.reads
-        indexCacheOutcome = nil
+        openCacheOutcome = nil
+        deferredIndex = nil
         executor = LandingExecutor(
             media: blueprint.media, table: blueprint.frameTable, packetOrder: blueprint.packetOrder, pool: pool,
             cacheBytes: options.cacheBytes, skipsNonReferenceFrames: options.skipsNonReferenceFrames,

@@ -14,11 +14,22 @@ import FrameSeekCore
 
 extension FrameTableBuilder {
     /// Whether libavcodec's decoder for `codecName` makes exactly one frame of every packet.
-    /// Vorbis (its first packet makes no samples), Opus in Matroska (its pre-skip is trimmed
-    /// without side data) and codecs not listed take the decode scan.
+    /// Vorbis (its first packet makes no samples) and codecs not listed take the decode scan.
     static func audioFramesFollowPackets(codecName: String) -> Bool {
-        codecName.hasPrefix("pcm_") || ["mp1", "mp2", "mp3", "aac", "ac3", "eac3", "flac", "alac"].contains(codecName)
+        codecName.hasPrefix("pcm_")
+            || ["mp1", "mp2", "mp3", "aac", "ac3", "eac3", "flac", "alac", "opus"].contains(codecName)
     }
+
+    /// Whether the decoder for `codecName` trims its `delay` from the stream's start without
+    /// side data saying so: the Opus decoder sets libavcodec's `skip_samples` to its header's
+    /// pre-skip at open (Matroska carries it as CodecDelay, and no packet says it again).
+    static func decoderTrimsItsDelay(codecName: String) -> Bool { codecName == "opus" }
+
+    /// Whether each packet of `codecName` must begin where the one before it ended. An Opus
+    /// packet's duration in Matroska is the track's default duration, which an encoder that
+    /// changes frame size makes wrong; the timestamps then leave gaps, and the stream takes
+    /// the decode scan.
+    static func audioPacketsMustBeContiguous(codecName: String) -> Bool { codecName == "opus" }
 
     /// How many packets are decoded while they are read, to check the rule against the
     /// decoder: past the priming of every codec above (at most a few thousand samples).
@@ -36,7 +47,11 @@ extension FrameTableBuilder {
             let decoder = try? makeDecoder()
         else { return .declined(movedDemuxer: false) }
         var check = AudioFrameCheck(decoder: decoder, timeBase: streamTimeBase, packetLimit: Self.audioPacketsChecked)
-        var trimmer = AudioFrameTrimmer(timeBase: streamTimeBase, sampleRate: sampleRate)
+        var trimmer = AudioFrameTrimmer(
+            timeBase: streamTimeBase, sampleRate: sampleRate,
+            skippingAtStart: Self.decoderTrimsItsDelay(codecName: stream.codecName) ? max(0, decoder.openingDelaySamples) : 0)
+        let contiguous = Self.audioPacketsMustBeContiguous(codecName: stream.codecName)
+        var packetEnd: Int64?
         var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS)
         var frameCount = 0, lastPTS: Int64?, followsRule = true
         var ruleFrames: [(pts: Int64, duration: Int64)] = []  // of the packets `check` decodes
@@ -44,6 +59,17 @@ extension FrameTableBuilder {
         let (_, readError, missingData) = try scanPackets(keepingPackets: false) { packet, index in
             check.decode(packet, index: index)
             guard followsRule else { return }
+            if contiguous, let pts = packet.pts {
+                // Matroska keeps milliseconds: a packet may start a tick from where the last
+                // ended. The numbers are the file's: overflow is a gap, not a trap.
+                let (end, overflow) = pts.addingReportingOverflow(packet.duration)
+                let (gap, gapOverflow) = pts.subtractingReportingOverflow(packetEnd ?? pts)
+                if overflow || gapOverflow || gap > 1 || gap < -1 {
+                    followsRule = false
+                    return
+                }
+                packetEnd = end
+            }
             switch trimmer.frame(of: packet) {
             case nil:
                 followsRule = false
@@ -92,9 +118,11 @@ struct AudioFrameTrimmer {
     /// libavcodec's `skip_samples`, carried from frame to frame.
     private var skip: Int64 = 0
 
-    init(timeBase: TimeBase, sampleRate: Int32) {
+    /// `skippingAtStart` is what the decoder trims from the first frames by itself.
+    init(timeBase: TimeBase, sampleRate: Int32, skippingAtStart: Int64 = 0) {
         self.timeBase = timeBase
         sample = .samples(at: sampleRate)
+        skip = skippingAtStart
     }
 
     /// The frame `packet` makes; nil when it lacks a PTS, a duration or the keyframe flag,

@@ -175,22 +175,24 @@ extension FrameTableBuilder {
 
     /// The table of an MP4 or MOV read from its index: the packets of a second demuxer that
     /// reads the file through a `PayloadSkippingReader`, so only the boxes are read, and each
-    /// packet's PTS, DTS, flags and position are the demuxer's own (no parser). Nil, for the
-    /// full scan to answer, whenever the index cannot be trusted to: another container, no
+    /// packet's PTS, DTS, flags and position are the demuxer's own (no parser). Declined, for
+    /// the full scan to answer, whenever the index cannot be trusted to: another container, no
     /// index, samples that lie past the end of the file (truncated), a read that fails, or any
-    /// packet that differs from its index entry.
-    func buildFromContainerIndex() throws(MediaError) -> Result? {
-        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return nil }
+    /// packet that differs from its index entry; with what the second demuxer read over HTTP
+    /// either way, which the open paid for.
+    func buildFromContainerIndex() throws(MediaError) -> TableOutcome {
+        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil else { return .declined(movedDemuxer: false) }
         let count = demuxer.indexEntryCount(of: streamIndex)
-        guard count > 0, let reader = try? PayloadSkippingReader(path: demuxer.path, network: demuxer.network), let size = reader.size,
-            samplesLieInFile(ofSize: size)
-        else { return nil }
+        let scan = PayloadSkippingScan(demuxer)
+        // What the scan read by the time it gives up, counted then.
+        var declined: TableOutcome { .declined(movedDemuxer: false, separateReads: scan.reads) }
+        guard count > 0, let reader = scan.reader, let size = reader.size, samplesLieInFile(ofSize: size) else { return declined }
         // Every stream's samples are skipped, so a read runs from one box to the next. A chunk's
         // samples lie back to back: kept as one run, there are as many runs as chunks.
         var payloads: [Range<Int64>] = []
         for index in 0..<demuxer.streamCount {
             for position in 0..<demuxer.indexEntryCount(of: index) {
-                guard let entry = demuxer.indexEntry(of: index, at: position) else { return nil }
+                guard let entry = demuxer.indexEntry(of: index, at: position) else { return declined }
                 let end = entry.position + Int64(entry.size)
                 if let last = payloads.last, last.upperBound == entry.position {
                     payloads[payloads.count - 1] = last.lowerBound..<end
@@ -199,24 +201,99 @@ extension FrameTableBuilder {
                 }
             }
         }
-        guard
-            let indexed = try? Demuxer(
-                path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader,
-                network: demuxer.network),
-            indexed.streamCount == demuxer.streamCount
-        else { return nil }
-        indexed.selectOnly(streamIndex: streamIndex)
-        reader.skip(payloads)
-        let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
-        guard let scanned = try? scan.scanPackets(), scanned.readError == nil, scanned.packets.count == count else { return nil }
-        let packets = scanned.packets
+        guard let packets = packets(through: reader, skipping: payloads, fromTheStart: false), packets.count == count else {
+            return declined
+        }
         for (position, packet) in packets.enumerated() {
             guard packet.pts != nil, let entry = demuxer.indexEntry(of: streamIndex, at: position),
                 packet.agrees(with: entry), packet.isKeyframe == entry.isKeyframe
-            else { return nil }
+            else { return declined }
         }
         let result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
-        return result.with(indexScanBytes: (reader.bytesRead, reader.bytesSkipped))
+        return .built(result.with(indexScanBytes: (reader.bytesRead, reader.bytesSkipped), separateReads: scan.reads))
     }
 
+    /// The table of a fragmented MP4 read from its `moof` boxes: the top-level boxes are walked
+    /// by their headers, and a second demuxer reads the file through a `PayloadSkippingReader`
+    /// that skips every `mdat` body, so only the boxes are read, and each packet's PTS, DTS,
+    /// flags and position are the demuxer's own (its `trun` entries). Declined for a file that
+    /// is not a fragmented MP4 read from its path (its `moov` states samples), and for one
+    /// whose boxes do not parse to its end (truncated, damaged), which the scan reports.
+    func buildFromFragments() throws(MediaError) -> TableOutcome {
+        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil, demuxer.stream(streamIndex).frameCount == 0,
+            let boxes = ByteRangeReader(borrowing: demuxer), let size = boxes.size
+        else { return .declined(movedDemuxer: false) }
+        // Over HTTP the walk asks for what it reads and no more: a header after a hop over an
+        // `mdat` is a request for its 16 bytes, and another box (a `moof`) is read on through,
+        // with the header after it, in one request. Reading on from a header would fetch samples.
+        let demuxer = demuxer
+        var expected: Range<Int64>?
+        let walked = MP4SampleTable.mediaDataBodies(
+            fileSize: size,
+            using: { offset, count in
+                if expected?.contains(offset) != true {
+                    expected = offset..<(offset + Int64(count))
+                    demuxer.expectReads(in: expected)
+                }
+                return try? boxes.read(at: offset, count: count)
+            },
+            visiting: { box in
+                guard box.type != "mdat" else { return }
+                expected = box.body.lowerBound..<(box.body.upperBound + 16)
+                demuxer.expectReads(in: expected)
+            })
+        demuxer.expectReads(in: nil)
+        guard let bodies = walked, !bodies.isEmpty else { return .declined(movedDemuxer: true) }
+        // A `moof` is a few kilobytes: its request starts small, and grows while a large one is read.
+        let scan = PayloadSkippingScan(demuxer, firstRequestBytes: 8 * 1024)
+        // Skipped from the start: the header's own walk over fragments (without a `sidx`) then
+        // steps over every `mdat` too.
+        guard let reader = scan.reader, let packets = packets(through: reader, skipping: bodies, fromTheStart: true),
+            !packets.isEmpty, packets.allSatisfy({ $0.pts != nil && ($0.position ?? -1) < size })
+        else { return .declined(movedDemuxer: true, separateReads: scan.reads) }
+        let result = try tableFromPackets(ScannedPackets(packets: packets), missingDataBefore: [:], source: .containerIndex)
+        return .built(result.with(indexScanBytes: (reader.bytesRead, reader.bytesSkipped), separateReads: scan.reads))
+    }
+
+    /// The stream's packets as a second demuxer reads them through `reader`, which skips
+    /// `payloads`: from the start, or once the demuxer has read the header for real. Nil when
+    /// the demuxer cannot open, finds other streams, or a read fails.
+    private func packets(
+        through reader: PayloadSkippingReader, skipping payloads: [Range<Int64>], fromTheStart: Bool
+    )
+        -> [ScannedPacket]?
+    {
+        if fromTheStart { reader.skip(payloads) }
+        guard
+            let indexed = try? Demuxer(
+                path: demuxer.path, log: demuxer.log, probingStreams: false, skippingPayloads: reader, network: demuxer.network),
+            indexed.streamCount == demuxer.streamCount
+        else { return nil }
+        indexed.selectOnly(streamIndex: streamIndex)
+        if !fromTheStart { reader.skip(payloads) }
+        let scan = FrameTableBuilder(demuxer: indexed, streamIndex: streamIndex, originPTS: originPTS)
+        guard let scanned = try? scan.scanPackets(), scanned.readError == nil else { return nil }
+        return scanned.packets
+    }
+}
+
+/// The payload-skipping reader a second demuxer reads a file through for an index scan. Over
+/// HTTP it reads through bounded, counted ranges, as the opening demuxer does: FFmpeg's own
+/// protocol asks for the rest of the file at every hop over a payload.
+private struct PayloadSkippingScan {
+    /// The reader; nil when it could not be opened.
+    let reader: PayloadSkippingReader?
+    private let ranged: RangedHTTPReader?
+
+    init(_ demuxer: Demuxer, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes) {
+        ranged =
+            RangedHTTPReader.reads(demuxer.path)
+            ? RangedHTTPReader(url: demuxer.path, policy: demuxer.network, firstRequestBytes: firstRequestBytes) : nil
+        reader =
+            ranged.map { try? PayloadSkippingReader(source: $0, deadline: nil, timeout: demuxer.network.timeout) }
+            ?? (try? PayloadSkippingReader(path: demuxer.path, network: demuxer.network))
+    }
+
+    /// What the scan asked for over HTTP, which the open paid for; nil for a local file.
+    var reads: MediaReads? { ranged.map { MediaReads(bytes: $0.traffic.bytesRequested, requests: $0.traffic.requests) } }
 }

@@ -28,6 +28,10 @@ struct FrameTableBuilder {
         /// For a table read from the container's index: the bytes its scan read from the file,
         /// and the payload bytes it answered without reading.
         private(set) var indexScanBytes: (read: Int64, skipped: Int64)?
+        /// What a table read through a second demuxer of its own read (its I/O is not the
+        /// opening demuxer's): over HTTP the ranges asked for and the requests, which the open's
+        /// cost must include. Nil when the opening demuxer did all the reading.
+        private(set) var separateReads: MediaReads?
 
         init(
             table: FrameTable, packetOrder: DecodeOrderByPTS, readError: String? = nil, corruptFrames: Set<Int> = [],
@@ -48,10 +52,20 @@ struct FrameTableBuilder {
             return result
         }
 
-        /// This result with the bytes its index scan read and skipped.
-        func with(indexScanBytes: (read: Int64, skipped: Int64)) -> Result {
+        /// This result with `reads` added to what demuxers of their own read for the open.
+        func adding(separateReads reads: MediaReads) -> Result {
+            guard reads != .none else { return self }
+            var result = self
+            result.separateReads = (separateReads ?? .none) + reads
+            return result
+        }
+
+        /// This result with the bytes its index scan read and skipped, and what a demuxer of
+        /// its own read for it.
+        func with(indexScanBytes: (read: Int64, skipped: Int64), separateReads: MediaReads? = nil) -> Result {
             var result = self
             result.indexScanBytes = indexScanBytes
+            result.separateReads = separateReads
             return result
         }
     }
@@ -61,8 +75,9 @@ struct FrameTableBuilder {
     enum TableOutcome {
         case built(Result)
         /// The table could not be made this way; `movedDemuxer` when packets were read (the
-        /// demuxer no longer stands at the first packet).
-        case declined(movedDemuxer: Bool)
+        /// demuxer no longer stands at the first packet), `separateReads` what a demuxer of the
+        /// source's own read before it gave up (the open paid for it all the same).
+        case declined(movedDemuxer: Bool, separateReads: MediaReads? = nil)
         /// A packet the container's index lists could not be read (an I/O error, after the
         /// network's retries: a file over HTTP whose body always breaks off): the media ends
         /// before its index says, and only a scan can tell where. The demuxer has moved.

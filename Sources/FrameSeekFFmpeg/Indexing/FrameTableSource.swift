@@ -40,22 +40,33 @@ struct FrameTableChoice {
         var builder = builder
         var moved = false
         var indexUnreadable = false
+        // What demuxers other than the opening one read: sources that read through their own,
+        // and the demuxers reopened here. The open paid for all of it.
+        var declinedReads = MediaReads.none
+        var reopened: [Demuxer] = []
+        func separateReads() -> MediaReads { reopened.reduce(declinedReads) { $0 + $1.reads } }
         for source in sources where !(indexUnreadable && source.answersFromIndexAlone) {
             if moved, source.readsPacketsFromStart {
                 builder = try builder.reopened(probingStreams: false)
+                reopened.append(builder.demuxer)
                 moved = false
             }
             switch try source.table(using: builder) {
-            case .built(let result): return result
-            case .declined(let movedDemuxer): moved = moved || movedDemuxer
+            case .built(let result): return result.adding(separateReads: separateReads())
+            case .declined(let movedDemuxer, let reads):
+                moved = moved || movedDemuxer
+                declinedReads = declinedReads + (reads ?? .none)
             case .unreadable:
                 moved = true
                 indexUnreadable = true
             }
         }
         // A decode reads every packet from the very start of the file, streams probed again.
-        if moved { builder = try builder.reopened(probingStreams: true) }
-        return try builder.tableFromDecoding(makeDecoder)
+        if moved {
+            builder = try builder.reopened(probingStreams: true)
+            reopened.append(builder.demuxer)
+        }
+        return try builder.tableFromDecoding(makeDecoder).adding(separateReads: separateReads())
     }
 }
 
@@ -82,6 +93,17 @@ struct MP4SampleTableSource: FrameTableSource {
     }
 }
 
+/// A fragmented MP4's table from its `moof` boxes, its samples skipped
+/// (`FrameTableBuilder.buildFromFragments`).
+struct FragmentedMP4Source: FrameTableSource {
+    var readsPacketsFromStart: Bool { false }
+    var answersFromIndexAlone: Bool { true }
+
+    func table(using builder: FrameTableBuilder) throws(MediaError) -> FrameTableBuilder.TableOutcome {
+        try builder.buildFromFragments()
+    }
+}
+
 /// An MP4's table from the packets its index lists, read through a demuxer of its own with
 /// their payloads skipped (`FrameTableBuilder.buildFromContainerIndex`).
 struct ContainerIndexSource: FrameTableSource {
@@ -89,7 +111,7 @@ struct ContainerIndexSource: FrameTableSource {
     var answersFromIndexAlone: Bool { true }
 
     func table(using builder: FrameTableBuilder) throws(MediaError) -> FrameTableBuilder.TableOutcome {
-        try builder.buildFromContainerIndex().map { .built($0) } ?? .declined(movedDemuxer: false)
+        try builder.buildFromContainerIndex()
     }
 }
 

@@ -221,6 +221,8 @@ enum IndexCacheFile {
         case .containerIndex: 2
         case .sampleTable: 3
         case .audioPackets: 4
+        // A window is never written: only a table of the whole stream is kept.
+        case .seekWindow: 5
         }
     }
 

@@ -22,9 +22,9 @@ extension IndexCache {
         /// The PTS of time zero (`FFmpegEngine`'s origin for the stream).
         let originPTS: Int64
         /// The most frames a table of the stream can hold, where the container says: its
-        /// `nb_frames` and, for MP4, the entries of its index (its samples). nil where neither
-        /// is stated (Matroska, MPEG-TS), and for a table from decoding, whose frames need not
-        /// be one a packet.
+        /// `nb_frames` and, for an MP4 that is not fragmented, the entries of its index (its
+        /// samples). nil where neither is stated (Matroska, MPEG-TS, fragmented MP4), and for a
+        /// table from decoding, whose frames need not be one a packet.
         let frameCountLimit: Int?
 
         /// The facts of `demuxer`'s stream `streamIndex`, which must be in range.
@@ -35,7 +35,10 @@ extension IndexCache {
             codecID = stream.codecID.rawValue
             timeBase = stream.timeBase
             self.originPTS = originPTS
-            let stated = max(stream.frameCount, demuxer.formatName.hasPrefix("mov") ? demuxer.indexEntryCount(of: streamIndex) : 0)
+            // A fragmented MP4's `moov` states no samples, and its index holds only the fragments
+            // read so far: it bounds nothing.
+            let indexBounds = demuxer.formatName.hasPrefix("mov") && stream.frameCount > 0
+            let stated = max(stream.frameCount, indexBounds ? demuxer.indexEntryCount(of: streamIndex) : 0)
             frameCountLimit = stated > 0 ? stated : nil
         }
 

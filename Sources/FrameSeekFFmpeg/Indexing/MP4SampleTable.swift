@@ -57,6 +57,30 @@ struct MP4SampleTable {
     }
 }
 
+extension MP4SampleTable {
+    /// The bodies of a file's top-level `mdat` boxes, the samples of a fragmented MP4, found by
+    /// walking its top-level box headers through `read(offset, count)`; nil unless the walk
+    /// parses every box and ends exactly at `fileSize` (a truncated or damaged file is for a
+    /// scan to report).
+    /// `visiting` is told each box's type and body as its header is read, before the walk
+    /// moves past it.
+    static func mediaDataBodies(
+        fileSize: Int64, using read: @escaping (Int64, Int) -> [UInt8]?,
+        visiting: (_ box: (type: String, body: Range<Int64>)) -> Void = { _ in }
+    ) -> [Range<Int64>]? {
+        let reader = BoxReader(read: read, fileSize: fileSize)
+        var bodies: [Range<Int64>] = []
+        var end: Int64 = 0
+        reader.forEachChild(of: 0..<fileSize) { box in
+            visiting((box.type, box.body))
+            if box.type == "mdat" { bodies.append(box.body) }
+            end = box.body.upperBound
+            return true
+        }
+        return end == fileSize ? bodies : nil
+    }
+}
+
 /// The boxes of one `trak` as the walk meets them.
 private struct TrackParse {
     let expectedSamples: Int

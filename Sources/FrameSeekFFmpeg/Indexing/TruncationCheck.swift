@@ -25,11 +25,12 @@ enum TruncationCheck {
     static let transportPacketSizes: [Int64] = [188, 192, 204]
 
     /// The truncation of `table`'s stream in `demuxer`'s file, or nil when it reads to its end.
-    /// `readError` is why the packet scan stopped early, if it did.
-    static func check(_ demuxer: Demuxer, table: FrameTable, readError: String?) -> Truncation? {
+    /// `readError` is why the packet scan stopped early, if it did. `stated` is the duration
+    /// the header stated (`statedDuration`), taken when the demuxer opened: a fragmented MP4's
+    /// demuxer updates a track's duration from the fragments it reads on.
+    static func check(_ demuxer: Demuxer, table: FrameTable, readError: String?, stated: MediaTime?) -> Truncation? {
         guard let last = table.frames.last else { return nil }
         let readableEnd = last.end
-        let stated = statedDuration(demuxer, table: table)
         if let readError {
             return Truncation(readableEnd: readableEnd, statedDuration: stated, evidence: readError)
         }
@@ -60,13 +61,13 @@ enum TruncationCheck {
     /// The duration the header states for the stream, on the zero-based timeline: the stream's
     /// own (MP4 track) when it has one, else the container's when the demuxer read it from the
     /// header rather than estimated it from timestamps or the bit rate.
-    private static func statedDuration(_ demuxer: Demuxer, table: FrameTable) -> MediaTime? {
-        let stream = demuxer.stream(table.streamIndex)
+    static func statedDuration(_ demuxer: Demuxer, streamIndex: Int, originPTS: Int64) -> MediaTime? {
+        let stream = demuxer.stream(streamIndex)
         if let duration = stream.duration {
-            let start = stream.startTime ?? table.originPTS
+            let start = stream.startTime ?? originPTS
             let (end, overflow) = start.addingReportingOverflow(duration)
-            let (sinceOrigin, overflow2) = end.subtractingReportingOverflow(table.originPTS)
-            if !overflow && !overflow2 { return table.timeBase.time(ofTicks: sinceOrigin) }
+            let (sinceOrigin, overflow2) = end.subtractingReportingOverflow(originPTS)
+            if !overflow && !overflow2 { return stream.timeBase.time(ofTicks: sinceOrigin) }
         }
         guard demuxer.durationIsStated, let duration = demuxer.durationMicroseconds else { return nil }
         return TimeBase.microseconds.time(ofTicks: duration)

@@ -199,6 +199,12 @@ struct DecoderPool {
         return leastRecentlyUsed
     }
 
+    /// Forgets where every decoder stands: their positions name frames of a table the engine
+    /// no longer plans on.
+    func forgetPositions() {
+        for slot in slots { slot.forgetPosition() }
+    }
+
     /// Marks `slot` as the one that landed last.
     private mutating func touch(_ slot: DecoderSlot) {
         uses += 1

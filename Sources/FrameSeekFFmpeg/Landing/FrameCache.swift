@@ -93,6 +93,13 @@ final class FrameCache {
         trail.removeFirst(trail.count - Self.trailFrames)
     }
 
+    /// Drops every frame: their indices name frames of a table no longer planned on.
+    func removeAll() {
+        entries.removeAll()
+        trail.removeAll()
+        usedBytes = 0
+    }
+
     private func remove(_ index: Int) {
         if let entry = entries.removeValue(forKey: index) { usedBytes -= entry.bytes }
     }

@@ -16,13 +16,15 @@ final class LandingExecutor {
     /// cannot produce the frame, before decoding from the start of the file.
     static let seekRetries = 3
 
-    /// The opened media: its path names errors, its selected stream says how to seek.
-    let media: MediaDescription
-    /// The selected stream's frames in presentation order: what plans are made on.
-    let table: FrameTable
-    /// Decode order of every packet of the stream by PTS (packet-scanned tables only): how a
+    /// The opened media: its path names errors, its selected stream says how to seek. Its
+    /// truncation may be found by a landing (`noteTruncation(_:)`).
+    private(set) var media: MediaDescription
+    /// The selected stream's frames in presentation order: what plans are made on. A seek
+    /// window until the engine needs the whole stream's table (`adopt(_:)`).
+    private(set) var table: FrameTable
+    /// Decode order of every packet of the table by PTS (packet-scanned tables only): how a
     /// packet read after a seek is recognised.
-    let packetOrder: DecodeOrderByPTS
+    private(set) var packetOrder: DecodeOrderByPTS
     /// `FFmpegEngine.Options.skipsNonReferenceFrames`.
     let skipsNonReferenceFrames: Bool
     /// Keyframes decoded while the file was scanned; nil unless the engine prefetches.
@@ -61,6 +63,27 @@ final class LandingExecutor {
 
     /// The media's path, as errors name it.
     var path: String { media.path }
+
+    /// Records that the stream ends before the container says: found by a seek window that
+    /// read to the end of the stream, when the open read too little to tell.
+    func noteTruncation(_ truncation: Truncation) {
+        guard media.truncation == nil else { return }
+        media = media.with(truncation: truncation)
+    }
+
+    /// Plans and lands on `built` from now on: another seek window, or the whole stream's
+    /// table. Everything keyed by the old table's frame indices goes: the cached frames, what
+    /// was found undecodable and where each decoder stands. The landed frame stays landed,
+    /// found in the new table by its PTS.
+    func adopt(_ built: FrameTableBuilder.Result) {
+        let landedPTS = landedFrameIndex == nil ? nil : landedFrame.pts
+        table = built.table
+        packetOrder = built.packetOrder
+        cache.removeAll()
+        undecodable = [:]
+        landedFrameIndex = landedPTS.flatMap(built.table.frameIndex(ofPTS:))
+        pool.forgetPositions()
+    }
 
     /// The active decoder's position; nil means "unknown: seek before decoding". Moved, through
     /// its slot, by the landing here and by the decoding run (`LandingExecutor+Decoding.swift`),
@@ -136,7 +159,7 @@ final class LandingExecutor {
             decodeErrors: landedDecodeErrors, missingData: table.missingData(at: plan.target),
             reads: pool.reads - readsBefore, packetsRead: work.tally.packetsRead,
             framesSkipped: work.tally.framesSkipped, decodeTime: work.tally.decodeTime,
-            servedFromCache: fromCache)
+            servedFromCache: fromCache, isIndexed: table.coversStream)
     }
 
     /// Forgets where the active decoder stands, so the next landing seeks: a batch run that

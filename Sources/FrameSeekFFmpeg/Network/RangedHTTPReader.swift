@@ -1,3 +1,5 @@
+import Foundation
+
 /// A custom `AVIOContext` for a file over HTTP that asks for bounded byte ranges, counting the
 /// bytes and requests it makes.
 ///
@@ -13,7 +15,8 @@
 ///
 /// Not Sendable: FFmpeg calls back on the thread that drives the demuxer.
 final class RangedHTTPReader {
-    private static let firstRequestBytes: Int64 = 64 * 1024
+    /// The size of a request that does not carry on from the last one, unless told otherwise.
+    static let defaultFirstRequestBytes: Int64 = 64 * 1024
     private static let largestRequestBytes: Int64 = 16 * 1024 * 1024
 
     private final class Cursor: PositionedReadCursor {
@@ -23,7 +26,9 @@ final class RangedHTTPReader {
         var inner: IOContext?
         var innerOffset: Int64 = 0
         var innerEnd: Int64 = 0
-        var nextRequestBytes = RangedHTTPReader.firstRequestBytes
+        /// The size of a request that does not carry on from the last one.
+        let firstRequestBytes: Int64
+        var nextRequestBytes: Int64
         /// A range reads will come from next; requests inside it run to its end.
         var expected: Range<Int64>?
         var bytesRead: Int64 = 0
@@ -40,10 +45,12 @@ final class RangedHTTPReader {
         /// included: a server that trickles a byte at a time ends the read there.
         let deadline = NetworkDeadline()
 
-        init(url: String, size: Int64, policy: NetworkPolicy) {
+        init(url: String, size: Int64, policy: NetworkPolicy, firstRequestBytes: Int64) {
             self.url = url
             knownSize = size
             self.policy = policy
+            self.firstRequestBytes = firstRequestBytes
+            nextRequestBytes = firstRequestBytes
         }
 
         func closeInner() { inner = nil }
@@ -55,7 +62,7 @@ final class RangedHTTPReader {
             nextRequestBytes =
                 continuing
                 ? min(nextRequestBytes * 2, RangedHTTPReader.largestRequestBytes)
-                : RangedHTTPReader.firstRequestBytes
+                : firstRequestBytes
             // The size is the server's word: offsets near Int64.max must not overflow.
             var end = RangedHTTPReader.sum(offset, nextRequestBytes)
             if let expected, expected.contains(offset) { end = expected.upperBound }
@@ -117,7 +124,9 @@ final class RangedHTTPReader {
 
     /// Opens `url`, learning its size from a first request (`avio_size`); nil when the server
     /// does not tell the size or cannot serve ranges, where FFmpeg's own reading is used.
-    init?(url: String, policy: NetworkPolicy) {
+    /// `firstRequestBytes` is the size of a request that does not carry on from the last one:
+    /// smaller for a reader that hops from box to box.
+    init?(url: String, policy: NetworkPolicy, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes) {
         let options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
         options.set("end_offset", 1)
         let deadline = NetworkDeadline()
@@ -131,7 +140,7 @@ final class RangedHTTPReader {
             size = probe.size
         }
         guard size > 0 else { return nil }
-        let cursor = Cursor(url: url, size: size, policy: policy)
+        let cursor = Cursor(url: url, size: size, policy: policy, firstRequestBytes: max(1, firstRequestBytes))
         cursor.requests = 1
         cursor.bytesRequested = 1
         guard let reading = try? CustomReadContext(cursor) else { return nil }
@@ -151,9 +160,21 @@ final class RangedHTTPReader {
     /// nothing.
     func headerWasRead() { reading.sendEverySeekToCursor() }
 
+    /// Whether a demuxer reads `path` through this reader: a plain file over HTTP. A playlist
+    /// is left to FFmpeg, whose HLS demuxer fetches its segments itself.
+    static func reads(_ path: String) -> Bool {
+        (path.hasPrefix("http://") || path.hasPrefix("https://")) && !(URL(string: path).map(PlaylistName.matches) ?? false)
+    }
+
     /// What this reader has asked for and received so far, the request that learnt the size
     /// included.
     var traffic: HTTPTraffic {
         HTTPTraffic(bytesReceived: cursor.bytesRead, bytesRequested: cursor.bytesRequested, requests: cursor.requests)
     }
+}
+
+extension RangedHTTPReader: ByteSource {
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 { reading.read(into: buffer, count: count) }
+    func seek(to offset: Int64) throws(FFmpegError) { try reading.seek(to: offset) }
+    var size: Int64 { cursor.size }
 }

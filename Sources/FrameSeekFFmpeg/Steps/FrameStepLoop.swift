@@ -26,7 +26,7 @@ struct FrameStepLoop {
             FrameStepReport(
                 result: result, direction: direction, requestedCount: count, framesStepped: moved,
                 frame: currentFrame(), framesDecoded: decoded, latency: clock.now - start,
-                decodeErrors: errors)
+                decodeErrors: errors, isIndexed: table.coversStream)
         }
         guard isVideo else { return report(.unavailable(.audioOnly), moved: 0, decoded: 0) }
         let destination: (index: Int, moved: Int)

@@ -1,0 +1,105 @@
+import FrameSeekCore
+
+extension FFmpegEngine {
+    /// The selected stream's whole table, built now if the engine opened without it
+    /// (`FrameIndexing.asNeeded`): the media is read from its first packet, as a `full` open
+    /// reads it, and the table is kept in the index cache. The landed frame stays landed.
+    ///
+    /// - Throws: `MediaError` as opening with `full` would have.
+    @discardableResult
+    public func completeFrameTable() throws(MediaError) -> FrameTable {
+        guard let deferredIndex, !executor.table.coversStream else { return executor.table }
+        let whole = try deferredIndex.wholeTable()
+        executor.adopt(whole)
+        return whole.table
+    }
+
+    /// Whether landings are planned on the whole stream's table: false while an engine opened
+    /// with `FrameIndexing.asNeeded` lands in seek windows.
+    public var indexesWholeStream: Bool { executor.table.coversStream }
+
+    /// Lands a seek in a window read for it (`SeekWindowReader`), planned there by the same
+    /// landing rules as on the whole table; when no window can be read (a demuxer that cannot
+    /// seek, no keyframe before the target), on the whole table instead.
+    func seekInWindow(
+        to time: MediaTime, precision: SeekPrecision, interruption: SeekInterruptionFlag?,
+        deferredIndex: DeferredIndex
+    ) throws(MediaError) -> SeekLanding {
+        do { try FrameTable.checkRequest(time, precision: precision) } catch {
+            throw MediaError(path: path, reason: .invalidRequest, cause: error.description)
+        }
+        guard let span = windowSpan(for: time, precision: precision) else {
+            try completeFrameTable()
+            return try executor.land(executor.plan(at: time, precision: precision), interruption: interruption)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let readsBefore = pool.reads
+        var seeks = 0
+        if !deferredIndex.windowHolds(span.start...(span.end ?? .max)) {
+            if let window = try readWindow(from: span.start, through: span.end, deferredIndex: deferredIndex) {
+                seeks = window.demuxerSeeks
+            } else {
+                try completeFrameTable()
+            }
+        }
+        let windowReads = pool.reads - readsBefore
+        let windowTime = clock.now - start
+        let landing = try executor.land(executor.plan(at: time, precision: precision), interruption: interruption)
+        return landing.addingWindowCost(reads: windowReads, demuxerSeeks: seeks, latency: windowTime)
+    }
+
+    /// Reads the window holding a keyframe at or before `start` and every frame through `end`
+    /// (`SeekWindowReader`), and plans on it from now on; nil when none can be read.
+    func readWindow(
+        from start: Int64, through end: Int64?, deferredIndex: DeferredIndex
+    ) throws(MediaError) -> SeekWindowReader.Window? {
+        let reader = deferredIndex.windowReader(pool.active.demuxer)
+        guard case .success(let window) = try reader.read(keyframeAtOrBefore: start, through: end) else { return nil }
+        executor.adopt(window.result)
+        // A window that ran to the end of the stream holds its last frames: what tells a
+        // truncated file from a whole one, as the whole scan would have.
+        if window.completeThrough == .max,
+            let truncation = TruncationCheck.check(
+                pool.active.demuxer, table: window.result.table, readError: window.readError,
+                stated: deferredIndex.statedDuration)
+        {
+            executor.noteTruncation(truncation)
+        }
+        let first = window.result.table.randomAccessPoints.first?.pts ?? start
+        deferredIndex.plansOn(
+            window: min(first, window.completeThrough)...window.completeThrough, startsStream: window.startsStream)
+        return window
+    }
+
+    /// The PTS span a window for `time` at `precision` must hold: a keyframe at or before
+    /// `start`, and every frame through `end` (nil: through the first keyframe at or after
+    /// `start`). Rounded outward, so the window holds at least what the landing rules look at.
+    /// Nil when the time cannot be placed (the end of a stream of unknown duration).
+    private func windowSpan(for time: MediaTime, precision: SeekPrecision) -> (start: Int64, end: Int64?)? {
+        let table = executor.table
+        let (before, after) = precision.window
+        func pts(_ t: MediaTime) -> Int64? {
+            guard let ticks = table.timeBase.ticks(in: t) else { return nil }
+            let (value, overflow) = ticks.addingReportingOverflow(table.originPTS)
+            return overflow ? nil : value
+        }
+        switch time.kind {
+        case .negativeInfinity:
+            return (.min, pts(.zero))
+        case .positiveInfinity:
+            // The last frames: from the keyframe before the stated end to the end of the stream.
+            guard let duration = media.duration, let end = pts(duration) else { return nil }
+            return (end, .max)
+        default:
+            var low = before == .positiveInfinity ? time : time - before
+            if media.selectedStream.mediaType == .audio { low = min(low, time - SeekWindowReader.audioLeadIn) }
+            guard let start = pts(low) ?? (low < .zero ? .min : nil) else { return nil }
+            if after == .positiveInfinity { return (start, nil) }
+            guard let end = pts(time + after) else { return nil }
+            // One tick more: `ticks(in:)` floors, and a frame just past the end may cover it.
+            let (past, overflow) = end.addingReportingOverflow(1)
+            return (start, overflow ? .max : past)
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import FrameSeekCore
+
+/// Reads the seek window of one landing: the packets from the random access point at or before
+/// the target to just past it, found where the container's own index puts the demuxer. This is
+/// what a player reads for a seek, and all an exact landing needs (the Landing rules article,
+/// "Landing without the whole stream's table").
+///
+/// The demuxer seeks to the window's start with FFmpeg's own index: Matroska's Cues, a
+/// fragmented MP4's `sidx`, MPEG-TS's bisection by timestamp. None of them promises a keyframe
+/// at or before the time (MPEG-TS lands on any packet; an MP4 index is by decode time), so the
+/// packets read are checked, and the seek goes further back until a keyframe at or before the
+/// start is among them. What an earlier try read is joined on rather than read again.
+struct SeekWindowReader {
+    /// Packets in a row presented after the window's end after which no later packet can be
+    /// presented inside it: more than the 16 pictures H.264 and HEVC may reorder. Only needed
+    /// where packets carry no decode time of their own (Matroska).
+    static let reorderBound = 17
+    /// The most packets one window holds. Media that never reaches the window's end within
+    /// them (hostile, or a stream with no keyframe) is left to the whole stream's table.
+    static let packetLimit = 1 << 20
+    /// How many times the seek goes further back, doubling the step each time, before it reads
+    /// from the start of the stream.
+    static let stepsBack = 16
+
+    /// The stream, its time origin, and the demuxer to read through (the active decoder's).
+    let builder: FrameTableBuilder
+    /// The earliest PTS of the stream: a seek at or before it reads from the stream's start.
+    let streamStart: Int64
+    /// Whether the container gives each packet its own decode time: then the first packet
+    /// decoded after the window's end ends it. Matroska stores presentation times only.
+    let packetsCarryDecodeTime: Bool
+    /// Whether the stream is audio. An audio frame is its packet's samples only where no
+    /// trimming applies: the stream's first packets (priming, pre-skip, an edit list) and its
+    /// last (padding) are left to the whole table, which follows libavcodec's trimming rule.
+    let isAudio: Bool
+
+    /// Whether seeks in `stream` of `demuxer` are read as windows: Matroska/WebM, MPEG-TS and
+    /// fragmented MP4, which have no index that lists every frame (a fragmented MP4's `moov`
+    /// states no samples). A progressive MP4's sample table is read whole instead, for what it
+    /// costs is its boxes.
+    static func reads(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
+        let format = demuxer.formatName
+        return format == "matroska,webm" || format == "mpegts" || (format.hasPrefix("mov") && stream.frameCount == 0)
+    }
+
+    /// How far before an audio target a window starts: room for the two pre-roll decodes
+    /// that give a landing's samples (`FFmpegEngine.audioPreroll`), 128 Opus frames of up to
+    /// 60 ms, with a margin.
+    static let audioLeadIn = MediaTime(value: 10, timescale: 1)
+
+    /// Whether `demuxer`'s packets carry a decode time of their own; Matroska stores only the
+    /// presentation time, and FFmpeg's decode times for it are guesses.
+    static func packetsCarryDecodeTime(_ demuxer: Demuxer) -> Bool {
+        demuxer.formatName != "matroska,webm"
+    }
+
+    /// What one window read gave.
+    struct Window {
+        let result: FrameTableBuilder.Result
+        /// The greatest PTS up to which every frame of the stream is in the window; `Int64.max`
+        /// when the window runs to the end of the stream.
+        let completeThrough: Int64
+        /// Why reading stopped before the end of the file, when a read failed after packets were
+        /// read: there the readable stream ends, as for a whole scan.
+        let readError: String?
+        /// The demuxer seeks it took.
+        let demuxerSeeks: Int
+        /// Whether its first keyframe is the stream's first: no frame comes before the window.
+        let startsStream: Bool
+    }
+
+    /// Why no window could be read: the whole stream's table must answer instead.
+    struct Unavailable: Error {
+        let reason: String
+    }
+
+    /// The window holding a keyframe with PTS at or before `start`, and every frame with PTS up
+    /// to `end`. With `end` nil, up to the first keyframe presented at or after `start` (the
+    /// next keyframe a tolerance without an end looks for).
+    func read(keyframeAtOrBefore start: Int64, through end: Int64?) throws(MediaError) -> Result<Window, Unavailable> {
+        let timeBase = builder.demuxer.stream(builder.streamIndex).timeBase
+        var stepBack = max(1, timeBase.ticks(in: MediaTime(value: 1, timescale: 1)) ?? 1)
+        var seekTo = start
+        var later: PacketRun?
+        for attempt in 0...Self.stepsBack {
+            let fromStreamStart = seekTo <= streamStart || attempt == Self.stepsBack
+            if isAudio && fromStreamStart {
+                return .failure(Unavailable(reason: "the first audio frames are trimmed by the decoder's rule"))
+            }
+            do {
+                if fromStreamStart {
+                    try seekToStreamStart(oneStepBefore: stepBack)
+                } else {
+                    try builder.demuxer.seek(streamIndex: builder.streamIndex, to: seekTo)
+                }
+            } catch {
+                return .failure(Unavailable(reason: "the demuxer cannot seek (\(error.message))"))
+            }
+            let run: PacketRun
+            switch try readPackets(from: start, through: end, joining: later) {
+            case .success(let read): run = read
+            case .failure(let unavailable): return .failure(unavailable)
+            }
+            let packets = run.packets
+            let keyframe =
+                packets.lastIndex { $0.isKeyframe && $0.pts! <= start }
+                ?? (fromStreamStart ? packets.firstIndex { $0.isKeyframe } : nil)
+            if let keyframe {
+                let window = ScannedPackets(packets: Array(packets[keyframe...]))
+                var result = try builder.tableFromPackets(window, missingDataBefore: [:], source: .seekWindow)
+                if isAudio {
+                    // A decoder may keep priming the rule trims (see `audioTableFromPackets`):
+                    // the landing is the decoded frame covering the target, not a packet's.
+                    result = FrameTableBuilder.Result(
+                        table: result.table, packetOrder: .unknown, readError: result.readError,
+                        corruptFrames: result.corruptFrames)
+                }
+                let through = run.endedBeforeStreamEnd ? run.stop ?? .max : .max
+                let startsStream = fromStreamStart && packets.firstIndex(where: \.isKeyframe) == keyframe
+                return .success(
+                    Window(
+                        result: result, completeThrough: through, readError: run.readError, demuxerSeeks: attempt + 1,
+                        startsStream: startsStream))
+            }
+            if fromStreamStart {
+                // A target before the first keyframe of a stream cut mid-GOP: the window runs
+                // to that keyframe, where the landing rules clamp it.
+                if end != nil, run.endedBeforeStreamEnd { return try read(keyframeAtOrBefore: start, through: nil) }
+                return .failure(Unavailable(reason: "no keyframe in the stream"))
+            }
+            later = run
+            let (earlier, overflow) = seekTo.subtractingReportingOverflow(stepBack)
+            seekTo = overflow ? streamStart : earlier
+            if !stepBack.multipliedReportingOverflow(by: 2).overflow { stepBack *= 2 }
+        }
+        return .failure(Unavailable(reason: "no keyframe found before the target"))
+    }
+
+    /// Seeks to before the stream's first packet. A seek to the first PTS is not enough where
+    /// that packet is decoded after others (a B-frame stream's first keyframe has the lowest
+    /// DTS, and MPEG-TS seeks by DTS), so it aims a step earlier, where demuxers that refuse a
+    /// time before the stream do not go, then at the first PTS itself.
+    private func seekToStreamStart(oneStepBefore step: Int64) throws(FFmpegError) {
+        let (before, overflow) = streamStart.subtractingReportingOverflow(step)
+        if !overflow, (try? builder.demuxer.seek(streamIndex: builder.streamIndex, to: before)) != nil { return }
+        try builder.demuxer.seek(streamIndex: builder.streamIndex, to: streamStart)
+    }
+
+    /// Packets read in decode order, and how the read ended.
+    private struct PacketRun {
+        var packets: [ScannedPacket]
+        /// The PTS the window must reach: the given end, or the next keyframe once seen.
+        var stop: Int64?
+        /// Whether the read ended because no later packet can be presented at or before `stop`,
+        /// rather than at the end of the stream.
+        var endedBeforeStreamEnd: Bool
+        /// Why a read failed after packets were read: the readable end of the stream.
+        var readError: String?
+    }
+
+    /// The stream's packets from where the demuxer stands until no later one can be presented
+    /// at or before the window's end: one decoded after it, or `reorderBound` in a row
+    /// presented after it; or until the first packet of `later`, a later try's read, which is
+    /// joined on.
+    private func readPackets(
+        from start: Int64, through end: Int64?, joining later: PacketRun?
+    ) throws(MediaError)
+        -> Result<PacketRun, Unavailable>
+    {
+        let demuxer = builder.demuxer
+        let packet = Packet()
+        var run = PacketRun(packets: [], stop: end, endedBeforeStreamEnd: false)
+        var after = 0
+        while true {
+            let more: Bool
+            do { more = try demuxer.read(into: packet) } catch {
+                let cause = demuxer.log.message(for: error)
+                guard !run.packets.isEmpty else {
+                    throw MediaError(path: demuxer.path, reason: .readFailed, cause: "reading the seek window failed: \(cause)")
+                }
+                run.readError = "reading failed after \(run.packets.count) packets of the seek window: \(cause)"
+                return .success(run)
+            }
+            guard more else { return .success(run) }
+            defer { packet.unref() }
+            guard packet.streamIndex == builder.streamIndex else { continue }
+            guard let pts = packet.pts else { return .failure(Unavailable(reason: "a packet carries no PTS")) }
+            if isAudio && (packet.sampleTrim != nil || packet.isDiscarded || packet.duration <= 0) {
+                return .failure(Unavailable(reason: "an audio packet is trimmed, discarded or has no duration"))
+            }
+            if let later, let first = later.packets.first, pts == first.pts, packet.position == first.position {
+                return .success(
+                    PacketRun(
+                        packets: run.packets + later.packets, stop: later.stop, endedBeforeStreamEnd: later.endedBeforeStreamEnd,
+                        readError: later.readError))
+            }
+            run.packets.append(ScannedPacket(packet))
+            guard run.packets.count <= Self.packetLimit else {
+                return .failure(Unavailable(reason: "more than \(Self.packetLimit) packets before the target"))
+            }
+            if run.stop == nil, packet.isKeyframe, pts >= start { run.stop = pts }
+            guard let stop = run.stop else { continue }
+            if packetsCarryDecodeTime, let dts = packet.dts, dts > stop {
+                run.endedBeforeStreamEnd = true
+                return .success(run)
+            }
+            after = pts > stop ? after + 1 : 0
+            if after >= Self.reorderBound {
+                run.endedBeforeStreamEnd = true
+                return .success(run)
+            }
+        }
+    }
+}
