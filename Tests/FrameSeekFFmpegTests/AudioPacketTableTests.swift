@@ -53,27 +53,34 @@ struct AudioPacketTableTests {
         }
     }
 
-    /// Long Opus and Vorbis encodes made here: pink noise under a tone, as in a podcast.
+    /// Long Opus and Vorbis encodes made here: pink noise under a tone, as in a podcast. Each
+    /// lasts a fraction of a frame past the minute, so its last packet is trimmed at its end.
     static let longEncodes: [(name: String, options: [String])] = [
         ("opus.webm", ["-c:a", "libopus", "-b:a", "32k"]),
         ("opus.ogg", ["-c:a", "libopus", "-b:a", "24k", "-frame_duration", "60"]),
-        ("vorbis.ogg", ["-c:a", "libvorbis", "-q:a", "2"])
+        ("vorbis.ogg", ["-c:a", "libvorbis", "-q:a", "2"]),
+        ("vorbis.webm", ["-c:a", "libvorbis", "-q:a", "1"])
     ]
 
     @Test(
-        "A minute of Opus (WebM, Ogg) and Vorbis: Opus tables come from packets, every table is ffprobe's, and landings far from the start give framemd5's samples",
-        arguments: [0, 1, 2])
+        "A minute of Opus and Vorbis (WebM, Ogg): tables come from packets, are ffprobe's frames to the trimmed last one, and landings far from the start give framemd5's samples",
+        arguments: [0, 1, 2, 3])
     func longOpusAndVorbis(_ encode: Int) throws {
         let (name, encoding) = Self.longEncodes[encode]
         let directory = try temporaryDirectory("audio-packets-opus")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (path, probed, md5s) = try Self.encodeMinute(name, encoding, sampleRate: 48000, in: directory)
+        let (path, probed, md5s) = try Self.encodeMinute(name, encoding, sampleRate: 48000, seconds: 60.05, in: directory)
         try #require(probed.count > 900 && md5s.count == probed.count, "\(name): \(probed.count) frames, \(md5s.count) MD5s")
+        let durations = try Self.probedDurations(path)
 
         let engine = try FFmpegEngine(path: path, options: .init(streamIndex: 0))
         let table = engine.frameTable
-        #expect(table.source == (name.hasPrefix("opus") ? .audioPackets : .decodeScan), "\(name)")
+        #expect(table.source == .audioPackets, "\(name)")
         #expect(table.frames.map(\.pts) == probed, "\(name)")
+        let differing = zip(table.frames.map(\.durationTicks), durations).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(
+            table.frames.count == durations.count && differing == nil,
+            "\(name): frame \(differing?.offset ?? -1) lasts \(differing?.element.0 ?? 0) ticks, ffprobe's \(differing?.element.1 ?? 0)")
         // The first frames (pre-skip), the first far enough for two pre-rolls, the middle, the end.
         for k in [0, 1, 2, 129, 130, 500, probed.count / 2, probed.count - 2, probed.count - 1] {
             let landing = try engine.seek(to: table.frames[k].time, precision: .exact)
@@ -85,13 +92,13 @@ struct AudioPacketTableTests {
     /// A minute of pink noise under a tone at `sampleRate`, mono, encoded with `encoding` into
     /// `directory`/`name`: its path, ffprobe's decoded frames' PTS and framemd5's MD5s.
     static func encodeMinute(
-        _ name: String, _ encoding: [String], sampleRate: Int, in directory: URL
+        _ name: String, _ encoding: [String], sampleRate: Int, seconds: Double = 60, in directory: URL
     ) throws -> (path: String, pts: [Int64], md5s: [String]) {
         let path = directory.appendingPathComponent(name).path
         try runTool(
             [
-                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=60:c=pink:r=\(sampleRate):a=0.05:seed=36",
-                "-f", "lavfi", "-i", "sine=f=220:r=\(sampleRate):d=60", "-filter_complex", "amix=inputs=2", "-ac", "1"
+                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=\(seconds):c=pink:r=\(sampleRate):a=0.05:seed=36",
+                "-f", "lavfi", "-i", "sine=f=220:r=\(sampleRate):d=\(seconds)", "-filter_complex", "amix=inputs=2", "-ac", "1"
             ] + encoding + [path])
         let probed = try runTool([
             "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts", "-of", "csv=p=0", path
@@ -100,5 +107,12 @@ struct AudioPacketTableTests {
             .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
             .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
         return (path, probed, md5s)
+    }
+
+    /// ffprobe's decoded frames' durations (`pkt_duration`: after libavcodec's trimming).
+    static func probedDurations(_ path: String) throws -> [Int64] {
+        try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pkt_duration", "-of", "csv=p=0", path
+        ]).split(whereSeparator: \.isNewline).compactMap { Int64($0) }
     }
 }

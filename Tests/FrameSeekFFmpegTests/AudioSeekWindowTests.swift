@@ -12,6 +12,7 @@ import Testing
 struct AudioSeekWindowTests {
     static let encodes: [(name: String, options: [String])] = [
         ("opus.webm", ["-ar", "48000", "-c:a", "libopus", "-b:a", "32k"]),
+        ("vorbis.webm", ["-c:a", "libvorbis", "-q:a", "1"]),
         ("mp3.mkv", ["-c:a", "libmp3lame", "-b:a", "64k"]),
         ("mp3.ts", ["-c:a", "libmp3lame", "-b:a", "64k"]),
         ("flac.mkv", ["-c:a", "flac"])
@@ -19,7 +20,7 @@ struct AudioSeekWindowTests {
 
     @Test(
         "Mid-stream landings read a window and give ffprobe's PTS and framemd5's samples; the first and last frames fall back to the whole table",
-        arguments: [0, 1, 2, 3])
+        arguments: [0, 1, 2, 3, 4])
     func windowLandings(_ encode: Int) throws {
         let (name, encoding) = Self.encodes[encode]
         let directory = try temporaryDirectory("audio-windows")

@@ -13,12 +13,25 @@ import FrameSeekCore
 // and must come out as the rule says, or the table comes from a decode scan.
 
 extension FrameTableBuilder {
-    /// Whether libavcodec's decoder for `codecName` makes exactly one frame of every packet.
-    /// Vorbis (its first packet makes no samples) and codecs not listed take the decode scan.
+    /// Whether libavcodec's decoder for `codecName` makes exactly one frame of every packet
+    /// (Vorbis of every packet but its first: `firstPacketMakesNoFrame`). Codecs not listed take
+    /// the decode scan.
     static func audioFramesFollowPackets(codecName: String) -> Bool {
         codecName.hasPrefix("pcm_")
-            || ["mp1", "mp2", "mp3", "aac", "ac3", "eac3", "flac", "alac", "opus"].contains(codecName)
+            || ["mp1", "mp2", "mp3", "aac", "ac3", "eac3", "flac", "alac", "opus", "vorbis"].contains(codecName)
     }
+
+    /// Whether the decoder for `codecName` makes no frame of the first packet after it opens or
+    /// flushes: a Vorbis packet's samples overlap the packet before it, and the first has none
+    /// to overlap (vorbisdec.c, `first_frame`). Its packets' timestamps and durations, which
+    /// libavformat's Vorbis parser sets from the modes' block sizes, are the later frames'.
+    static func firstPacketMakesNoFrame(codecName: String) -> Bool { codecName == "vorbis" }
+
+    /// Whether `formatName`'s demuxer gives the last packet's duration with the samples its end
+    /// trimming (skip side data) drops already taken off: Ogg's does (oggparsevorbis.c and
+    /// oggparseopus.c shorten `pduration` to the final granule), Matroska's gives the packet's
+    /// whole duration, and the decoder trims the frame.
+    static func packetDurationsExcludeEndTrim(formatName: String) -> Bool { formatName == "ogg" }
 
     /// Whether the decoder for `codecName` trims its `delay` from the stream's start without
     /// side data saying so: the Opus decoder sets libavcodec's `skip_samples` to its header's
@@ -29,7 +42,7 @@ extension FrameTableBuilder {
     /// packet's duration in Matroska is the track's default duration, which an encoder that
     /// changes frame size makes wrong; the timestamps then leave gaps, and the stream takes
     /// the decode scan.
-    static func audioPacketsMustBeContiguous(codecName: String) -> Bool { codecName == "opus" }
+    static func audioPacketsMustBeContiguous(codecName: String) -> Bool { ["opus", "vorbis"].contains(codecName) }
 
     /// How many packets are decoded while they are read, to check the rule against the
     /// decoder: past the priming of every codec above (at most a few thousand samples).
@@ -49,7 +62,9 @@ extension FrameTableBuilder {
         var check = AudioFrameCheck(decoder: decoder, timeBase: streamTimeBase, packetLimit: Self.audioPacketsChecked)
         var trimmer = AudioFrameTrimmer(
             timeBase: streamTimeBase, sampleRate: sampleRate,
-            skippingAtStart: Self.decoderTrimsItsDelay(codecName: stream.codecName) ? max(0, decoder.openingDelaySamples) : 0)
+            skippingAtStart: Self.decoderTrimsItsDelay(codecName: stream.codecName) ? max(0, decoder.openingDelaySamples) : 0,
+            firstPacketMakesNoFrame: Self.firstPacketMakesNoFrame(codecName: stream.codecName),
+            durationsExcludeEndTrim: Self.packetDurationsExcludeEndTrim(formatName: demuxer.formatName))
         let contiguous = Self.audioPacketsMustBeContiguous(codecName: stream.codecName)
         var packetEnd: Int64?
         var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS)
@@ -115,14 +130,24 @@ struct AudioFrameTrimmer {
 
     let timeBase: TimeBase
     let sample: TimeBase
+    /// See `FrameTableBuilder.packetDurationsExcludeEndTrim`.
+    let durationsExcludeEndTrim: Bool
     /// libavcodec's `skip_samples`, carried from frame to frame.
     private var skip: Int64 = 0
+    /// Whether the next packet is one the decoder makes no frame of (see
+    /// `FrameTableBuilder.firstPacketMakesNoFrame`).
+    private var makesNoFrame: Bool
 
     /// `skippingAtStart` is what the decoder trims from the first frames by itself.
-    init(timeBase: TimeBase, sampleRate: Int32, skippingAtStart: Int64 = 0) {
+    init(
+        timeBase: TimeBase, sampleRate: Int32, skippingAtStart: Int64 = 0, firstPacketMakesNoFrame: Bool = false,
+        durationsExcludeEndTrim: Bool = false
+    ) {
         self.timeBase = timeBase
         sample = .samples(at: sampleRate)
         skip = skippingAtStart
+        makesNoFrame = firstPacketMakesNoFrame
+        self.durationsExcludeEndTrim = durationsExcludeEndTrim
     }
 
     /// The frame `packet` makes; nil when it lacks a PTS, a duration or the keyframe flag,
@@ -139,7 +164,11 @@ struct AudioFrameTrimmer {
         var dropAtEnd: Int64 = 0
         if let trim {
             skip = trim.start
-            dropAtEnd = trim.end
+            dropAtEnd = durationsExcludeEndTrim ? 0 : trim.end
+        }
+        if makesNoFrame {
+            makesNoFrame = false
+            return .dropped
         }
         if skip == 0 && dropAtEnd == 0 { return isDiscarded ? .dropped : .shown(pts: pts, duration: duration) }
         var samples = timeBase.rescale(duration, to: sample)
