@@ -8,8 +8,10 @@
 #                          (these two only with BENCH_LONG=1: they take a few minutes).
 #   book_3h.m4b            3 h of AAC-LC, 64 kbit/s mono, 44.1 kHz (pink noise under a tone,
 #                          moov at the end): an audiobook.
+#   book_3h_nopns.m4b      the same audiobook encoded without noise substitution (-aac_pns 0),
+#                          whose landed samples need no decode from the start
 #   podcast_3h.webm        the same signal as Opus, 32 kbit/s mono, in WebM: a podcast
-#                          (these two only with BENCH_AUDIO=1: about four minutes).
+#                          (these three only with BENCH_AUDIO=1: about six minutes).
 set -euo pipefail
 out=${1:-.build/bench-media}
 mkdir -p "$out"
@@ -33,5 +35,6 @@ audio() {  # name codec options...
     -f lavfi -i "sine=f=220:r=44100:d=10800" -filter_complex amix=inputs=2 -ac 1 "$@" "$file"
 }
 [ "${BENCH_AUDIO:-0}" = 1 ] && audio book_3h.m4b -c:a aac -b:a 64k
+[ "${BENCH_AUDIO:-0}" = 1 ] && audio book_3h_nopns.m4b -c:a aac -aac_pns 0 -b:a 64k
 [ "${BENCH_AUDIO:-0}" = 1 ] && audio podcast_3h.webm -ar 48000 -c:a libopus -b:a 32k
 exit 0

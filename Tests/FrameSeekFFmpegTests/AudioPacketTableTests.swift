@@ -102,7 +102,7 @@ struct AudioPacketTableTests {
             ] + encoding + [path])
         let probed = try runTool([
             "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts", "-of", "csv=p=0", path
-        ]).split(whereSeparator: \.isNewline).compactMap { Int64($0) }
+        ]).split(whereSeparator: \.isNewline).compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
         let md5s = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "framemd5", "-"])
             .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
             .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }

@@ -1,6 +1,6 @@
 // Audio seeks in windows (FrameIndexing.asNeeded): a minute of audio encoded here into the
-// containers whose seeks read windows, each landing checked against ffprobe's decoded frames
-// and the MD5s of `ffmpeg -f framemd5`, a decode from the start.
+// containers whose seeks read windows (a progressive MP4's audio too), each landing checked
+// against ffprobe's decoded frames and the MD5s of `ffmpeg -f framemd5`, a decode from the start.
 
 import Foundation
 import FrameSeekCore
@@ -15,12 +15,14 @@ struct AudioSeekWindowTests {
         ("vorbis.webm", ["-c:a", "libvorbis", "-q:a", "1"]),
         ("mp3.mkv", ["-c:a", "libmp3lame", "-b:a", "64k"]),
         ("mp3.ts", ["-c:a", "libmp3lame", "-b:a", "64k"]),
-        ("flac.mkv", ["-c:a", "flac"])
+        ("flac.mkv", ["-c:a", "flac"]),
+        ("aac.m4a", ["-c:a", "aac", "-b:a", "64k"]),
+        ("ac3.ts", ["-c:a", "ac3", "-b:a", "96k"])
     ]
 
     @Test(
         "Mid-stream landings read a window and give ffprobe's PTS and framemd5's samples; the first and last frames fall back to the whole table",
-        arguments: [0, 1, 2, 3, 4])
+        arguments: [0, 1, 2, 3, 4, 5, 6])
     func windowLandings(_ encode: Int) throws {
         let (name, encoding) = Self.encodes[encode]
         let directory = try temporaryDirectory("audio-windows")

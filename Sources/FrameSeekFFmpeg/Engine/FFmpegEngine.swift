@@ -225,12 +225,13 @@ public final class FFmpegEngine: PlaybackEngine {
         let sources: [any FrameTableSource] =
             [cache] + (isVideo ? indexSources + [PacketScanSource()] : [AudioPacketTableSource(makeDecoder: makeDecoder)])
         let cached = cache.cached
-        // Audio lands in windows where a landing's samples come from a bounded pre-roll
-        // inside one; elsewhere (AAC, AC-3) they come from a decode from the start anyway.
+        // Audio lands in windows where a landing's samples may come from a bounded pre-roll
+        // inside one (for AAC and AC-3 only where a check allows; else `landedAudio` decodes
+        // from the start).
         let windowsFit =
             isVideo
             || (FrameTableBuilder.audioFramesFollowPackets(codecName: stream.codecName)
-                && Self.audioPreroll(codecName: stream.codecName) != nil)
+                && (Self.audioPreroll(codecName: stream.codecName) ?? Self.stateCheckedPreroll(codecName: stream.codecName)) != nil)
         // An entry in the index cache, good or rejected, means the table was wanted whole: it is
         // read, or rebuilt and written again, as a `full` open does.
         let defers =

@@ -36,11 +36,13 @@ struct SeekWindowReader {
 
     /// Whether seeks in `stream` of `demuxer` are read as windows: Matroska/WebM, MPEG-TS and
     /// fragmented MP4, which have no index that lists every frame (a fragmented MP4's `moov`
-    /// states no samples). A progressive MP4's sample table is read whole instead, for what it
-    /// costs is its boxes.
+    /// states no samples). A progressive MP4's video table comes whole from its sample table,
+    /// for what it costs is its boxes; its audio table would come from a pass over every packet
+    /// (the trimming rule reads their side data), so audio reads windows there too.
     static func reads(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
         let format = demuxer.formatName
-        return format == "matroska,webm" || format == "mpegts" || (format.hasPrefix("mov") && stream.frameCount == 0)
+        return format == "matroska,webm" || format == "mpegts"
+            || (format.hasPrefix("mov") && (stream.frameCount == 0 || stream.mediaType == .audio))
     }
 
     /// How far before an audio target a window starts: room for the two pre-roll decodes
