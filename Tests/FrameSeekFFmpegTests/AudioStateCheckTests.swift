@@ -17,7 +17,9 @@ struct AudioStateCheckTests {
         ("ac3.mkv", ["-c:a", "ac3", "-b:a", "96k"])
     ]
 
-    @Test("Every landing's samples are framemd5's; without noise bands they come from a short decode, with them some do not", arguments: [0, 1, 2])
+    @Test(
+        "Every landing's samples are framemd5's; without noise bands they come from a short decode, with them some do not",
+        arguments: [0, 1, 2])
     func landedSamples(_ encode: Int) throws {
         let (name, encoding) = Self.encodes[encode]
         let directory = try temporaryDirectory("audio-state-check")
