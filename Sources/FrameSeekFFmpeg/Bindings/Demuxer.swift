@@ -237,6 +237,13 @@ final class Demuxer {
         av_add_index_entry(avStream(streamIndex), position, timestamp, 0, 0, AVINDEX_KEYFRAME)
     }
 
+    /// Adds a keyframe entry to `streamIndex`'s index (`av_add_index_entry`) whatever the
+    /// demuxer: a Matroska cluster that `MatroskaClusterBisection` found, where FFmpeg's
+    /// Matroska seek goes as it goes to a cue.
+    func addKeyframeEntry(streamIndex: Int, position: Int64, timestamp: Int64) {
+        av_add_index_entry(avStream(streamIndex), position, timestamp, 0, 0, AVINDEX_KEYFRAME)
+    }
+
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.

@@ -84,6 +84,7 @@ struct SeekWindowReader {
         var stepBack = max(1, timeBase.ticks(in: MediaTime(value: 1, timescale: 1)) ?? 1)
         var seekTo = start
         var later: PacketRun?
+        let bisection = MatroskaClusterBisection(demuxer: builder.demuxer, streamIndex: builder.streamIndex)
         for attempt in 0...Self.stepsBack {
             let fromStreamStart = seekTo <= streamStart || attempt == Self.stepsBack
             if isAudio && fromStreamStart {
@@ -93,6 +94,9 @@ struct SeekWindowReader {
                 if fromStreamStart {
                     try seekToStreamStart(oneStepBefore: stepBack)
                 } else {
+                    // Past a Matroska index's last entry (no Cues), a cluster near the target
+                    // first; a read that fails leaves the seek to FFmpeg's own way.
+                    _ = try? bisection.addEntries(around: seekTo)
                     try builder.demuxer.seek(streamIndex: builder.streamIndex, to: seekTo)
                 }
             } catch {
