@@ -109,11 +109,13 @@ final class MatroskaClusterBisection {
         let headerBytes = 40
         var window: [UInt8] = []  // the bytes from `windowStart` on
         var windowStart = offset, readTo = offset
+        // The size is the server's word: near Int64.max the sums saturate rather than trap.
+        let stop = RangedHTTPReader.sum(offset, span + Int64(headerBytes))
         while true {
             let chunk = try reader.read(at: readTo, count: 64 * 1024)
-            readTo += Int64(chunk.count)
+            readTo = RangedHTTPReader.sum(readTo, Int64(chunk.count))
             window += chunk
-            let finished = chunk.isEmpty || readTo >= offset + span + Int64(headerBytes)
+            let finished = chunk.isEmpty || readTo >= stop
             // An ID starting at an index is judged once its header's bytes are all in.
             let ready = finished ? window.count : window.count - headerBytes
             let limit = max(0, min(ready, Int(offset + span - windowStart)))
