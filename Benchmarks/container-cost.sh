@@ -12,9 +12,9 @@
 #   - from local disk: the wall time and peak RSS of the whole process (/usr/bin/time).
 # Each figure is the median of 3 rounds, FrameSeek and ffmpeg alternating.
 #
-# The server counts what it wrote into the socket. ffmpeg asks for open-ended ranges
-# (bytes=N-) and leaves them early, so its "sent" includes bytes it never read; FrameSeek's
-# reader asks for closed ranges, whose bytes are all read.
+# The server counts what it wrote into the socket for an open-ended range. ffmpeg asks for
+# those (bytes=N-) and leaves them early, so its "sent" includes bytes it never read; FrameSeek's
+# reader asks for closed ranges, which count whole, as bench counts them.
 #
 # ffmpeg gives the first frame at or after its -ss (its trim filter), so it is given the start
 # of the frame FrameSeek lands on, and both should print one MD5. On MPEG-TS `ffmpeg -ss` can

@@ -7,7 +7,9 @@ Serves DIRECTORY on 127.0.0.1 at a free port, which it prints as its first line,
 `python3 -m http.server` does ("Serving HTTP on 127.0.0.1 port N (http://127.0.0.1:N/) ..."). It answers GET and HEAD, with Range: bytes=A-B (206 and Content-Range) and
 keep-alive, as object storage and CDNs do; `python3 -m http.server` has no ranges, and FFmpeg
 then reads a file from its start for every seek. GET /__stats answers with the bytes of file
-data sent and the requests served so far, as JSON, so a test can tell what a request cost.
+data sent and the requests served so far, as JSON, so a test can tell what a request cost (a
+closed range the client leaves early counts whole, as FrameSeek's bench counts it; an
+open-ended one counts what the socket took).
 It binds to 127.0.0.1 only and runs until it is killed.
 
 It is also the faulty origin of the network-fault tests:
@@ -265,8 +267,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         with LOCK:
             IN_FLIGHT[0] += 1
+        # A closed range (bytes=A-B) is what the client asked for, and a CDN has it in flight:
+        # if the client leaves early, the rest still counts. An open-ended one (bytes=A-, or no
+        # Range) counts what the socket took, as before.
+        closed = bool(match and match.group(1) and match.group(2))
         try:
-            self.send_file_body(path, start, length, kind)
+            self.send_file_body(path, start, length, kind, closed)
         finally:
             with SENDING:
                 IN_FLIGHT[0] -= 1
@@ -277,7 +283,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             self.connection.shutdown(2)
 
-    def send_file_body(self, path, start, length, kind):
+    def send_file_body(self, path, start, length, kind, closed):
         with open(path, "rb") as file:
             file.seek(start)
             remaining = length // 2 if kind == "cut" else length
@@ -290,11 +296,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 try:
                     self.wfile.write(chunk)
                 except (BrokenPipeError, ConnectionResetError):
-                    # The client closed, to seek elsewhere. Its range is counted whole, as the
-                    # bench documents: a CDN has that range in flight by then. Counting only what
-                    # this loopback socket took made the total depend on thread timing.
-                    with LOCK:
-                        STATS["bytes"] += remaining
+                    # The client closed, to seek elsewhere. A closed range counts whole, as the
+                    # bench counts it; counting what this loopback socket took made the total
+                    # depend on thread timing.
+                    if closed:
+                        with LOCK:
+                            STATS["bytes"] += remaining
                     break
                 with LOCK:
                     STATS["bytes"] += len(chunk)
