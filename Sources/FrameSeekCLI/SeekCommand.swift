@@ -40,6 +40,11 @@ enum SeekCommand: Subcommand {
         "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
         text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
         file that is not a playlist are usage errors.
+        A VOD playlist (EXT-X-ENDLIST) is read as a player reads it (--index as-needed): the
+        open fetches the playlists and the first target's segment (with its EXT-X-MAP), and
+        each seek only the segments its landing needs, whose bytes_read and requests it
+        reports; frame_index is then null, as below. --index full, --date, --live-edge,
+        --sample, --every and a live playlist index every segment of the window.
 
         A file in Matroska/WebM, MPEG-TS or fragmented MP4 is not indexed whole (--index
         as-needed, the default here): each seek reads the packets from the random access point
@@ -119,7 +124,11 @@ enum SeekCommand: Subcommand {
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
         let engine: any SeekingEngine
         if isPlaylist {
-            let playlist = try PlaylistInput.open(file, arguments)
+            // Dates and --sample spread over the whole window: only plain targets land in the
+            // segments they need.
+            let asNeeded = liveTarget == nil && !sampled.asksForTargets
+            let playlist = try PlaylistInput.open(
+                file, arguments, indexing: asNeeded ? .asNeeded : .full, firstTarget: targets.first)
             if let liveTarget {
                 switch liveTarget.time(in: playlist) {
                 case .success(let time): targets = [time]

@@ -142,10 +142,13 @@ struct CommandLineTimeSpellingTests {
 
     @Test("seek lands the same with TIMEs, with --at, and with both in that order")
     func seekAt() {
-        let positional = Self.untimed(["seek", Self.good, "0.5", "1.25", "--md5", "--json"])
+        // Without the index cache: a table another test writes there meanwhile would number
+        // the later runs' landings and not the first's.
+        let positional = Self.untimed(["seek", Self.good, "0.5", "1.25", "--md5", "--json", "--no-index-cache"])
         #expect(positional.count == 2)
-        #expect(Self.untimed(["seek", Self.good, "--at", "0.5", "--at", "1.25", "--md5", "--json"]) == positional)
-        #expect(Self.untimed(["seek", Self.good, "--at", "1.25", "0.5", "--md5", "--json"]) == positional)
+        #expect(
+            Self.untimed(["seek", Self.good, "--at", "0.5", "--at", "1.25", "--md5", "--json", "--no-index-cache"]) == positional)
+        #expect(Self.untimed(["seek", Self.good, "--at", "1.25", "0.5", "--md5", "--json", "--no-index-cache"]) == positional)
     }
 
     @Test("step lands and steps the same from a TIME after FILE as from --at")

@@ -13,14 +13,18 @@ enum PlaylistInput {
         return url.map(HLSEngine.isPlaylist) ?? false
     }
 
-    /// Opens `input` as a playlist with `--variant`, `--stream` and `--threads`.
+    /// Opens `input` as a playlist with `--variant`, `--stream`, `--threads` and `--index`
+    /// (`indexing` when it is not given). A VOD playlist opened as needed fetches the segment
+    /// holding `firstTarget` to describe its streams, the one the first seek needs.
     ///
     /// - Throws: `UsageError` for a bad `--variant`, `MediaError` naming the playlist when it
     ///   cannot be read or names no such variant.
-    static func open(_ input: String, _ arguments: Arguments) throws -> HLSEngine {
+    static func open(
+        _ input: String, _ arguments: Arguments, indexing: FrameIndexing = .full, firstTarget: MediaTime? = nil
+    ) throws -> HLSEngine {
         let variant = try arguments.integer("--variant").map(HLSVariantSelection.index) ?? .highestBandwidth
-        let options = try LiveCommand.engineOptions(arguments)
-        return try HLSEngine(url: input, variant: variant, options: options)
+        let options = try LiveCommand.engineOptions(arguments, indexing: indexing)
+        return try HLSEngine(url: input, variant: variant, options: options, describingAt: firstTarget)
     }
 
     /// `date` as JSON: ISO 8601 with milliseconds, or null.

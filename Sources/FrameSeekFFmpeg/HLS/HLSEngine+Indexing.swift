@@ -8,11 +8,12 @@ extension HLSEngine {
     /// - Throws: `MediaError` naming `name` (the URL the caller gave): `.readFailed` with the
     ///   fetch's cause, `.notMedia` with the parser's line and cause.
     static func readPlaylist(
-        _ url: URL, namedBy origin: ResourceOrigin, fetcher: SegmentFetcher, name: String
+        _ url: URL, namedBy origin: ResourceOrigin, fetcher: SegmentFetcher, name: String,
+        counting reads: inout MediaReads
     ) throws(MediaError) -> HLSPlaylist {
         let text: String
         do {
-            text = try fetcher.text(at: url, namedBy: origin)
+            text = try fetcher.text(at: url, namedBy: origin, counting: &reads)
         } catch {
             throw MediaError(path: name, reason: .readFailed, cause: "cannot read playlist \(error.description)")
         }
@@ -36,11 +37,13 @@ extension HLSEngine {
                 if let known = mapBytes[map] {
                     bytes = known
                 } else {
-                    bytes = try fetcher.bytes(at: map.uri, range: map.byteRange, namedBy: segmentOrigin)
+                    bytes = try fetcher.bytes(
+                        at: map.uri, range: map.byteRange, namedBy: segmentOrigin, counting: &reads)
                     mapBytes[map] = bytes
                 }
             }
-            bytes += try fetcher.bytes(at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin)
+            bytes += try fetcher.bytes(
+                at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin, counting: &reads)
         } catch {
             throw MediaError(path: error.url, reason: .readFailed, cause: "cannot read segment: \(error.cause)")
         }
@@ -83,7 +86,7 @@ extension HLSEngine {
             let first = segments.lazy.compactMap(\.frames).first
         else {
             let causes = segments.compactMap { segment -> String? in
-                if case .failure(let error) = segment.content { return error.description }
+                if case .failure(let error)? = segment.content { return error.description }
                 return nil
             }
             throw MediaError(
@@ -92,6 +95,7 @@ extension HLSEngine {
                     + (causes.isEmpty ? "" : ": \(causes.joined(separator: "; "))"))
         }
         index = built
+        indexesWholeWindow = true
         let window = timeline.window
         let window0 = window.seekableRange.lowerBound
         // A hole at the end of the window is missing data, as one anywhere else is: the

@@ -16,12 +16,15 @@ extension HLSEngine {
     ///   media playlist, or cannot follow the previous load (a Media Sequence Number that went
     ///   back); the previous window stays current.
     public func reloadPlaylist() throws(MediaError) -> Bool {
+        // A VOD playlist read as needed has nothing to reload; its missing segments are tried
+        // again when a seek needs them.
+        if indexesAsNeeded, !indexesWholeWindow { return false }
         var reloaded = timeline
         var playlistChanged = false
         if !timeline.playlist.hasEndList {
             guard
                 case .media(let playlist) = try Self.readPlaylist(
-                    mediaPlaylistURL, namedBy: mediaPlaylistOrigin, fetcher: fetcher, name: url)
+                    mediaPlaylistURL, namedBy: mediaPlaylistOrigin, fetcher: fetcher, name: url, counting: &reads)
             else {
                 throw MediaError(
                     path: url, reason: .notMedia,

@@ -10,7 +10,9 @@ extension HLSEngine {
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
         FrameStepLoop(
             table: frameTable, isVideo: media.selectedStream.mediaType == .video,
-            land: { plan, mode throws(MediaError) in try self.land(plan, mode: mode, interruption: nil) },
+            land: { plan, mode throws(MediaError) in
+                try self.land(plan, on: self.index, mode: mode, interruption: nil, readsBefore: self.reads)
+            },
             isUndecodable: { self.isUndecodable($0) },
             currentFrame: { self.currentFrameIndex.map { self.frameTable.frames[$0] } }
         )

@@ -13,6 +13,12 @@ import FrameSeekCore
 /// and 33-bit timestamp wraps. A landing is carried out by the engine of the segment that holds
 /// the planned frame (`FFmpegEngine.land`), on that frame by index.
 ///
+/// A VOD playlist opened with `FrameIndexing.asNeeded` is read as a player reads it: the open
+/// fetches the playlists and the one segment that describes the streams, and each seek fetches
+/// only the segments its landing needs (see `seekInSegments`), so its landings carry no
+/// frame number. Anything that needs the whole window's table (`frameTable`, steps) indexes
+/// every segment first, as a `full` open would have.
+///
 /// A segment that cannot be fetched or opened does not fail the open (unless none can be
 /// read): it is missing data in `media` and `frameTable`, and a seek into it lands damaged and
 /// outside tolerance, as in a file with a hole. A reload retries it.
@@ -39,7 +45,11 @@ public final class HLSEngine: LivePlaybackEngine {
     /// segment, duration the window's span, and the window's missing data.
     public internal(set) var media: MediaDescription
     /// Every frame of the window, in presentation order, on the timeline (see `HLSWindowIndex`).
-    public var frameTable: FrameTable { index.table }
+    /// An engine that opened as needed indexes every segment of the window first.
+    public var frameTable: FrameTable {
+        indexWholeWindow()
+        return index.table
+    }
     /// The frame last landed or stepped on, as a global index; nil before any, and after a
     /// reload dropped its segment from the window.
     public internal(set) var currentFrameIndex: Int?
@@ -49,6 +59,20 @@ public final class HLSEngine: LivePlaybackEngine {
 
     let options: FFmpegEngine.Options
     let fetcher: SegmentFetcher
+    /// Whether seeks fetch only the segments they need (`FrameIndexing.asNeeded` on a playlist
+    /// with EXT-X-ENDLIST); a live window is small and is indexed whole.
+    let indexesAsNeeded: Bool
+    /// What every fetch cost so far: playlists, EXT-X-MAP sections and segments, in bytes and,
+    /// over the network, requests (failed attempts included).
+    public internal(set) var reads = MediaReads.none
+    /// What opening cost: `reads` when the open returned.
+    public private(set) var openReads = MediaReads.none
+    /// Whether `index` is the whole window's table: from the open, or once an engine that
+    /// opens as needed built it (`indexWholeWindow`). Set only by `rebuildIndex`.
+    var indexesWholeWindow = false
+    /// The time of the frame last landed or stepped on, which stays known while the whole
+    /// window is not indexed; nil when `currentFrameIndex` is.
+    var landedTime: MediaTime?
     /// The window's segments in playlist order, with what indexing them found.
     var segments: [IndexedSegment]
     var index: HLSWindowIndex
@@ -70,9 +94,12 @@ public final class HLSEngine: LivePlaybackEngine {
     /// - Throws: `MediaError` naming the playlist: it cannot be read (`readFailed`), is not a
     ///   playlist (`notMedia`), names no such variant (`streamUnavailable`), or none of its
     ///   segments can be read (the first segment's cause).
+    ///   - describingAt: for an engine that opens as needed, the time whose segment describes the
+    ///     streams (the first seek's target, so that the open fetches the segment that seek
+    ///     needs); the window's start when nil.
     public init(
         url: String, variant: HLSVariantSelection = .highestBandwidth,
-        options: FFmpegEngine.Options = .init()
+        options: FFmpegEngine.Options = .init(), describingAt: MediaTime? = nil
     ) throws(MediaError) {
         self.url = url
         var segmentOptions = options
@@ -81,12 +108,13 @@ public final class HLSEngine: LivePlaybackEngine {
         self.options = segmentOptions
         let fetcher = SegmentFetcher(policy: options.network)
         self.fetcher = fetcher
+        var reads = MediaReads.none
         let given = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
         guard let given else { throw MediaError(path: url, reason: .invalidRequest, cause: "not a URL") }
         var playlist: HLSMediaPlaylist
         var mediaURL = given
         var mediaOrigin = ResourceOrigin.local
-        switch try Self.readPlaylist(given, namedBy: .local, fetcher: fetcher, name: url) {
+        switch try Self.readPlaylist(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
         case .media(let media):
             playlist = media
         case .multivariant(let multivariant):
@@ -96,7 +124,9 @@ public final class HLSEngine: LivePlaybackEngine {
             } catch {
                 throw MediaError(path: url, reason: .streamUnavailable, cause: error.description)
             }
-            guard case .media(let media) = try Self.readPlaylist(mediaURL, namedBy: mediaOrigin, fetcher: fetcher, name: url)
+            guard
+                case .media(let media) = try Self.readPlaylist(
+                    mediaURL, namedBy: mediaOrigin, fetcher: fetcher, name: url, counting: &reads)
             else {
                 throw MediaError(
                     path: url, reason: .notMedia,
@@ -107,6 +137,8 @@ public final class HLSEngine: LivePlaybackEngine {
         mediaPlaylistURL = mediaURL
         mediaPlaylistOrigin = mediaOrigin
         timeline = HLSTimeline(playlist: playlist)
+        indexesAsNeeded = options.indexing == .asNeeded && playlist.hasEndList
+        self.reads = reads
         // Placeholders until the segments are indexed; every stored property must be set first.
         segments = []
         timeBase = TimeBase(numerator: 1, denominator: 90_000)
@@ -118,17 +150,54 @@ public final class HLSEngine: LivePlaybackEngine {
         media = MediaDescription(
             path: url, container: "hls", startTime: .zero, duration: nil, streams: [],
             selectedStreamIndex: 0)
+        if indexesAsNeeded {
+            try describeStreams(at: describingAt ?? .zero)
+            openReads = self.reads
+            return
+        }
         segments = indexWindow(reusing: [])
         guard let first = segments.lazy.compactMap(\.frames).first else {
             let cause =
                 segments.first.map { segment -> String in
-                    if case .failure(let error) = segment.content { return error.description }
+                    if case .failure(let error)? = segment.content { return error.description }
                     return "no frames"
                 } ?? "the playlist lists no segments"
             throw MediaError(path: url, reason: .noPlayableStream, cause: "no segment can be read: \(cause)")
         }
         timeBase = HLSWindowIndex.timeBase(for: first.table)
         try rebuildIndex()
+        openReads = self.reads
+    }
+
+    /// Sets `timeBase` and `media` from the segment holding `time`, or when it cannot be read
+    /// the nearest after it that can, else the nearest before it; the window's other segments
+    /// are not read yet.
+    ///
+    /// - Throws: `MediaError` (`.noPlayableStream`) when no segment can be read.
+    private func describeStreams(at time: MediaTime) throws(MediaError) {
+        let playlist = timeline.playlist
+        segments = playlist.segments.indices.map {
+            IndexedSegment(segment: playlist.segments[$0], start: timeline.segmentStarts[$0], content: nil)
+        }
+        var firstCause: String?
+        let holding = segmentPosition(holding: time)
+        for position in Array(holding..<segments.count) + (0..<holding).reversed() {
+            guard let frames = indexSegment(at: position) else {
+                if firstCause == nil, case .failure(let error)? = segments[position].content {
+                    firstCause = error.description
+                }
+                continue
+            }
+            timeBase = HLSWindowIndex.timeBase(for: frames.table)
+            let window = timeline.window.seekableRange
+            media = MediaDescription(
+                path: url, container: "hls", startTime: .zero, duration: window.upperBound - window.lowerBound,
+                streams: frames.media.streams, selectedStreamIndex: frames.media.selectedStreamIndex)
+            return
+        }
+        throw MediaError(
+            path: url, reason: .noPlayableStream,
+            cause: "no segment can be read: \(firstCause ?? "the playlist lists no segments")")
     }
 
     /// The window as of the last load or reload.
@@ -141,7 +210,7 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The EXT-X-PROGRAM-DATE-TIME date of the landed frame; nil before any landing or when the
     /// playlist has no dates.
     public var landedDate: ProgramDate? {
-        currentFrameIndex.flatMap { liveSeekWindow.date(forTime: frameTable.frames[$0].time) }
+        landedTime.flatMap { liveSeekWindow.date(forTime: $0) }
     }
 
     /// The landed frame's picture, from the segment engine holding it (see
@@ -170,21 +239,28 @@ public final class HLSEngine: LivePlaybackEngine {
         to time: MediaTime, precision: SeekPrecision,
         interruption: SeekInterruptionFlag?
     ) throws(MediaError) -> SeekLanding {
+        if indexesAsNeeded, !indexesWholeWindow {
+            return try seekInSegments(to: time, precision: precision, interruption: interruption)
+        }
+        let readsBefore = reads
         let plan: LandingPlan
         do {
             plan = try frameTable.planLanding(at: time, precision: precision)
         } catch {
             throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
         }
-        return try land(plan, mode: .decode, interruption: interruption)
+        return try land(plan, on: index, mode: .decode, interruption: interruption, readsBefore: readsBefore)
     }
 
     /// Carries out a plan made on the window's table: plans the same frame on its segment's
     /// table and lets that segment's engine land on it. The landing reports the global plan
     /// and frame, with the work the segment engine did.
+    /// `index` is the whole window's (`isWholeWindow`), or a run of segments'
+    /// (`seekInSegments`), whose frame numbers are not the window's: the landing then says it
+    /// is not indexed. Its reads are what was fetched since `readsBefore`.
     func land(
-        _ plan: LandingPlan, mode: LandingMode,
-        interruption: SeekInterruptionFlag?
+        _ plan: LandingPlan, on index: HLSWindowIndex, isWholeWindow: Bool = true, mode: LandingMode,
+        interruption: SeekInterruptionFlag?, readsBefore: MediaReads
     ) throws(MediaError) -> SeekLanding {
         let clock = ContinuousClock()
         let start = clock.now
@@ -201,16 +277,18 @@ public final class HLSEngine: LivePlaybackEngine {
         let local = try engine.land(localPlan, mode: mode, interruption: interruption)
         let global = index.globalIndex(sequence: location.sequence, localIndex: local.frame.index) ?? plan.frameIndex
         currentSegmentEngine = engine
-        currentFrameIndex = global
+        currentFrameIndex = isWholeWindow ? global : nil
         landedLocation = index.locations[global]
+        landedTime = index.table.frames[global].time
         return SeekLanding(
-            plan: plan, frame: frameTable.frames[global],
+            plan: plan, frame: index.table.frames[global],
             keyframeIndex: local.keyframeIndex.flatMap {
                 index.globalIndex(sequence: location.sequence, localIndex: $0)
             },
             framesDecoded: local.framesDecoded, demuxerSeeks: local.demuxerSeeks,
             latency: clock.now - start, decodeErrors: local.decodeErrors,
-            missingData: frameTable.missingData(at: plan.target))
+            missingData: index.table.missingData(at: plan.target),
+            reads: reads - readsBefore, isIndexed: isWholeWindow)
     }
 
     /// The engine of segment `sequence`: an open one, or the segment fetched and opened again.

@@ -15,10 +15,11 @@ struct IndexedSegment {
     let segment: HLSSegment
     /// Its start on the `HLSTimeline`.
     let start: MediaTime
-    /// Its frames, or the cause it is missing data ("URL: HTTP error 404 Not Found").
-    let content: Result<Frames, MediaError>
+    /// Its frames, or the cause it is missing data ("URL: HTTP error 404 Not Found"); nil
+    /// while it has not been read (an engine that indexes as needed).
+    let content: Result<Frames, MediaError>?
 
-    var frames: Frames? { try? content.get() }
+    var frames: Frames? { try? content?.get() }
 }
 
 /// The one frame table over every segment of a playlist's window, and the way back from a
@@ -80,7 +81,10 @@ struct HLSWindowIndex {
     /// with the segment's URL and cause (consecutive holes join their causes). Holes at the
     /// edges of the window are missing data too: from the window's start to the first frame,
     /// and from the last frame's end to the window's end. None is a clamp.
-    static func build(_ segments: [IndexedSegment], timeBase: TimeBase) -> HLSWindowIndex? {
+    ///
+    /// `segments` may be a run of the window's segments; `nextStart` is then where the segment
+    /// after the run starts, which bounds the run's last segment as it would in the window.
+    static func build(_ segments: [IndexedSegment], timeBase: TimeBase, nextStart: MediaTime? = nil) -> HLSWindowIndex? {
         guard let firstTable = segments.lazy.compactMap(\.frames).first?.table else { return nil }
         var frames: [FrameEntry] = []
         var points: [RandomAccessPoint] = []
@@ -91,7 +95,7 @@ struct HLSWindowIndex {
         var decodeBase = 0
         for (position, indexed) in segments.enumerated() {
             guard let content = indexed.frames else {
-                if case .failure(let error) = indexed.content {
+                if case .failure(let error)? = indexed.content {
                     let evidence = "segment \(indexed.segment.mediaSequence) \(error.description)"
                     if let last = frames.indices.last {
                         missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
@@ -103,7 +107,7 @@ struct HLSWindowIndex {
             }
             let local = content.table
             guard let zero = local.frames.first?.time else { continue }
-            let limit = segments.indices.contains(position + 1) ? segments[position + 1].start : nil
+            let limit = segments.indices.contains(position + 1) ? segments[position + 1].start : nextStart
             var map = [Int?](repeating: nil, count: local.frames.count)
             for frame in local.frames {
                 let time = indexed.start + (frame.time - zero)

@@ -59,8 +59,10 @@ final class SegmentFetcher: Sendable {
     ///   local file), from `avio_open2`, `avio_seek` or `avio_read`, when the resource exceeds
     ///   `NetworkPolicy.segmentLimitBytes`, or when `NetworkPolicy.timeout` passes (see
     ///   `FetchError`); the last attempt's, with how many were made when there was more than one.
-    func bytes(at url: URL, range: HLSByteRange? = nil, namedBy origin: ResourceOrigin) throws(FetchError) -> [UInt8] {
-        try fetch(url, range: range, origin: origin, limit: policy.segmentLimitBytes)
+    func bytes(
+        at url: URL, range: HLSByteRange? = nil, namedBy origin: ResourceOrigin, counting reads: inout MediaReads
+    ) throws(FetchError) -> [UInt8] {
+        try fetch(url, range: range, origin: origin, limit: policy.segmentLimitBytes, counting: &reads)
     }
 
     /// The text of playlist `url`, decoded as UTF-8 (RFC 8216 4.1: playlists are UTF-8), as
@@ -68,11 +70,17 @@ final class SegmentFetcher: Sendable {
     ///
     /// - Throws: `FetchError` as `bytes(at:range:namedBy:)` does, the limit being
     ///   `NetworkPolicy.playlistLimitBytes`.
-    func text(at url: URL, namedBy origin: ResourceOrigin) throws(FetchError) -> String {
-        String(decoding: try fetch(url, range: nil, origin: origin, limit: policy.playlistLimitBytes), as: UTF8.self)
+    func text(at url: URL, namedBy origin: ResourceOrigin, counting reads: inout MediaReads) throws(FetchError) -> String {
+        String(
+            decoding: try fetch(url, range: nil, origin: origin, limit: policy.playlistLimitBytes, counting: &reads),
+            as: UTF8.self)
     }
 
-    private func fetch(_ url: URL, range: HLSByteRange?, origin: ResourceOrigin, limit: Int) throws(FetchError) -> [UInt8] {
+    /// Reads `url` as the type's documentation says, adding to `reads` the bytes it returns
+    /// and, over the network, every request made (a failed attempt is a request too).
+    private func fetch(
+        _ url: URL, range: HLSByteRange?, origin: ResourceOrigin, limit: Int, counting reads: inout MediaReads
+    ) throws(FetchError) -> [UInt8] {
         let location = Self.location(of: url)
         guard origin.permits(url) else {
             throw FetchError(
@@ -83,14 +91,18 @@ final class SegmentFetcher: Sendable {
         let deadline = NetworkDeadline()
         deadline.arm(policy.timeout)
         var attempts = 0
+        let isRemote = !url.isFileURL
+        defer { if isRemote { reads.requests = (reads.requests ?? 0) + attempts } }
         do {
-            return try policy.attempt { (n: Int) throws(FetchError) -> [UInt8] in
+            let bytes = try policy.attempt { (n: Int) throws(FetchError) -> [UInt8] in
                 attempts = n + 1
                 _ = log.takeLastError()
                 return try FFmpegLog.attributing(to: log) { () throws(FetchError) -> [UInt8] in
                     try read(location, range: range, whitelist: origin.protocolWhitelist, limit: limit, deadline: deadline)
                 }
             }
+            reads.bytes += Int64(bytes.count)
+            return bytes
         } catch  where attempts > 1 {
             throw FetchError(
                 url: error.url, function: error.function, cause: "\(error.cause) (after \(attempts) attempts)",
@@ -113,8 +125,16 @@ final class SegmentFetcher: Sendable {
     private func read(
         _ location: String, range: HLSByteRange?, whitelist: String, limit limitBytes: Int, deadline: NetworkDeadline
     ) throws(FetchError) -> [UInt8] {
+        let options = policy.openOptions(whitelist: whitelist)
+        // Over HTTP a BYTERANGE is the request's own range (FFmpeg's `offset` and `end_offset`),
+        // so the server sends that range and nothing before it; other protocols seek.
+        let ranged = range != nil && (location.hasPrefix("http://") || location.hasPrefix("https://"))
+        if let range, ranged {
+            options.set("offset", Int64(range.offset))
+            options.set("end_offset", Int64(range.offset) + Int64(range.length))
+        }
         let io: IOContext
-        do { io = try IOContext(reading: location, options: policy.openOptions(whitelist: whitelist), deadline: deadline) } catch {
+        do { io = try IOContext(reading: location, options: options, deadline: deadline) } catch {
             throw failure(location, error.function, code: error.code, deadline: deadline)
         }
 
@@ -126,8 +146,10 @@ final class SegmentFetcher: Sendable {
                     url: location, function: "avio_size",
                     cause: "BYTERANGE of \(range.length) bytes exceeds the \(limitBytes)-byte limit")
             }
-            do { try io.seek(to: Int64(range.offset)) } catch {
-                throw failure(location, error.function, code: error.code, deadline: deadline)
+            if !ranged {
+                do { try io.seek(to: Int64(range.offset)) } catch {
+                    throw failure(location, error.function, code: error.code, deadline: deadline)
+                }
             }
             wanted = range.length
         } else {

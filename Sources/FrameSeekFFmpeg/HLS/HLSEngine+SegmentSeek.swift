@@ -1,0 +1,136 @@
+import FrameSeekCore
+
+extension HLSEngine {
+    /// Reads every segment of the window not read yet and builds the whole window's table, as
+    /// a `full` open would have; the landed frame keeps its place. Nothing to do once the
+    /// table is built.
+    func indexWholeWindow() {
+        guard !indexesWholeWindow else { return }
+        if segments.contains(where: { $0.content == nil }) { segments = indexWindow(reusing: segments) }
+        // At least one segment was read when the engine opened, so the table can be built.
+        try? rebuildIndex()
+    }
+
+    /// The position in the window of the segment whose playlist span holds `time`: the first
+    /// segment for a time before the window, the last for one after it.
+    func segmentPosition(holding time: MediaTime) -> Int {
+        let starts = timeline.segmentStarts
+        guard !starts.isEmpty else { return 0 }
+        switch time.kind {
+        case .negativeInfinity: return 0
+        case .positiveInfinity: return starts.count - 1
+        default: return (starts.lastIndex { $0 <= time }) ?? 0
+        }
+    }
+
+    /// The frames of the segment at `position`, fetched and opened now if it was not read
+    /// yet; nil when it cannot be read (its cause is kept in `segments`).
+    @discardableResult
+    func indexSegment(at position: Int) -> IndexedSegment.Frames? {
+        let indexed = segments[position]
+        if indexed.content != nil { return indexed.frames }
+        let content: Result<IndexedSegment.Frames, MediaError>
+        do throws(MediaError) {
+            let engine = try openSegment(indexed.segment)
+            engines.insert(engine, for: indexed.segment.mediaSequence)
+            content = .success(.init(table: engine.frameTable, media: engine.media))
+        } catch {
+            content = .failure(error)
+        }
+        segments[position] = IndexedSegment(segment: indexed.segment, start: indexed.start, content: content)
+        return segments[position].frames
+    }
+
+    /// Lands a seek on the run of segments its landing needs, read now if they were not, as a
+    /// player fetches them: the landing rules look only at the frames within the precision's
+    /// tolerances of the target, so the run is the segments whose playlist spans hold those
+    /// times, grown
+    /// - back by a segment while its first frame comes after the earliest time the rules look
+    ///   at (a segment whose first frames were left out: they are in the segment before),
+    /// - forward by a segment while the latest time they look at is past the run's last frame's
+    ///   own end (the window's table has the next segment's first frame there, or the last
+    ///   frame's interval reaching to it), and
+    /// - forward by a segment while a precision with no bound after the target finds no
+    ///   keyframe after it.
+    /// Each segment's frames are placed as in the whole window (`HLSWindowIndex`), the run's
+    /// last one bounded by the next segment's start, so the run's table lists the same frames
+    /// at the same times as the window's table would there, and the landing is the same. Its
+    /// frame numbers are the run's, so the landing says it is not indexed. Where a segment of
+    /// the run cannot be read, the whole window is indexed and the seek lands on it, missing
+    /// data and all, as a `full` open would.
+    func seekInSegments(
+        to time: MediaTime, precision: SeekPrecision, interruption: SeekInterruptionFlag?
+    ) throws(MediaError) -> SeekLanding {
+        do { try FrameTable.checkRequest(time, precision: precision) } catch {
+            throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let readsBefore = reads
+        let (before, after) = precision.window
+        let isNumeric = time.kind == .numeric
+        let low = !isNumeric || before == .positiveInfinity ? time : time - before
+        let high: MediaTime? = !isNumeric ? time : after == .positiveInfinity ? nil : time + after
+        var first = segmentPosition(holding: low)
+        var last = high.map(segmentPosition(holding:)) ?? first
+        while true {
+            if (first...last).contains(where: { indexSegment(at: $0) == nil }) {
+                return try seekOnWholeWindow(
+                    to: time, precision: precision, interruption: interruption, readsBefore: readsBefore,
+                    since: start)
+            }
+            let nextStart = segments.indices.contains(last + 1) ? segments[last + 1].start : nil
+            guard let run = HLSWindowIndex.build(Array(segments[first...last]), timeBase: timeBase, nextStart: nextStart),
+                let firstFrame = run.table.frames.first
+            else {
+                return try seekOnWholeWindow(
+                    to: time, precision: precision, interruption: interruption, readsBefore: readsBefore,
+                    since: start)
+            }
+            if isNumeric, first > 0, firstFrame.time > low {
+                first -= 1
+                continue
+            }
+            // Past the run's last frame's own end the window's table has the next segment's
+            // first frame, or that last frame's interval reaching to it: the run needs it.
+            if isNumeric, last + 1 < segments.count, let lastFrame = run.table.frames.last,
+                (high ?? time) >= lastFrame.time + lastFrame.duration
+            {
+                last += 1
+                continue
+            }
+            if isNumeric, high == nil, last + 1 < segments.count,
+                !run.table.randomAccessPoints.contains(where: { $0.frameIndex.map { run.table.frames[$0].time >= time } ?? false })
+            {
+                last += 1
+                continue
+            }
+            let plan: LandingPlan
+            do { plan = try run.table.planLanding(at: time, precision: precision) } catch {
+                throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
+            }
+            let fetching = clock.now - start
+            return try land(
+                plan, on: run, isWholeWindow: false, mode: .decode, interruption: interruption, readsBefore: readsBefore
+            )
+            .addingWindowCost(reads: nil, demuxerSeeks: 0, latency: fetching)
+        }
+    }
+
+    /// Indexes the whole window and lands there, the time since `start` and the reads since
+    /// `readsBefore` counted in the landing.
+    private func seekOnWholeWindow(
+        to time: MediaTime, precision: SeekPrecision, interruption: SeekInterruptionFlag?,
+        readsBefore: MediaReads, since start: ContinuousClock.Instant
+    ) throws(MediaError) -> SeekLanding {
+        let clock = ContinuousClock()
+        indexWholeWindow()
+        let plan: LandingPlan
+        do { plan = try index.table.planLanding(at: time, precision: precision) } catch {
+            throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
+        }
+        let indexing = clock.now - start
+        return try land(plan, on: index, mode: .decode, interruption: interruption, readsBefore: readsBefore)
+            .addingWindowCost(reads: nil, demuxerSeeks: 0, latency: indexing)
+    }
+}
