@@ -20,6 +20,7 @@
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>
+#include <libavutil/aes.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
 #include <libavutil/frame.h>

@@ -179,7 +179,10 @@ enum SeekCommand: Subcommand {
                 let landing = try engine.seek(to: target, precision: precision)
                 // A seek window that reached the end of the stream may find the file truncated.
                 try damage.note(truncation: engine.media.truncation)
-                try damage.note(frame: landing.frame.index, decodeErrors: landing.decodeErrors, missingData: landing.missingData)
+                // A landing in a window or a run of segments has no frame number in the stream.
+                try damage.note(
+                    frame: landing.isIndexed ? landing.frame.index : nil, decodeErrors: landing.decodeErrors,
+                    missingData: landing.missingData)
                 output.line(try lines.line(ordinal, landing, engine: engine))
             }
         }

@@ -30,13 +30,18 @@ struct HLSPackaging: Sendable, CustomTestStringConvertible {
     /// Writes `index.m3u8` and its segments into `directory` and returns the playlist's path and
     /// its segments' start times in microseconds (the EXTINF durations summed, as the playlist
     /// places them), with the window's end last.
-    func make(in directory: TemporaryDirectory) throws -> (playlist: String, boundaries: [Int64]) {
-        let playlist = directory.file("index.m3u8")
-        try runTool([
-            "ffmpeg", "-nostdin", "-v", "error", "-i", Repository.fixture(source), "-map", "0:v:0", "-c", "copy",
-            "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-hls_segment_type", segments.rawValue,
-            "-hls_segment_filename", directory.file(segments == .cmaf ? "segment%d.m4s" : "segment%d.ts"), playlist
-        ])
+    ///
+    /// With `keyInfo` (ffmpeg's `hls_key_info_file`), the segments are AES-128 encrypted.
+    func make(
+        in directory: TemporaryDirectory, name: String = "index", keyInfo: String? = nil
+    ) throws -> (playlist: String, boundaries: [Int64]) {
+        let playlist = directory.file("\(name).m3u8")
+        try runTool(
+            [
+                "ffmpeg", "-nostdin", "-v", "error", "-i", Repository.fixture(source), "-map", "0:v:0", "-c", "copy",
+                "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-hls_segment_type", segments.rawValue,
+                "-hls_segment_filename", directory.file(segments == .cmaf ? "\(name)%d.m4s" : "\(name)%d.ts")
+            ] + (keyInfo.map { ["-hls_key_info_file", $0] } ?? []) + [playlist])
         var boundaries: [Int64] = [0]
         for line in try String(contentsOfFile: playlist, encoding: .utf8).split(whereSeparator: \.isNewline)
         where line.hasPrefix("#EXTINF:") {
@@ -134,12 +139,82 @@ struct CLIHLSSegmentSeekTests {
             ["seek", "http://127.0.0.1:\(server.port)/index.m3u8"] + targets + ["--json", "--md5", "--precision", "exact"])
         try #require(lines.count == 2)
         let (paths, _) = try server.requestsAndFaults()
-        let last = "segment\(boundaries.count - 2).m4s"
-        #expect(paths == ["index.m3u8": 1, "init.mp4": 1, "segment1.m4s": 1, last: 1], "requests by path: \(paths)")
+        let last = "index\(boundaries.count - 2).m4s"
+        #expect(paths == ["index.m3u8": 1, "init.mp4": 1, "index1.m4s": 1, last: 1], "requests by path: \(paths)")
         // The first target's segment was fetched by the open; the second seek fetched its own.
         let size = try #require(
             (try FileManager.default.attributesOfItem(atPath: directory.file(last))[.size] as? NSNumber)?.int64Value)
         #expect(JSON.int64(lines[0]["bytes_read"]) == 0 && JSON.int(lines[0]["requests"]) == 0, "\(lines[0])")
         #expect(JSON.int64(lines[1]["bytes_read"]) == size && JSON.int(lines[1]["requests"]) == 1, "\(lines[1]), \(last) is \(size) B")
+    }
+
+    @Test(
+        "AES-128 segments (ffmpeg's hls_key_info_file) land on the clear stream's frames; with a wrong key nothing decrypts: one line, exit 2"
+    )
+    func aes128LandsAsClear() throws {
+        let directory = try TemporaryDirectory()
+        let packaging = HLSPackaging(source: "media/h264_vfr.mkv", segments: .mpegTS)
+        let (clear, boundaries) = try packaging.make(in: directory, name: "clear")
+        let key = (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        try Data(key).write(to: URL(fileURLWithPath: directory.file("key.bin")))
+        // Key URI, key file, and no IV line: each segment's IV is its Media Sequence Number.
+        try "key.bin\n\(directory.file("key.bin"))\n".write(toFile: directory.file("keyinfo"), atomically: true, encoding: .utf8)
+        let (encrypted, _) = try packaging.make(in: directory, name: "locked", keyInfo: directory.file("keyinfo"))
+        let text = try String(contentsOfFile: encrypted, encoding: .utf8)
+        try #require(text.contains("#EXT-X-KEY:METHOD=AES-128"), "ffmpeg wrote no key tag:\n\(text)")
+        // The encrypted bytes are not the clear ones, so a landing cannot come from them as they are.
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: directory.file("locked0.ts")))
+                != Data(contentsOf: URL(fileURLWithPath: directory.file("clear0.ts"))))
+        let targets = Self.targets(boundaries)
+        for indexing in ["as-needed", "full"] {
+            func landed(_ playlist: String) -> [String] {
+                jsonLines(["seek", playlist] + targets + ["--json", "--md5", "--index", indexing]).map {
+                    "\($0["landed_rational"] ?? "nil") \($0["landed_pts"] ?? "nil") \($0["md5"] ?? "nil") \($0["damaged"] ?? "nil")"
+                }
+            }
+            let expected = landed(clear)
+            #expect(expected.count == targets.count)
+            #expect(landed(encrypted) == expected, "--index \(indexing)")
+        }
+        // Another key: PKCS7 padding does not come out of any segment, so none can be read:
+        // one line naming the cause, exit 2, no landing.
+        try Data(key.reversed()).write(to: URL(fileURLWithPath: directory.file("key.bin")))
+        let wrong = frameseek(["seek", encrypted, targets[4], "--json"])
+        #expect(wrong.code == .usageOrInput && wrong.out.isEmpty, "exit \(wrong.code.rawValue): \(wrong.out)")
+        #expect(wrong.stderr.text.split(separator: "\n").count == 1 && wrong.stderr.text.contains("PKCS7"), "\(wrong.stderr.text)")
+    }
+
+    @Test("EXT-X-GAP is missing data, never fetched; SAMPLE-AES segments are missing data naming the method")
+    func gapsAndSampleEncryption() throws {
+        let directory = try TemporaryDirectory()
+        let packaging = HLSPackaging(source: "media/hevc_opengop.mkv", segments: .mpegTS)
+        let (playlist, boundaries) = try packaging.make(in: directory)
+        try #require(boundaries.count >= 4)
+        var lines = try String(contentsOfFile: playlist, encoding: .utf8).components(separatedBy: "\n")
+        let second = try #require(lines.firstIndex(of: "index1.ts"))
+        lines.insert("#EXT-X-GAP", at: second - 1)
+        try lines.joined(separator: "\n").write(toFile: directory.file("gap.m3u8"), atomically: true, encoding: .utf8)
+        let server = try HTTPServer(directory: directory.path, byteRanges: true)
+        defer { server.stop() }
+        let middle = Self.targets([boundaries[1], boundaries[2]])[3]
+        for indexing in ["as-needed", "full"] {
+            let line = try Self.damagedLanding(["seek", "http://127.0.0.1:\(server.port)/gap.m3u8", middle, "--json", "--index", indexing])
+            #expect(JSON.bool(line["damaged"]) == true && (line["missing_data"] as? String)?.contains("EXT-X-GAP") == true, "\(line)")
+        }
+        #expect(try server.requestsAndFaults().paths["index1.ts"] == nil, "a gap was fetched")
+        // SAMPLE-AES from the second segment on.
+        lines = try String(contentsOfFile: playlist, encoding: .utf8).components(separatedBy: "\n")
+        lines.insert("#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\"", at: try #require(lines.firstIndex(of: "index1.ts")) - 1)
+        try lines.joined(separator: "\n").write(toFile: directory.file("drm.m3u8"), atomically: true, encoding: .utf8)
+        let line = try Self.damagedLanding(["seek", directory.file("drm.m3u8"), middle, "--json"])
+        #expect(JSON.bool(line["damaged"]) == true && (line["missing_data"] as? String)?.contains("SAMPLE-AES") == true, "\(line)")
+    }
+
+    /// The one JSON line of a seek that lands damaged: exit 0, the damage warned of on stderr.
+    static func damagedLanding(_ arguments: [String]) throws -> [String: Any] {
+        let result = frameseek(arguments)
+        #expect(result.code == .success && result.stderr.text.contains("damaged"), "\(arguments): \(result.stderr.text)")
+        return try #require(result.out.first.flatMap(JSON.object), "\(arguments): \(result.out)")
     }
 }

@@ -68,6 +68,10 @@ private struct MediaPlaylistReader {
     var discontinuities = 0
     /// EXT-X-MAP applies to every segment after it until the next MAP (RFC 8216 4.3.2.5).
     var map: HLSMap?
+    /// EXT-X-KEY applies to every segment (and MAP) after it until the next KEY (4.3.2.4).
+    var key: HLSKey?
+    /// EXT-X-GAP before the next segment.
+    var pendingGap = false
 
     init(url: URL) { self.url = url }
 
@@ -139,6 +143,10 @@ private struct MediaPlaylistReader {
             pendingByteRange = (length, offset, line)
         case "#EXT-X-MAP":
             try readMap(line)
+        case "#EXT-X-KEY":
+            try readKey(line)
+        case "#EXT-X-GAP":
+            pendingGap = true
         case "#EXT-X-ENDLIST":
             hasEndList = true
         case "#EXT-X-PLAYLIST-TYPE":
@@ -183,7 +191,43 @@ private struct MediaPlaylistReader {
             // No earlier map range to continue from, so a range without an offset starts at 0.
             range = try MediaPlaylistReader.range(length: length, offset: offset ?? 0, of: "EXT-X-MAP", line: line)
         }
-        map = HLSMap(uri: try line.resolve(uriText, against: url), byteRange: range)
+        map = HLSMap(uri: try line.resolve(uriText, against: url), byteRange: range, key: key)
+    }
+
+    private mutating func readKey(_ line: HLSLine) throws(HLSPlaylistError) {
+        let attributes = try line.attributes(of: "EXT-X-KEY")
+        guard let methodText = attributes["METHOD"] else {
+            throw line.error(.badAttribute(tag: "EXT-X-KEY", name: "METHOD", reason: "missing"))
+        }
+        let method: HLSKey.Method
+        switch methodText {
+        case "NONE":
+            key = nil
+            return
+        case "AES-128": method = .aes128
+        case "SAMPLE-AES", "SAMPLE-AES-CTR": method = .sampleEncryption(methodText)
+        default:
+            throw line.error(
+                .badAttribute(
+                    tag: "EXT-X-KEY", name: "METHOD",
+                    reason: "\"\(HLSPlaylistError.excerpt(methodText))\" is not NONE, AES-128 or SAMPLE-AES"))
+        }
+        guard let uriText = attributes["URI"] else {
+            throw line.error(.badAttribute(tag: "EXT-X-KEY", name: "URI", reason: "missing"))
+        }
+        var iv: [UInt8]?
+        if let text = attributes["IV"] {
+            guard let bytes = HLSKey.parseIV(text) else {
+                throw line.error(
+                    .badAttribute(
+                        tag: "EXT-X-KEY", name: "IV",
+                        reason: "\"\(HLSPlaylistError.excerpt(text))\" is not 0x and up to 32 hexadecimal digits"))
+            }
+            iv = bytes
+        }
+        key = HLSKey(
+            method: method, uri: try line.resolve(uriText, against: url), iv: iv,
+            keyFormat: attributes["KEYFORMAT"] ?? "identity")
     }
 
     /// `n[@o]` (RFC 8216 4.3.2.2), written for `tag`.
@@ -255,7 +299,8 @@ private struct MediaPlaylistReader {
             HLSSegment(
                 mediaSequence: sequence, uri: uri, duration: extinf.duration, title: extinf.title,
                 byteRange: range, map: map, programDate: pendingDate, discontinuity: pendingDiscontinuity != nil,
-                discontinuitySequence: discontinuitySequence, line: line.number))
+                discontinuitySequence: discontinuitySequence, line: line.number, isGap: pendingGap, key: key))
+        pendingGap = false
         pendingExtinf = nil
         pendingByteRange = nil
         pendingDate = nil

@@ -36,11 +36,15 @@ public struct HLSMap: Sendable, Hashable {
     public let uri: URL
     /// The part of the resource that holds it, when not the whole resource.
     public let byteRange: HLSByteRange?
+    /// The EXT-X-KEY in force where the map appears: it encrypts the section too (RFC 8216
+    /// 4.3.2.5), with the IV of the first segment that uses the map when the key has none.
+    public let key: HLSKey?
 
     /// A map at `uri`, optionally a sub-range.
-    public init(uri: URL, byteRange: HLSByteRange?) {
+    public init(uri: URL, byteRange: HLSByteRange?, key: HLSKey? = nil) {
         self.uri = uri
         self.byteRange = byteRange
+        self.key = key
     }
 }
 
@@ -69,12 +73,17 @@ public struct HLSSegment: Sendable, Hashable {
     public let discontinuitySequence: Int
     /// 1-based line of the URI in the playlist text, for messages about this segment.
     public let line: Int
+    /// Whether EXT-X-GAP marks it: the playlist says its media is missing, and a client must
+    /// not fetch it (RFC 8216bis 4.4.4.7).
+    public let isGap: Bool
+    /// The EXT-X-KEY in force for it; nil when clear (none, or METHOD=NONE).
+    public let key: HLSKey?
 
     /// A segment with every property stated; the parser fills these in.
     public init(
         mediaSequence: Int, uri: URL, duration: MediaTime, title: String?, byteRange: HLSByteRange?,
         map: HLSMap?, programDate: ProgramDate?, discontinuity: Bool, discontinuitySequence: Int,
-        line: Int
+        line: Int, isGap: Bool = false, key: HLSKey? = nil
     ) {
         self.mediaSequence = mediaSequence
         self.uri = uri
@@ -86,14 +95,17 @@ public struct HLSSegment: Sendable, Hashable {
         self.discontinuity = discontinuity
         self.discontinuitySequence = discontinuitySequence
         self.line = line
+        self.isGap = isGap
+        self.key = key
     }
 }
 
 /// A media playlist (RFC 8216 4.3.3 and 4.3.2): the segments of one rendition, as of one load.
 ///
 /// Read with ``init(parsing:url:)``; a multivariant playlist is read with ``HLSPlaylist``.
-/// Tags that do not affect timing or dates (EXT-X-KEY, EXT-X-GAP, partial segments, ...) are
-/// skipped, as RFC 8216 6.3.1 tells clients to do with tags they do not recognize.
+/// EXT-X-KEY and EXT-X-GAP are kept with each segment; other tags that do not affect timing or
+/// dates (partial segments, ...) are skipped, as RFC 8216 6.3.1 tells clients to do with tags
+/// they do not recognize.
 public struct HLSMediaPlaylist: Sendable, Hashable {
     /// Where the playlist was read from; segment URIs are resolved against it.
     public let url: URL

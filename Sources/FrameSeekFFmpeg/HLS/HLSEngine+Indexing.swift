@@ -24,13 +24,26 @@ extension HLSEngine {
         }
     }
 
-    /// Fetches segment `segment` (its EXT-X-MAP section first, when it has one) and opens an
-    /// engine on the bytes, named by the segment's URL.
+    /// Fetches segment `segment` (its EXT-X-MAP section first, when it has one), decrypts what
+    /// EXT-X-KEY encrypts, and opens an engine on the bytes, named by the segment's URL.
     ///
-    /// - Throws: `MediaError` whose path is the segment's URL: `.readFailed` with the fetch's
-    ///   cause ("HTTP error 404 Not Found"), or the segment engine's own open errors.
+    /// - Throws: `MediaError` whose path is the segment's URL: `.readFailed` for a segment
+    ///   EXT-X-GAP marks (never fetched), with the fetch's cause ("HTTP error 404 Not Found"),
+    ///   or when decryption fails; `.unsupported` for a key FrameSeek cannot use (SAMPLE-AES);
+    ///   or the segment engine's own open errors.
     func openSegment(_ segment: HLSSegment) throws(MediaError) -> FFmpegEngine {
         let name = SegmentFetcher.location(of: segment.uri)
+        if segment.isGap {
+            throw MediaError(path: name, reason: .readFailed, cause: "EXT-X-GAP: the playlist marks the segment as missing")
+        }
+        for key in [segment.map?.key, segment.key].compactMap(\.self) {
+            if let reason = key.unsupportedReason { throw MediaError(path: name, reason: .unsupported, cause: reason) }
+        }
+        if let key = segment.map?.key, key.iv == nil {
+            // RFC 8216 4.3.2.5: no Media Sequence Number stands in for an encrypted map's IV.
+            throw MediaError(
+                path: name, reason: .readFailed, cause: "EXT-X-MAP under EXT-X-KEY AES-128 without IV (RFC 8216 requires one)")
+        }
         var bytes: [UInt8] = []
         do {
             if let map = segment.map {
@@ -39,17 +52,36 @@ extension HLSEngine {
                 } else {
                     bytes = try fetcher.bytes(
                         at: map.uri, range: map.byteRange, namedBy: segmentOrigin, counting: &reads)
+                    if let key = map.key { bytes = try decrypt(bytes, under: key, sequence: segment.mediaSequence) }
                     mapBytes[map] = bytes
                 }
             }
-            bytes += try fetcher.bytes(
+            var media = try fetcher.bytes(
                 at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin, counting: &reads)
-        } catch {
+            if let key = segment.key { media = try decrypt(media, under: key, sequence: segment.mediaSequence) }
+            bytes += media
+        } catch let error as FetchError {
             throw MediaError(path: error.url, reason: .readFailed, cause: "cannot read segment: \(error.cause)")
+        } catch let error as AESDecryption.Failure {
+            throw MediaError(path: name, reason: .readFailed, cause: "cannot decrypt segment: \(error.description)")
+        } catch {
+            throw MediaError(path: name, reason: .readFailed, cause: "cannot read segment: \(error)")
         }
         var segmentOptions = options
         segmentOptions.memoryOrigin = segmentOrigin
         return try FFmpegEngine(bytes: bytes, name: name, options: segmentOptions)
+    }
+
+    /// `bytes` decrypted under `key` (fetched once per URI) with segment `sequence`'s IV.
+    private func decrypt(_ bytes: [UInt8], under key: HLSKey, sequence: Int) throws -> [UInt8] {
+        let secret: [UInt8]
+        if let known = keyBytes[key.uri] {
+            secret = known
+        } else {
+            secret = try fetcher.key(at: key.uri, namedBy: segmentOrigin, counting: &reads)
+            keyBytes[key.uri] = secret
+        }
+        return try AESDecryption.decrypt(bytes, key: secret, iv: key.iv(forMediaSequence: sequence))
     }
 
     /// Indexes every segment of the timeline's window: segments already indexed in `previous`
@@ -110,6 +142,8 @@ extension HLSEngine {
         // or the cache would grow for as long as the stream runs.
         let maps = Set(segments.compactMap(\.segment.map))
         mapBytes = mapBytes.filter { maps.contains($0.key) }
+        let keys = Set(segments.flatMap { [$0.segment.key?.uri, $0.segment.map?.key?.uri].compactMap(\.self) })
+        keyBytes = keyBytes.filter { keys.contains($0.key) }
         if let landed = landedLocation,
             let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex)
         {

@@ -81,8 +81,10 @@ public final class HLSEngine: LivePlaybackEngine {
     let engines = SegmentEngineCache(capacity: HLSEngine.openSegmentEngines)
     /// The landed frame by segment, which survives reloads that renumber the global frames.
     var landedLocation: HLSWindowIndex.Location?
-    /// EXT-X-MAP sections by URI and range: segments share one, so it is fetched once.
+    /// EXT-X-MAP sections by URI and range, decrypted: segments share one, so it is fetched once.
     var mapBytes: [HLSMap: [UInt8]] = [:]
+    /// EXT-X-KEY keys by URI: segments share one, so it is fetched once.
+    var keyBytes: [URL: [UInt8]] = [:]
 
     /// Opens the playlist at `url` (a path, `file://`, `http://` or `https://` URL) and indexes
     /// every segment of its window.

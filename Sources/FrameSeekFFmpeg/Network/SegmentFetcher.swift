@@ -65,6 +65,21 @@ final class SegmentFetcher: Sendable {
         try fetch(url, range: range, origin: origin, limit: policy.segmentLimitBytes, counting: &reads)
     }
 
+    /// The 16 bytes of the AES-128 key at `url` (EXT-X-KEY's URI), as something of `origin`
+    /// named it: a key is 16 bytes, so a larger answer is refused after 17.
+    ///
+    /// - Throws: `FetchError` as `bytes(at:range:namedBy:counting:)` does, and from
+    ///   `avio_read` when the key is not 16 bytes.
+    func key(at url: URL, namedBy origin: ResourceOrigin, counting reads: inout MediaReads) throws(FetchError) -> [UInt8] {
+        let bytes = try fetch(url, range: nil, origin: origin, limit: 16, counting: &reads)
+        guard bytes.count == 16 else {
+            throw FetchError(
+                url: Self.location(of: url), function: "avio_read",
+                cause: "an AES-128 key of \(bytes.count) bytes; a key is 16")
+        }
+        return bytes
+    }
+
     /// The text of playlist `url`, decoded as UTF-8 (RFC 8216 4.1: playlists are UTF-8), as
     /// something of `origin` named it (`.local` for the playlist the user gave).
     ///
