@@ -34,7 +34,9 @@ enum SeekCommand: Subcommand {
         An HLS playlist (a path or URL ending in .m3u8 or .m3u, or a file starting with #EXTM3U)
         is read by FrameSeek itself, on the zero-based timeline of its window, and every result
         also gets landed_date: the EXT-X-PROGRAM-DATE-TIME date of the landed frame (ISO 8601
-        with milliseconds; null when the playlist has no dates).
+        with milliseconds; null when the playlist has no dates), and variant: the variant of a
+        multivariant playlist it landed in ({position, bandwidth, resolution, uri}; null for a
+        media playlist).
         A date outside the window, a date in a playlist without dates, or --live-edge on a playlist
         that is not live (EXT-X-ENDLIST or VOD) prints {"result": "unavailable", "reason",
         "explanation"} (reason dateBeforeWindow, dateAfterWindow, notDateAddressable or notLive;
@@ -258,7 +260,9 @@ struct SeekLines: Sendable {
         let unknown = Self.frameIndexUnknown(landing, engine: engine)
         if json {
             var line = SeekCommand.jsonLine(landing, md5: md5Text, png: pngPath, truncation: engine.media.truncation)
-            if let date, case .object(let fields) = line { line = .object(fields + [("landed_date", PlaylistInput.json(date))]) }
+            if let date, case .object(let fields) = line {
+                line = .object(fields + [("landed_date", PlaylistInput.json(date)), ("variant", PlaylistInput.json(engine.variant))])
+            }
             if let unknown, case .object(let fields) = line {
                 line = .object(
                     fields.map { key, value in
@@ -270,6 +274,7 @@ struct SeekLines: Sendable {
         var line = SeekCommand.textLine(landing, md5: md5Text, png: pngPath, truncation: engine.media.truncation)
         if let unknown { line += "  (frame number unknown: \(unknown.text))" }
         if let date { line += "  date \(date?.iso8601 ?? "none")" }
+        if let variant = engine.variant { line += "  \(PlaylistInput.text(variant))" }
         return line
     }
 

@@ -109,6 +109,21 @@ struct CLILivePlaylistTests {
                 "2024-03-04T23:02:25.684Z", "--json"
             ]))
         #expect(JSON.int(landing["frame_index"]) == 192)
+        // Each landing names its variant; bandwidth:BPS picks the same one, and lands the same.
+        let variant = try #require(landing["variant"] as? [String: Any], "\(landing)")
+        #expect(JSON.int(variant["position"]) == 1 && JSON.int(variant["bandwidth"]) == 1_000_000, "\(variant)")
+        #expect((variant["uri"] as? String)?.hasSuffix("/live.m3u8") == true && variant["resolution"] is NSNull, "\(variant)")
+        let byBandwidth = try liveRecord(
+            frameseek(["seek", playlists.multivariant, "--variant", "bandwidth:1000000", "9", "--json", "--md5"]))
+        let byPosition = try liveRecord(frameseek(["seek", playlists.multivariant, "--variant", "1", "9", "--json", "--md5"]))
+        #expect(byBandwidth["md5"] as? String == byPosition["md5"] as? String && byBandwidth["md5"] != nil)
+        #expect(JSON.int((byBandwidth["variant"] as? [String: Any])?["position"]) == 1)
+        let media = try liveRecord(frameseek(["seek", playlists.undated, "1", "--json"]))
+        #expect(media["variant"] is NSNull, "a media playlist has no variant: \(media)")
+        let unknown = frameseek(["seek", playlists.multivariant, "--variant", "resolution:640x360", "1"])
+        #expect(unknown.code == .usageOrInput && unknown.err.first?.contains("RESOLUTION 640x360") == true, "\(unknown.err)")
+        let malformed = frameseek(["seek", playlists.multivariant, "--variant", "best", "1"])
+        #expect(malformed.code == .usageOrInput && malformed.err.first?.contains("bandwidth:BPS") == true, "\(malformed.err)")
 
         let missing = frameseek(["live", playlists.multivariant, "--variant", "2"])
         #expect(missing.code == .usageOrInput && missing.err.count == 1)

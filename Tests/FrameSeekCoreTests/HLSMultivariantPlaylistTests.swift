@@ -42,6 +42,9 @@ struct HLSMultivariantPlaylistTests {
         (.index(0), "low/index.m3u8"),
         (.index(2), "mid/index.m3u8"),
         (.bandwidth(2_560_000), "mid/index.m3u8"),
+        (.resolution(HLSResolution(width: 1280, height: 720)), "mid/index.m3u8"),
+        (.resolution(HLSResolution(width: 640, height: 360)), "low/index.m3u8"),
+        (.resolution(HLSResolution(width: 640, height: 361)), nil),
         (.index(3), nil),
         (.index(-1), nil),
         (.bandwidth(1), nil)
@@ -71,6 +74,18 @@ struct HLSMultivariantPlaylistTests {
         #expect(
             error.description
                 == "no variant at index 5: the playlist has 2 variants (0: 1280000 bit/s, 1: 7680000 bit/s)")
+    }
+
+    @Test(
+        "--variant's spellings: N, bandwidth:BPS, resolution:WxH; anything else is refused",
+        arguments: [
+            ("2", HLSVariantSelection.index(2)), ("bandwidth:2560000", .bandwidth(2_560_000)),
+            ("resolution:1280x720", .resolution(HLSResolution(width: 1280, height: 720))), ("-1", nil),
+            ("bandwidth:", nil), ("resolution:1280", nil), ("resolution:0x720", nil), ("resolution:1280x720x3", nil),
+            ("best", nil)
+        ] as [(String, HLSVariantSelection?)])
+    func parsesSelections(text: String, expected: HLSVariantSelection?) {
+        #expect(HLSVariantSelection(parsing: text) == expected, "\(text)")
     }
 
     @Test func highestBandwidthKeepsTheFirstOfEquals() throws {

@@ -92,10 +92,12 @@ extension CommandOption {
             one decoder): a later target in such a GOP decodes on from the nearest one
             """)
     static let variant = CommandOption(
-        "--variant", .wholeNumber(placeholder: "N", range: 0...1_000_000_000),
+        "--variant", .text(placeholder: "V"),
         help: """
-            for a multivariant playlist, the variant at 0-based position N in playlist
-            order (default: the highest BANDWIDTH, the first listed among equals)
+            for a multivariant playlist, the variant at 0-based position V in playlist
+            order, bandwidth:BPS (that BANDWIDTH), or resolution:WxH (the highest
+            BANDWIDTH of that RESOLUTION); default: the highest BANDWIDTH, the first
+            listed among equals. Each result names the variant it landed in
             """)
 
     /// What `seek` and `step` add to a landing's line: the landed frame's MD5 and picture.

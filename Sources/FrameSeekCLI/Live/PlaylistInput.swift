@@ -22,9 +22,32 @@ enum PlaylistInput {
     static func open(
         _ input: String, _ arguments: Arguments, indexing: FrameIndexing = .full, firstTarget: MediaTime? = nil
     ) throws -> HLSEngine {
-        let variant = try arguments.integer("--variant").map(HLSVariantSelection.index) ?? .highestBandwidth
+        var variant = HLSVariantSelection.highestBandwidth
+        if let text = arguments.value("--variant") {
+            guard let chosen = HLSVariantSelection(parsing: text) else {
+                throw UsageError(message: "--variant takes N, bandwidth:BPS or resolution:WxH, not '\(text)'")
+            }
+            variant = chosen
+        }
         let options = try LiveCommand.engineOptions(arguments, indexing: indexing)
         return try HLSEngine(url: input, variant: variant, options: options, describingAt: firstTarget)
+    }
+
+    /// The variant a playlist's landings are in, as JSON: its position, BANDWIDTH, RESOLUTION
+    /// and URI; null for a media playlist.
+    static func json(_ variant: (position: Int, variant: HLSVariant)?) -> JSONValue {
+        guard let (position, chosen) = variant else { return .null }
+        return .object([
+            ("position", .integer(Int64(position))), ("bandwidth", .integer(Int64(chosen.bandwidth))),
+            ("resolution", chosen.resolution.map { .string($0.description) } ?? .null),
+            ("uri", .string(chosen.uri.absoluteString))
+        ])
+    }
+
+    /// The variant in words for a text line: `variant 1 (1280000 bit/s, 1280x720)`.
+    static func text(_ variant: (position: Int, variant: HLSVariant)) -> String {
+        "variant \(variant.position) (\(variant.variant.bandwidth) bit/s"
+            + (variant.variant.resolution.map { ", \($0)" } ?? "") + ")"
     }
 
     /// `date` as JSON: ISO 8601 with milliseconds, or null.

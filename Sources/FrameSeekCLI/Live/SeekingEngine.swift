@@ -18,6 +18,9 @@ protocol SeekingEngine: PlaybackEngine {
     /// The EXT-X-PROGRAM-DATE-TIME date of the landed frame; nil for a file, before any
     /// landing, or when the playlist has no dates.
     var landedDate: ProgramDate? { get }
+    /// The variant of a multivariant playlist the landings are in; nil for a file or a media
+    /// playlist.
+    var variant: (position: Int, variant: HLSVariant)? { get }
 }
 
 extension FFmpegEngine: SeekingEngine {
@@ -27,6 +30,8 @@ extension FFmpegEngine: SeekingEngine {
     var dateWindow: LiveSeekWindow? { nil }
     /// A file has no dates.
     var landedDate: ProgramDate? { nil }
+    /// A file has no variants.
+    var variant: (position: Int, variant: HLSVariant)? { nil }
 }
 
 extension HLSEngine: SeekingEngine {

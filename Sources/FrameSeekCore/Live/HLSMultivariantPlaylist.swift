@@ -77,6 +77,25 @@ public enum HLSVariantSelection: Sendable, Hashable {
     case index(Int)
     /// The variant whose BANDWIDTH is exactly this (the first listed among equals).
     case bandwidth(Int)
+    /// The variant of the largest BANDWIDTH among those whose RESOLUTION is exactly this.
+    case resolution(HLSResolution)
+
+    /// Reads `N` (a position), `bandwidth:BPS` or `resolution:WxH`; nil for other text.
+    public init?(parsing text: String) {
+        if let index = Int(text), index >= 0 {
+            self = .index(index)
+        } else if text.hasPrefix("bandwidth:"), let bandwidth = Int(text.dropFirst("bandwidth:".count)), bandwidth >= 0 {
+            self = .bandwidth(bandwidth)
+        } else if text.hasPrefix("resolution:") {
+            let parts = text.dropFirst("resolution:".count).split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+                return nil
+            }
+            self = .resolution(HLSResolution(width: width, height: height))
+        } else {
+            return nil
+        }
+    }
 }
 
 /// A selection that names no variant of the playlist.
@@ -99,6 +118,7 @@ public struct HLSVariantSelectionError: Error, Sendable, Hashable, CustomStringC
         case .highestBandwidth: asked = "no variant to choose from"
         case let .index(index): asked = "no variant at index \(index)"
         case let .bandwidth(bandwidth): asked = "no variant with BANDWIDTH \(bandwidth)"
+        case let .resolution(resolution): asked = "no variant with RESOLUTION \(resolution)"
         }
         let list = availableBandwidths.enumerated().map { "\($0.offset): \($0.element) bit/s" }
         return "\(asked): the playlist has \(availableBandwidths.count) variants"
@@ -142,10 +162,15 @@ public struct HLSMultivariantPlaylist: Sendable, Hashable {
         throws(HLSVariantSelectionError) -> HLSVariant
     {
         let found: HLSVariant?
+        // max(by:) keeps the last of equals; reduce with > keeps the first listed.
+        func highest(_ candidates: [HLSVariant]) -> HLSVariant? {
+            candidates.reduce(nil) { best, next in best.map { next.bandwidth > $0.bandwidth ? next : $0 } ?? next }
+        }
         switch selection {
         case .highestBandwidth:
-            // max(by:) keeps the last of equals; reduce with > keeps the first listed.
-            found = variants.reduce(nil) { best, next in best.map { next.bandwidth > $0.bandwidth ? next : $0 } ?? next }
+            found = highest(variants)
+        case let .resolution(resolution):
+            found = highest(variants.filter { $0.resolution == resolution })
         case let .index(index):
             found = variants.indices.contains(index) ? variants[index] : nil
         case let .bandwidth(bandwidth):

@@ -33,6 +33,9 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The media playlist read: `url` itself, or the chosen variant's playlist when `url` is a
     /// multivariant playlist.
     public let mediaPlaylistURL: URL
+    /// The variant read when `url` is a multivariant playlist, with its 0-based position in
+    /// playlist order; nil for a media playlist.
+    public let variant: (position: Int, variant: HLSVariant)?
     /// What named the media playlist: the user (`.local`), or a multivariant playlist, whose
     /// own origin then bounds what the media playlist may be.
     let mediaPlaylistOrigin: ResourceOrigin
@@ -116,13 +119,16 @@ public final class HLSEngine: LivePlaybackEngine {
         var playlist: HLSMediaPlaylist
         var mediaURL = given
         var mediaOrigin = ResourceOrigin.local
+        var chosen: (position: Int, variant: HLSVariant)?
         switch try Self.readPlaylist(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
         case .media(let media):
             playlist = media
         case .multivariant(let multivariant):
             mediaOrigin = ResourceOrigin.of(given.absoluteString)
             do {
-                mediaURL = try multivariant.variant(selecting: variant).uri
+                let picked = try multivariant.variant(selecting: variant)
+                chosen = (multivariant.variants.firstIndex(of: picked) ?? 0, picked)
+                mediaURL = picked.uri
             } catch {
                 throw MediaError(path: url, reason: .streamUnavailable, cause: error.description)
             }
@@ -138,6 +144,7 @@ public final class HLSEngine: LivePlaybackEngine {
         }
         mediaPlaylistURL = mediaURL
         mediaPlaylistOrigin = mediaOrigin
+        self.variant = chosen
         timeline = HLSTimeline(playlist: playlist)
         indexesAsNeeded = options.indexing == .asNeeded && playlist.hasEndList
         self.reads = reads
