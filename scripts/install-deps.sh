@@ -6,7 +6,7 @@ set -euo pipefail
 # ffmpeg: the command line the hostile-file tests compare landings with (FFmpeg's own decode).
 # libavfilter-dev: HDR tone mapping (zscale, tonemap) for PNGs and thumbnails.
 # chromium: headless, it renders the bench report for BenchScreenshotTests.
-packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev ffmpeg chromium)
+packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev libxml2-dev ffmpeg chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -100,12 +100,20 @@ struct CLIMissingSegmentTests {
         #expect(landed == hole.after, "the first frame after the hole covers \(afterHole)")
     }
 
-    @Test("--strict refuses the playlist with one line naming it")
+    @Test("--strict refuses the playlist with one line naming it, once the hole is read: by --index full, or a seek into it")
     func strict() throws {
         let playlist = try SegmentedPlaylist.shared.get()
-        let result = frameseek(["seek", playlist.holed, "1", "--strict"])
-        #expect(result.code == .usageOrInput)
-        #expect(result.err.count == 1 && result.err[0].contains(playlist.holed) && result.err[0].contains("missing data"), "\(result.err)")
-        #expect(frameseek(["seek", playlist.intact, "1", "--strict"]).code == .success)
+        let hole = try Self.ffmpegHole(playlist.holed)
+        let inHole = hole.before + MediaTime(value: 1, timescale: 1)
+        for arguments in [["1", "--index", "full"], [inHole.rationalText]] {
+            let result = frameseek(["seek", playlist.holed] + arguments + ["--strict"])
+            #expect(result.code == .usageOrInput, "\(arguments)")
+            #expect(
+                result.err.count == 1 && result.err[0].contains(playlist.holed) && result.err[0].contains("missing data"),
+                "\(arguments): \(result.err)")
+        }
+        // Read as needed, a seek far from the hole reads none of it: nothing to refuse.
+        #expect(frameseek(["seek", playlist.holed, "1", "--strict"]).code == .success)
+        #expect(frameseek(["seek", playlist.intact, "1", "--strict", "--index", "full"]).code == .success)
     }
 }

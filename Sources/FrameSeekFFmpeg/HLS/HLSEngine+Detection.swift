@@ -14,8 +14,8 @@ extension HLSEngine {
             let handle = FileHandle(forReadingAtPath: url.path)
         else { return false }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 10)) ?? Data()
+        let head = (try? handle.read(upToCount: 1024)) ?? Data()
         let text = String(decoding: head, as: UTF8.self)
-        return text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U")
+        return text.hasPrefix("#EXTM3U") || text.hasPrefix("\u{FEFF}#EXTM3U") || text.contains("<MPD")
     }
 }

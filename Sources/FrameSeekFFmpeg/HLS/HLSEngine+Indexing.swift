@@ -11,14 +11,45 @@ extension HLSEngine {
         _ url: URL, namedBy origin: ResourceOrigin, fetcher: SegmentFetcher, name: String,
         counting reads: inout MediaReads
     ) throws(MediaError) -> HLSPlaylist {
+        switch try readManifest(url, namedBy: origin, fetcher: fetcher, name: name, counting: &reads) {
+        case .hls(let playlist): return playlist
+        case .dash: throw MediaError(path: name, reason: .notMedia, cause: "\(url.absoluteString) is a DASH MPD, not an HLS playlist")
+        }
+    }
+
+    /// What a manifest can be: an HLS playlist, or a DASH MPD.
+    enum Manifest {
+        case hls(HLSPlaylist)
+        case dash(DASHPresentation)
+    }
+
+    /// Fetches the manifest at `url` and reads it as an MPD when it is XML (its first
+    /// character after any byte order mark and white space is `<`), else as an HLS playlist.
+    ///
+    /// - Throws: `MediaError` naming `name`: `.readFailed` with the fetch's cause, `.notMedia`
+    ///   with the parser's line or element and cause, `.unsupported` for an MPD FrameSeek does
+    ///   not read yet (dynamic, SegmentBase).
+    static func readManifest(
+        _ url: URL, namedBy origin: ResourceOrigin, fetcher: SegmentFetcher, name: String,
+        counting reads: inout MediaReads
+    ) throws(MediaError) -> Manifest {
         let text: String
         do {
             text = try fetcher.text(at: url, namedBy: origin, counting: &reads)
         } catch {
             throw MediaError(path: name, reason: .readFailed, cause: "cannot read playlist \(error.description)")
         }
+        if text.drop(while: { $0 == "\u{FEFF}" || $0.isWhitespace }).first == "<" {
+            do {
+                return .dash(try DASHPresentation(root: try MPDDocument.root(of: Array(text.utf8)), url: url))
+            } catch {
+                throw MediaError(
+                    path: name, reason: error.isUnsupported ? .unsupported : .notMedia,
+                    cause: "not a DASH MPD FrameSeek reads: \(error.description)")
+            }
+        }
         do {
-            return try HLSPlaylist.parse(text: text, url: url)
+            return .hls(try HLSPlaylist.parse(text: text, url: url))
         } catch {
             throw MediaError(path: name, reason: .notMedia, cause: "not an HLS playlist: \(error.description)")
         }
@@ -94,18 +125,26 @@ extension HLSEngine {
             let segment = playlist.segments[position]
             let start = timeline.segmentStarts[position]
             if let old = known[segment.mediaSequence], old.segment.uri == segment.uri, let frames = old.frames {
-                return IndexedSegment(segment: segment, start: start, content: .success(frames))
+                return IndexedSegment(segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
             }
             do throws(MediaError) {
                 let engine = try openSegment(segment)
                 engines.insert(engine, for: segment.mediaSequence)
+                let frames = IndexedSegment.Frames(table: engine.frameTable, media: engine.media)
                 return IndexedSegment(
-                    segment: segment, start: start,
-                    content: .success(.init(table: engine.frameTable, media: engine.media)))
+                    segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
             } catch {
                 return IndexedSegment(segment: segment, start: start, content: .failure(error))
             }
         }
+    }
+
+    /// Where `segment`'s first listed frame goes on the timeline: where the playlist starts
+    /// the segment (`listed`) for HLS; for DASH, the frame's own media time plus the Period's
+    /// offset (`mediaTimeOffsets`), as DASH clients place media.
+    func placedStart(of segment: HLSSegment, _ frames: IndexedSegment.Frames, listed: MediaTime) -> MediaTime {
+        guard let offset = mediaTimeOffsets?[segment.mediaSequence], let first = frames.table.frames.first else { return listed }
+        return offset + frames.table.timeBase.time(ofTicks: first.pts)
     }
 
     /// Rebuilds the global table and `media` from `segments`, and moves the landed frame's
@@ -114,7 +153,7 @@ extension HLSEngine {
     /// - Throws: `MediaError` (`.noPlayableStream`) when no segment of the window can be read;
     ///   nothing changes then.
     func rebuildIndex() throws(MediaError) {
-        guard let built = HLSWindowIndex.build(segments, timeBase: timeBase),
+        guard let built = HLSWindowIndex.build(segments, timeBase: timeBase, limitsByNextStart: mediaTimeOffsets == nil),
             let first = segments.lazy.compactMap(\.frames).first
         else {
             let causes = segments.compactMap { segment -> String? in
@@ -133,7 +172,7 @@ extension HLSEngine {
         // A hole at the end of the window is missing data, as one anywhere else is: the
         // playlist says the segment is there, so the window is not cut short.
         media = MediaDescription(
-            path: url, container: "hls", startTime: .zero,
+            path: url, container: container, startTime: .zero,
             duration: window.seekableRange.upperBound - window0,
             streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
             truncation: nil, missingData: built.table.missingData)

@@ -37,7 +37,8 @@ extension HLSEngine {
         } catch {
             content = .failure(error)
         }
-        segments[position] = IndexedSegment(segment: indexed.segment, start: indexed.start, content: content)
+        let start = (try? content.get()).map { placedStart(of: indexed.segment, $0, listed: indexed.start) } ?? indexed.start
+        segments[position] = IndexedSegment(segment: indexed.segment, start: start, content: content)
         return segments[position].frames
     }
 
@@ -80,7 +81,10 @@ extension HLSEngine {
                     since: start)
             }
             let nextStart = segments.indices.contains(last + 1) ? segments[last + 1].start : nil
-            guard let run = HLSWindowIndex.build(Array(segments[first...last]), timeBase: timeBase, nextStart: nextStart),
+            guard
+                let run = HLSWindowIndex.build(
+                    Array(segments[first...last]), timeBase: timeBase, nextStart: nextStart,
+                    limitsByNextStart: mediaTimeOffsets == nil),
                 let firstFrame = run.table.frames.first
             else {
                 return try seekOnWholeWindow(

@@ -33,6 +33,13 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The media playlist read: `url` itself, or the chosen variant's playlist when `url` is a
     /// multivariant playlist.
     public let mediaPlaylistURL: URL
+    /// For a DASH presentation, each segment's offset from its media time to the
+    /// presentation's timeline, by Media Sequence Number: its frames are placed by their own
+    /// timestamps, as DASH clients place them, not by the manifest's segment times. Nil for
+    /// HLS, whose segments are placed where the playlist starts them (`HLSWindowIndex`).
+    let mediaTimeOffsets: [Int: MediaTime]?
+    /// `dash` or `hls`: the container `media` names.
+    var container: String { mediaTimeOffsets == nil ? "hls" : "dash" }
     /// The variant read when `url` is a multivariant playlist, with its 0-based position in
     /// playlist order; nil for a media playlist.
     public let variant: (position: Int, variant: HLSVariant)?
@@ -44,7 +51,7 @@ public final class HLSEngine: LivePlaybackEngine {
     var segmentOrigin: ResourceOrigin { ResourceOrigin.of(mediaPlaylistURL.absoluteString) }
     /// The playlist as of the last load and the stable times of its segments.
     public internal(set) var timeline: HLSTimeline
-    /// The window's media: container `hls`, path `url`, the streams of the first readable
+    /// The window's media: container `hls` or `dash`, path `url`, the streams of the first readable
     /// segment, duration the window's span, and the window's missing data.
     public internal(set) var media: MediaDescription
     /// Every frame of the window, in presentation order, on the timeline (see `HLSWindowIndex`).
@@ -120,10 +127,19 @@ public final class HLSEngine: LivePlaybackEngine {
         var mediaURL = given
         var mediaOrigin = ResourceOrigin.local
         var chosen: (position: Int, variant: HLSVariant)?
-        switch try Self.readPlaylist(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
-        case .media(let media):
+        var offsets: [Int: MediaTime]?
+        switch try Self.readManifest(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
+        case .dash(let presentation):
+            do {
+                let read = try presentation.mediaPlaylist(selecting: variant)
+                (playlist, chosen) = (read.playlist, read.chosen)
+                offsets = Dictionary(zip(read.playlist.segments.map(\.mediaSequence), read.offsets)) { first, _ in first }
+            } catch {
+                throw MediaError(path: url, reason: .streamUnavailable, cause: error.description)
+            }
+        case .hls(.media(let media)):
             playlist = media
-        case .multivariant(let multivariant):
+        case .hls(.multivariant(let multivariant)):
             mediaOrigin = ResourceOrigin.of(given.absoluteString)
             do {
                 let picked = try multivariant.variant(selecting: variant)
@@ -145,6 +161,7 @@ public final class HLSEngine: LivePlaybackEngine {
         mediaPlaylistURL = mediaURL
         mediaPlaylistOrigin = mediaOrigin
         self.variant = chosen
+        mediaTimeOffsets = offsets
         timeline = HLSTimeline(playlist: playlist)
         indexesAsNeeded = options.indexing == .asNeeded && playlist.hasEndList
         self.reads = reads
@@ -157,7 +174,7 @@ public final class HLSEngine: LivePlaybackEngine {
                 randomAccessPoints: [], source: .packetScan),
             locations: [], globalIndices: [:])
         media = MediaDescription(
-            path: url, container: "hls", startTime: .zero, duration: nil, streams: [],
+            path: url, container: offsets == nil ? "hls" : "dash", startTime: .zero, duration: nil, streams: [],
             selectedStreamIndex: 0)
         if indexesAsNeeded {
             try describeStreams(at: describingAt ?? .zero)
@@ -200,7 +217,7 @@ public final class HLSEngine: LivePlaybackEngine {
             timeBase = HLSWindowIndex.timeBase(for: frames.table)
             let window = timeline.window.seekableRange
             media = MediaDescription(
-                path: url, container: "hls", startTime: .zero, duration: window.upperBound - window.lowerBound,
+                path: url, container: container, startTime: .zero, duration: window.upperBound - window.lowerBound,
                 streams: frames.media.streams, selectedStreamIndex: frames.media.selectedStreamIndex)
             return
         }

@@ -84,7 +84,11 @@ struct HLSWindowIndex {
     ///
     /// `segments` may be a run of the window's segments; `nextStart` is then where the segment
     /// after the run starts, which bounds the run's last segment as it would in the window.
-    static func build(_ segments: [IndexedSegment], timeBase: TimeBase, nextStart: MediaTime? = nil) -> HLSWindowIndex? {
+    /// Segments placed by their own timestamps (DASH) are bounded by nothing but the rule of
+    /// strict order (`limitsByNextStart` false): their media says where each frame is.
+    static func build(
+        _ segments: [IndexedSegment], timeBase: TimeBase, nextStart: MediaTime? = nil, limitsByNextStart: Bool = true
+    ) -> HLSWindowIndex? {
         guard let firstTable = segments.lazy.compactMap(\.frames).first?.table else { return nil }
         var frames: [FrameEntry] = []
         var points: [RandomAccessPoint] = []
@@ -107,7 +111,8 @@ struct HLSWindowIndex {
             }
             let local = content.table
             guard let zero = local.frames.first?.time else { continue }
-            let limit = segments.indices.contains(position + 1) ? segments[position + 1].start : nextStart
+            let limit =
+                !limitsByNextStart ? nil : segments.indices.contains(position + 1) ? segments[position + 1].start : nextStart
             var map = [Int?](repeating: nil, count: local.frames.count)
             for frame in local.frames {
                 let time = indexed.start + (frame.time - zero)

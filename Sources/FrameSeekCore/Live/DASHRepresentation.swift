@@ -1,0 +1,268 @@
+import Foundation
+
+/// One video Representation of a Period, with what its segments are made from: the
+/// SegmentTemplate or SegmentList it inherits (Period, then AdaptationSet, then its own) and
+/// the BaseURL its URLs resolve against.
+public struct DASHRepresentation: Sendable, Hashable {
+    /// The Period an AdaptationSet is read in.
+    struct Context {
+        let period: MPDElement
+        let position: Int
+        let start: MediaTime
+        let duration: MediaTime?
+        let base: URL
+        let path: String
+    }
+
+    /// `@id`.
+    public let id: String
+    /// `@bandwidth` in bits per second.
+    public let bandwidth: Int
+    /// `@width` x `@height`, when both are stated.
+    public let resolution: HLSResolution?
+    /// `@codecs`, from the Representation or its AdaptationSet.
+    public let codecs: String?
+    /// The element's path in the document, for messages.
+    let path: String
+    /// The SegmentTemplate's attributes, the most specific level's winning.
+    let template: [String: String]
+    /// The SegmentTimeline of the most specific SegmentTemplate that has one.
+    let timeline: MPDElement?
+    /// The SegmentList, when the Representation (or its AdaptationSet) has one.
+    let list: MPDElement?
+    /// The URL the Representation's URLs resolve against.
+    let base: URL
+    /// The Period's start and duration on the presentation's timeline.
+    let periodStart: MediaTime
+    let periodDuration: MediaTime?
+
+    /// The video Representations of `context`'s Period, in document order.
+    static func video(in context: Context) throws(MPDError) -> [DASHRepresentation] {
+        var found: [DASHRepresentation] = []
+        for (setPosition, set) in context.period.children("AdaptationSet").enumerated() {
+            let setPath = "\(context.path)/AdaptationSet[\(setPosition + 1)]"
+            let setBase = DASHPresentation.resolve(set.child("BaseURL"), against: context.base)
+            for (position, representation) in set.children("Representation").enumerated() {
+                let path = "\(setPath)/Representation[\(position + 1)]"
+                let mime = representation.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""
+                let type = set.attributes["contentType"] ?? (mime.split(separator: "/").first.map(String.init) ?? "")
+                guard type == "video" else { continue }
+                guard let id = representation.attributes["id"] else {
+                    throw MPDError(element: path, reason: "no @id")
+                }
+                guard let bandwidthText = representation.attributes["bandwidth"], let bandwidth = Int(bandwidthText),
+                    bandwidth >= 0
+                else {
+                    throw MPDError(element: path, reason: "no @bandwidth that is a whole number")
+                }
+                let width = (representation.attributes["width"] ?? set.attributes["width"]).flatMap { Int($0) }
+                let height = (representation.attributes["height"] ?? set.attributes["height"]).flatMap { Int($0) }
+                let templates = [context.period, set, representation].compactMap { $0.child("SegmentTemplate") }
+                if templates.isEmpty,
+                    [set, representation].contains(where: { $0.child("SegmentBase") != nil })
+                        || ([set, representation].allSatisfy { $0.child("SegmentList") == nil })
+                {
+                    throw MPDError(
+                        element: path,
+                        reason: "SegmentBase (one file indexed by its sidx) is not read yet; SegmentTemplate and SegmentList are",
+                        isUnsupported: true)
+                }
+                found.append(
+                    DASHRepresentation(
+                        id: id, bandwidth: bandwidth,
+                        resolution: width.flatMap { w in height.map { HLSResolution(width: w, height: $0) } },
+                        codecs: representation.attributes["codecs"] ?? set.attributes["codecs"], path: path,
+                        template: templates.reduce(into: [:]) { merged, element in
+                            merged.merge(element.attributes) { _, specific in specific }
+                        },
+                        timeline: templates.reversed().lazy.compactMap { $0.child("SegmentTimeline") }.first,
+                        list: representation.child("SegmentList") ?? set.child("SegmentList"),
+                        base: DASHPresentation.resolve(representation.child("BaseURL"), against: setBase),
+                        periodStart: context.start, periodDuration: context.duration))
+            }
+        }
+        return found
+    }
+
+    /// The Period's segments of this Representation as media playlist segments, numbered from
+    /// `firstSequence`, each with the initialization section as its map; the first is a
+    /// discontinuity when the Period is not the first. The offset maps the segments' media
+    /// time onto the presentation's timeline.
+    func segments(
+        firstSequence: Int, discontinuitySequence: Int
+    ) throws(MPDError) -> (segments: [HLSSegment], offset: MediaTime) {
+        let source = list?.attributes ?? template
+        let timescale = try integer(source["timescale"] ?? "1", "timescale", in: 1...Int64(Int32.max))
+        let presentationOffset = try integer(source["presentationTimeOffset"] ?? "0", "presentationTimeOffset")
+        let offset = periodStart - MediaTime(value: presentationOffset, timescale: Int32(timescale))
+        // (media time, duration, number) of each segment, in the template's timescale.
+        var times: [(start: Int64, duration: Int64, number: Int64)] = []
+        let firstNumber = try integer(source["startNumber"] ?? "1", "startNumber")
+        var end: Int64?
+        if let periodDuration {
+            let ticks = periodDuration.convertScale(Int32(timescale), rounding: .towardPositiveInfinity)
+            guard ticks.isNumeric else { throw MPDError(element: path, reason: "the Period's duration does not fit 64-bit ticks") }
+            end = try sum(presentationOffset, ticks.value)
+        }
+        if let timeline = list?.child("SegmentTimeline") ?? timeline {
+            var next = presentationOffset
+            for (position, s) in timeline.children("S").enumerated() {
+                let start = try s.attributes["t"].map { text throws(MPDError) in try integer(text, "S[\(position + 1)]@t") } ?? next
+                let duration = try integer(s.attributes["d"] ?? "", "S[\(position + 1)]@d", in: 1...Int64.max)
+                var repeats = try integer(s.attributes["r"] ?? "0", "S[\(position + 1)]@r", in: -1...Int64(DASHPresentation.segmentLimit))
+                if repeats < 0 {
+                    // Until the next S's t, or the Period's end.
+                    let until = timeline.children("S").dropFirst(position + 1).first?.attributes["t"].flatMap { Int64($0) } ?? end
+                    guard let until else { throw MPDError(element: path, reason: "S@r=-1 with no end to repeat to") }
+                    let span = try sum(until, -start)
+                    repeats = max(0, span / duration + (span % duration == 0 ? 0 : 1) - 1)
+                    guard repeats < Int64(DASHPresentation.segmentLimit) else {
+                        throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
+                    }
+                }
+                var time = start
+                for _ in 0...repeats {
+                    guard times.count < DASHPresentation.segmentLimit else {
+                        throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
+                    }
+                    times.append((time, duration, try sum(firstNumber, Int64(times.count))))
+                    let (after, overflow) = time.addingReportingOverflow(duration)
+                    guard !overflow else { throw MPDError(element: path, reason: "segment times past 2^63") }
+                    time = after
+                }
+                next = time
+            }
+        } else if let durationText = source["duration"] {
+            let duration = try integer(durationText, "duration", in: 1...Int64.max)
+            if let list {
+                for _ in list.children("SegmentURL") {
+                    let (span, overflow) = Int64(times.count).multipliedReportingOverflow(by: duration)
+                    guard !overflow else { throw MPDError(element: path, reason: "segment times past 2^63") }
+                    times.append((try sum(presentationOffset, span), duration, try sum(firstNumber, Int64(times.count))))
+                }
+            } else {
+                guard let end else { throw MPDError(element: path, reason: "a SegmentTemplate@duration needs the Period's duration") }
+                // end - presentationOffset is the Period's duration in ticks: no overflow.
+                let span = end - presentationOffset
+                let count = span / duration + (span % duration == 0 ? 0 : 1)
+                guard count <= Int64(DASHPresentation.segmentLimit) else {
+                    throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
+                }
+                for k in 0..<count {
+                    // k * duration < span + duration, and span fits: the sum may not.
+                    let start = try sum(presentationOffset, k * duration)
+                    times.append((start, min(duration, end - start), try sum(firstNumber, k)))
+                }
+            }
+        } else {
+            throw MPDError(element: path, reason: "neither a SegmentTimeline nor @duration says where segments are")
+        }
+        let initialization = try self.initialization()
+        var segments: [HLSSegment] = []
+        let urls = list?.children("SegmentURL") ?? []
+        for (index, time) in times.enumerated() {
+            var uri: URL
+            var range: HLSByteRange?
+            if list != nil {
+                guard urls.indices.contains(index) else { break }
+                uri = try resolve(urls[index].attributes["media"] ?? "", "SegmentURL[\(index + 1)]@media")
+                range = try urls[index].attributes["mediaRange"].map { text throws(MPDError) in try byteRange(text) }
+            } else {
+                guard let media = template["media"] else { throw MPDError(element: path, reason: "SegmentTemplate without @media") }
+                uri = try resolve(try substitute(media, number: time.number, time: time.start), "SegmentTemplate@media")
+            }
+            segments.append(
+                HLSSegment(
+                    mediaSequence: firstSequence + index, uri: uri,
+                    duration: MediaTime(value: time.duration, timescale: Int32(timescale)), title: nil, byteRange: range,
+                    map: initialization, programDate: nil, discontinuity: index == 0 && discontinuitySequence > 0,
+                    discontinuitySequence: discontinuitySequence, line: 0))
+        }
+        return (segments, offset)
+    }
+
+    /// The initialization section: SegmentList's Initialization, or the template's
+    /// `@initialization`; nil when there is none (self-initializing segments).
+    private func initialization() throws(MPDError) -> HLSMap? {
+        if let element = list?.child("Initialization") {
+            guard let source = element.attributes["sourceURL"] else { return nil }
+            return HLSMap(
+                uri: try resolve(source, "Initialization@sourceURL"),
+                byteRange: try element.attributes["range"].map { text throws(MPDError) in try byteRange(text) })
+        }
+        guard let text = template["initialization"] else { return nil }
+        return HLSMap(uri: try resolve(try substitute(text, number: nil, time: nil), "SegmentTemplate@initialization"), byteRange: nil)
+    }
+
+    /// A template with its identifiers filled in (ISO/IEC 23009-1 5.3.9.4.4): `$RepresentationID$`,
+    /// `$Bandwidth$`, `$Number$` and `$Time$`, each with an optional `%0Nd` width, and `$$`.
+    func substitute(_ template: String, number: Int64?, time: Int64?) throws(MPDError) -> String {
+        let parts = template.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count % 2 == 1 else { throw MPDError(element: path, reason: "template \"\(template)\" has an unpaired $") }
+        var result = ""
+        for (index, part) in parts.enumerated() {
+            if index % 2 == 0 {
+                result += part
+                continue
+            }
+            if part.isEmpty {
+                result += "$"
+                continue
+            }
+            let pieces = part.split(separator: "%", maxSplits: 1)
+            let value: String
+            switch pieces[0] {
+            case "RepresentationID": value = id
+            case "Bandwidth": value = String(bandwidth)
+            case "Number":
+                guard let number else { throw MPDError(element: path, reason: "$Number$ where no segment is meant") }
+                value = String(number)
+            case "Time":
+                guard let time else { throw MPDError(element: path, reason: "$Time$ where no segment is meant") }
+                value = String(time)
+            default: throw MPDError(element: path, reason: "unknown template identifier $\(part)$")
+            }
+            var width = 0
+            if pieces.count == 2 {
+                let format = pieces[1]
+                guard format.hasPrefix("0"), format.hasSuffix("d"), let digits = Int(format.dropFirst().dropLast()),
+                    (1...64).contains(digits)
+                else { throw MPDError(element: path, reason: "format \"%\(format)\" is not %0Nd") }
+                width = digits
+            }
+            result += String(repeating: "0", count: max(0, width - value.count)) + value
+        }
+        return result
+    }
+
+    private func resolve(_ text: String, _ attribute: String) throws(MPDError) -> URL {
+        guard !text.isEmpty, let url = URL(string: text, relativeTo: base)?.absoluteURL else {
+            throw MPDError(element: "\(path) \(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
+        }
+        return url
+    }
+
+    /// `first-last` (inclusive, as HTTP writes ranges).
+    private func byteRange(_ text: String) throws(MPDError) -> HLSByteRange {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = Int(parts[0]), let last = Int(parts[1]), first >= 0, last >= first,
+            last < Int.max
+        else { throw MPDError(element: path, reason: "range \"\(HLSPlaylistError.excerpt(text))\" is not first-last") }
+        return HLSByteRange(length: last - first + 1, offset: first)
+    }
+
+    /// `a + b`, or an error naming the Representation when it overflows: MPD numbers are input.
+    private func sum(_ a: Int64, _ b: Int64) throws(MPDError) -> Int64 {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        guard !overflow else { throw MPDError(element: path, reason: "a segment time or number past 2^63") }
+        return result
+    }
+
+    private func integer(_ text: String, _ attribute: String, in range: ClosedRange<Int64> = 0...Int64.max) throws(MPDError) -> Int64 {
+        guard let value = Int64(text), range.contains(value) else {
+            throw MPDError(
+                element: "\(path)@\(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a whole number in \(range)")
+        }
+        return value
+    }
+}
