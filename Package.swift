@@ -17,11 +17,12 @@ let package = Package(
         ),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Pure Swift: time, precisions, frame tables and the landing rules. Imports no C.
         .target(name: "FrameSeekCore"),
         // Every FFmpeg pointer lives here.
-        .target(name: "FrameSeekFFmpeg", dependencies: ["FrameSeekCore", "CFFmpeg"]),
+        .target(name: "FrameSeekFFmpeg", dependencies: ["FrameSeekCore", "CFFmpeg", "CXML2"]),
         // Pictures: orientation and PNG through libpng.
         .target(name: "FrameSeekImages", dependencies: ["FrameSeekCore", "FrameSeekFFmpeg", "CPNG"]),
         // Landing manifests: record where seeks land, check them again after an upgrade.

@@ -22,12 +22,8 @@
 # agree, not which is right. The oracle is a full decode (ffmpeg -f framemd5) of the file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[[ $# -ge 1 ]] || { echo "usage: Benchmarks/container-cost.sh FRAMESEEK [FILM] [TIME]" >&2; exit 2; }
-frameseek=$(realpath "$1")
-film=$(realpath "${2:-.build/bench-media/film_2h.mp4}")
-at=${3:-3600.48}
-dir=$(dirname "$film")/container-cost
-mkdir -p "$dir"
+. Benchmarks/seek-cost-lib.sh
+cost_arguments container-cost "$@"
 base=$(basename "${film%.*}")
 
 remux() {  # name ffmpeg-output-options...
@@ -43,31 +39,7 @@ remux mkv -f matroska
 remux ts -f mpegts
 forms=("$base.sidx.mp4" "$base.mfra.mp4" "$base.mkv" "$base.ts")
 
-scratch=$(mktemp -d)
-server_pid=
-cleanup() {
-    [[ -n "$server_pid" ]] && kill "$server_pid" 2> /dev/null
-    rm -rf "$scratch"
-}
-trap cleanup EXIT
-python3 scripts/range-http-server.py "$dir" > "$scratch/server.out" 2>&1 &
-server_pid=$!
-for _ in $(seq 50); do
-    port=$(grep -o 'port [0-9]*' "$scratch/server.out" | head -1 | cut -d' ' -f2)
-    [[ -n "$port" ]] && break
-    sleep 0.1
-done
-[[ -n "$port" ]] || { echo "container-cost: the range server did not start" >&2; exit 1; }
-origin="http://127.0.0.1:$port"
-
-stats() { curl -s "$origin/__stats"; }
-# The difference of two /__stats answers: "BYTES REQUESTS".
-cost() {
-    python3 -c '
-import json, sys
-before, after = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-print(after["bytes"] - before["bytes"], after["requests"] - before["requests"])' "$1" "$2"
-}
+start_range_server "$dir"
 
 # One seek's command line for each tool: INPUT is the URL or the path.
 command_frameseek() { echo env "XDG_CACHE_HOME=$scratch/cache" "$frameseek" seek "$1" "$at" --md5 --no-index-cache; }
@@ -76,7 +48,6 @@ command_ffmpeg() { echo ffmpeg -v error -ss "$ffmpeg_at" -i "$1" -map 0:v:0 -fra
 md5_frameseek() { grep -o 'md5 [0-9a-f]*' | cut -d' ' -f2; }
 md5_ffmpeg() { grep -v '^#' | tail -1 | awk -F', *' '{print $6}'; }
 
-median() { sort -g | sed -n 2p; }
 
 printf '%-26s %-9s %12s %9s %9s %9s %10s  %s\n' form tool http_bytes requests http_s disk_s disk_rss_MB md5
 for form in "${forms[@]}"; do

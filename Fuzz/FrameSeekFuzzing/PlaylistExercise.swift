@@ -1,9 +1,11 @@
 import Foundation
 import FrameSeekCore
+import FrameSeekFFmpeg
 
 /// The sequence the playlists fuzz target runs on every input: the bytes as an HLS playlist of
 /// either kind, as a media and as a multivariant playlist, their first line as an attribute
-/// list and as a program date, and a live reload when the input holds a second `#EXTM3U`.
+/// list and as a program date, a live reload when the input holds a second `#EXTM3U`, and the
+/// bytes as a DASH MPD (XML, then the presentation and every Representation's segments).
 ///
 /// Everything a remote origin controls goes through here: parsing must end in a typed error
 /// or a playlist, and what is then derived from a playlist (its timeline, its live window,
@@ -14,9 +16,11 @@ package enum PlaylistExercise {
 
     /// What the parsers made of one input.
     package struct Summary: Sendable, CustomStringConvertible {
-        /// "media" or "multivariant" when `HLSPlaylist.parse` read it, else nil.
+        /// "media" or "multivariant" when `HLSPlaylist.parse` read it, "dash" when it read as an
+        /// MPD, else nil.
         package var kind: String?
-        /// The segments (media) or variants (multivariant) read.
+        /// The segments (media, or the first Representation of an MPD) or variants
+        /// (multivariant) read.
         package var entries = 0
         /// The error that ended the parse, nil when it read.
         package var error: String?
@@ -59,6 +63,17 @@ package enum PlaylistExercise {
             }
         } catch {
             summary.error = error.description
+        }
+        // As an MPD: the XML, the presentation, and each Representation's segments as a
+        // media playlist, which then goes where an HLS one goes.
+        if let root = try? MPDDocument.root(of: bytes),
+            let presentation = try? DASHPresentation(root: root, url: url)
+        {
+            for position in presentation.variants.variants.indices {
+                guard let read = try? presentation.mediaPlaylist(selecting: .index(position)) else { continue }
+                exercise(read.playlist)
+                if position == 0 { (summary.kind, summary.entries, summary.error) = ("dash", read.playlist.segments.count, nil) }
+            }
         }
         // The typed entry points, which refuse the other kind.
         _ = try? HLSMediaPlaylist(parsing: first, url: url)

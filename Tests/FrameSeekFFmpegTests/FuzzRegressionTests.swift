@@ -103,6 +103,16 @@ struct RemoteInputFuzzRegressionTests {
         switch input.testDescription {
         case "attribute-list-line": #expect(summary.attributesRead, "\(summary)")
         case "program-date-line": #expect(summary.dateRead, "\(summary)")
+        case "dash-number.mpd":
+            // PT6.2S in 1 s segments: six whole and one of 0.2 s.
+            #expect(summary.kind == "dash" && summary.entries == 7, "\(summary)")
+        case "dash-timeline.mpd":
+            // S d=23544, then d=24576 r=1 (two), then d=4092.
+            #expect(summary.kind == "dash" && summary.entries == 4, "\(summary)")
+        case "dash-list-periods.mpd":
+            // Period 1: two SegmentURLs. Period 2 (10 s, PTO 1 s): 2 s twice from 1 s, then 1 s
+            // segments from 5 s to the Period's end at media time 11 s: six.
+            #expect(summary.kind == "dash" && summary.entries == 10, "\(summary)")
         default:
             // A real playlist reads whole: as many entries as its text has EXTINF (media) or
             // EXT-X-STREAM-INF (multivariant) lines before any second header.

@@ -1,6 +1,6 @@
 /// One element of an MPD as an XML parser read it: its local name (without a namespace
 /// prefix), attributes, child elements and text. The XML parser lives at the edge (FrameSeekFFmpeg
-/// reads the document with FoundationXML); what the elements mean is read here, from values.
+/// reads the document with libxml2); what the elements mean is read here, from values.
 public struct MPDElement: Sendable, Hashable {
     /// The local name: `Period`, `SegmentTemplate`, ...
     public let name: String

@@ -1,15 +1,17 @@
-import Foundation
-import FoundationXML
+internal import CXML2
 import FrameSeekCore
 
-/// An MPD's XML read by FoundationXML (libxml2 underneath), as `MPDElement` values: the one
-/// place FrameSeek touches XML, so what the elements mean is read from plain values.
+/// An MPD's XML read by libxml2 (`xmlReadMemory`), as `MPDElement` values: the one place
+/// FrameSeek touches XML, so what the elements mean is read from plain values. The document is
+/// freed (`xmlFreeDoc`) before this returns.
 ///
-/// The document is hostile: external entities are never loaded (no file or URL is read on the
-/// document's behalf), and a document nested deeper than `depthLimit` or holding more than
-/// `elementLimit` elements is refused rather than walked. Its size is bounded before this, by
+/// The document is hostile: it is parsed with no network access (`XML_PARSE_NONET`), external
+/// entities and DTDs are never loaded and entities are not substituted (libxml2's defaults
+/// without `XML_PARSE_NOENT` and `XML_PARSE_DTDLOAD`), libxml2's own limits on depth and entity
+/// expansion apply (no `XML_PARSE_HUGE`), and a document nested deeper than `depthLimit` or
+/// holding more than `elementLimit` elements is refused. Its size is bounded before this, by
 /// the playlist limit the fetch applies.
-enum MPDDocument {
+package enum MPDDocument {
     /// Deeper than any MPD nests (MPD/Period/AdaptationSet/Representation/SegmentTemplate/
     /// SegmentTimeline/S is 7).
     static let depthLimit = 32
@@ -18,41 +20,59 @@ enum MPDDocument {
 
     /// The document's root element.
     ///
-    /// - Throws: `MPDError` naming the document when it is not well-formed XML (with
-    ///   libxml2's message) or exceeds the limits.
-    static func root(of bytes: [UInt8]) throws(MPDError) -> MPDElement {
-        let document: XMLDocument
-        do {
-            document = try XMLDocument(data: Data(bytes), options: [.nodeLoadExternalEntitiesNever])
-        } catch {
-            throw MPDError(element: "document", reason: "not well-formed XML: \(error.localizedDescription)")
+    /// - Throws: `MPDError` naming the document when `xmlReadMemory` makes no document of it
+    ///   (with libxml2's message) or it exceeds the limits.
+    package static func root(of bytes: [UInt8]) throws(MPDError) -> MPDElement {
+        guard let length = Int32(exactly: bytes.count) else {
+            throw MPDError(element: "document", reason: "\(bytes.count) bytes: more than xmlReadMemory takes")
         }
-        guard let root = document.rootElement() else { throw MPDError(element: "document", reason: "no root element") }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(1, bytes.count)) {
+                xmlReadMemory($0, length, "manifest.mpd", nil, options)
+            }
+        }
+        guard let document = parsed else {
+            let message = xmlGetLastError().map { String(cString: $0.pointee.message).trimmingCharacters(in: .whitespacesAndNewlines) }
+            throw MPDError(element: "document", reason: "xmlReadMemory: not well-formed XML" + (message.map { ": \($0)" } ?? ""))
+        }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else { throw MPDError(element: "document", reason: "no root element") }
         var count = 0
         return try element(root, depth: 0, count: &count)
     }
 
-    private static func element(_ node: XMLElement, depth: Int, count: inout Int) throws(MPDError) -> MPDElement {
+    private static func element(_ node: xmlNodePtr, depth: Int, count: inout Int) throws(MPDError) -> MPDElement {
         count += 1
         guard depth < depthLimit, count <= elementLimit else {
             throw MPDError(element: "document", reason: "nested deeper than \(depthLimit) or more than \(elementLimit) elements")
         }
         var attributes: [String: String] = [:]
-        for attribute in node.attributes ?? [] {
-            guard let name = attribute.localName ?? attribute.name else { continue }
-            attributes[name] = attribute.stringValue ?? ""
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let name = String(cString: current.pointee.name)
+            if let value = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1) {
+                attributes[name] = String(cString: value)
+                fs_xml_free(value)
+            } else {
+                attributes[name] = ""
+            }
+            attribute = current.pointee.next
         }
         var children: [MPDElement] = []
         var text = ""
-        for child in node.children ?? [] {
-            if let child = child as? XMLElement {
-                children.append(try element(child, depth: depth + 1, count: &count))
-            } else if child.kind == .text {
-                text += child.stringValue ?? ""
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE: children.append(try element(current, depth: depth + 1, count: &count))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content { text += String(cString: content) }
+            default: break
             }
+            child = current.pointee.next
         }
         return MPDElement(
-            name: node.localName ?? node.name ?? "", attributes: attributes, children: children,
+            name: String(cString: node.pointee.name), attributes: attributes, children: children,
             text: text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
