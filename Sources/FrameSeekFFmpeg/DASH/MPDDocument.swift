@@ -23,13 +23,16 @@ package enum MPDDocument {
     /// - Throws: `MPDError` naming the document when `xmlReadMemory` makes no document of it
     ///   (with libxml2's message) or it exceeds the limits.
     package static func root(of bytes: [UInt8]) throws(MPDError) -> MPDElement {
+        guard !bytes.isEmpty else { throw MPDError(element: "document", reason: "empty: no XML") }
         guard let length = Int32(exactly: bytes.count) else {
             throw MPDError(element: "document", reason: "\(bytes.count) bytes: more than xmlReadMemory takes")
         }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(1, bytes.count)) {
-                xmlReadMemory($0, length, "manifest.mpd", nil, options)
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    xmlReadMemory($0, length, "manifest.mpd", nil, options)
+                }
             }
         }
         guard let document = parsed else {
