@@ -6,7 +6,7 @@
 // interval, must land on that frame with its MD5, whether the seek fetches only the segments it
 // needs or the whole presentation was indexed. A frame's time in the presentation is its media
 // time less the presentation time offset (0 here), so frames an edit list puts before zero
-// (the mid-GOP edit-list fixture's first second) are before the Period and are not targets. (The open-GOP HEVC fixture is left out: a CRA at a segment's start has leading
+// (the mid-GOP edit-list fixture's first second) are before the window and are not targets. (The open-GOP HEVC fixture is left out: a CRA at a segment's start has leading
 // pictures that refer to the segment before, which a segment decoded alone cannot show; see
 // Known limits.)
 
