@@ -21,11 +21,11 @@ triple=$("$swift" -print-target-info | python3 -c 'import json, sys; print(json.
 rm -rf "$graphs" "$output"
 mkdir -p "$graphs"
 # The C modules' headers, as the build found them (the system libraries' include folders).
-cflags=$(pkg-config --cflags libavformat libavcodec libavutil libswscale libswresample libpng sqlite3)
+cflags=$(pkg-config --cflags libavformat libavcodec libavutil libswscale libswresample libpng sqlite3 libxml-2.0)
 xcc=()
 for flag in $cflags; do xcc+=(-Xcc "$flag"); done
 swift-symbolgraph-extract -module-name FrameSeek -target "$triple" -I "$modules" \
-    -I Sources/CFFmpeg -I Sources/CPNG -I Sources/CSQLite "${xcc[@]}" \
+    -I Sources/CFFmpeg -I Sources/CPNG -I Sources/CSQLite -I Sources/CXML2 "${xcc[@]}" \
     -minimum-access-level public -experimental-allowed-reexported-modules="$reexported" \
     -output-dir "$graphs"
 docc convert Sources/FrameSeek/FrameSeek.docc --additional-symbol-graph-dir "$graphs" \
