@@ -127,15 +127,20 @@ extension HLSEngine {
             if let old = known[segment.mediaSequence], old.segment.uri == segment.uri, let frames = old.frames {
                 return IndexedSegment(segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
             }
-            do throws(MediaError) {
-                let engine = try openSegment(segment)
-                engines.insert(engine, for: segment.mediaSequence)
-                let frames = IndexedSegment.Frames(table: engine.frameTable, media: engine.media)
-                return IndexedSegment(
-                    segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
-            } catch {
-                return IndexedSegment(segment: segment, start: start, content: .failure(error))
-            }
+            return read(segment, listedAt: start)
+        }
+    }
+
+    /// `segment` fetched and opened now, its engine kept open, placed on the timeline
+    /// (`placedStart`); a segment that cannot be read is recorded with its cause, at `start`.
+    func read(_ segment: HLSSegment, listedAt start: MediaTime) -> IndexedSegment {
+        do throws(MediaError) {
+            let engine = try openSegment(segment)
+            engines.insert(engine, for: segment.mediaSequence)
+            let frames = IndexedSegment.Frames(table: engine.frameTable, media: engine.media)
+            return IndexedSegment(segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
+        } catch {
+            return IndexedSegment(segment: segment, start: start, content: .failure(error))
         }
     }
 

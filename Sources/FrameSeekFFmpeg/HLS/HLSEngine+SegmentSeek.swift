@@ -28,17 +28,7 @@ extension HLSEngine {
     @discardableResult
     func indexSegment(at position: Int) -> IndexedSegment.Frames? {
         let indexed = segments[position]
-        if indexed.content != nil { return indexed.frames }
-        let content: Result<IndexedSegment.Frames, MediaError>
-        do throws(MediaError) {
-            let engine = try openSegment(indexed.segment)
-            engines.insert(engine, for: indexed.segment.mediaSequence)
-            content = .success(.init(table: engine.frameTable, media: engine.media))
-        } catch {
-            content = .failure(error)
-        }
-        let start = (try? content.get()).map { placedStart(of: indexed.segment, $0, listed: indexed.start) } ?? indexed.start
-        segments[position] = IndexedSegment(segment: indexed.segment, start: start, content: content)
+        if indexed.content == nil { segments[position] = read(indexed.segment, listedAt: indexed.start) }
         return segments[position].frames
     }
 
@@ -75,13 +65,8 @@ extension HLSEngine {
         var first = segmentPosition(holding: low)
         var last = high.map(segmentPosition(holding:)) ?? first
         while true {
-            if (first...last).contains(where: { indexSegment(at: $0) == nil }) {
-                return try seekOnWholeWindow(
-                    to: time, precision: precision, interruption: interruption, readsBefore: readsBefore,
-                    since: start)
-            }
             let nextStart = segments.indices.contains(last + 1) ? segments[last + 1].start : nil
-            guard
+            guard !(first...last).contains(where: { indexSegment(at: $0) == nil }),
                 let run = HLSWindowIndex.build(
                     Array(segments[first...last]), timeBase: timeBase, nextStart: nextStart,
                     limitsByNextStart: mediaTimeOffsets == nil),
