@@ -7,6 +7,9 @@
 #   stats    the server's /__stats JSON
 #   cost A B "BYTES REQUESTS" between two /__stats answers
 #   median   the middle of three numbers on stdin
+# `package_segmented` packages FILM's video, stream-copied, in $dir as HLS with MPEG-TS
+# segments, HLS with CMAF segments and DASH by $Number$ (hls-ts/index.m3u8,
+# hls-cmaf/index.m3u8, dash/manifest.mpd), once.
 cost_arguments() {
     local name=$1
     shift
@@ -49,3 +52,18 @@ print(after["bytes"] - before["bytes"], after["requests"] - before["requests"])'
 }
 
 median() { sort -g | sed -n 2p; }
+
+package() {  # name manifest ffmpeg-output-options...
+    local name=$1 manifest=$2
+    shift 2
+    [[ -s "$dir/$name/$manifest" ]] && return 0
+    echo "seek-cost: packaging $dir/$name" >&2
+    rm -rf "$dir/$name" && mkdir -p "$dir/$name"
+    (cd "$dir/$name" && ffmpeg -v error -y -i "$film" -map 0:v:0 -c copy "$@" "$manifest.part" && mv "$manifest.part" "$manifest")
+}
+
+package_segmented() {
+    package hls-ts index.m3u8 -f hls -hls_time 6 -hls_playlist_type vod -hls_segment_filename s%d.ts
+    package hls-cmaf index.m3u8 -f hls -hls_time 6 -hls_playlist_type vod -hls_segment_type fmp4 -hls_segment_filename s%d.m4s
+    package dash manifest.mpd -f dash -seg_duration 10 -use_template 1 -use_timeline 0
+}

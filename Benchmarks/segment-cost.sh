@@ -14,17 +14,7 @@ cd "$(dirname "$0")/.."
 . Benchmarks/seek-cost-lib.sh
 cost_arguments segment-cost "$@"
 
-package() {  # name manifest ffmpeg-output-options...
-    local name=$1 manifest=$2
-    shift 2
-    [[ -s "$dir/$name/$manifest" ]] && return 0
-    echo "segment-cost: packaging $dir/$name" >&2
-    rm -rf "$dir/$name" && mkdir -p "$dir/$name"
-    (cd "$dir/$name" && ffmpeg -v error -y -i "$film" -map 0:v:0 -c copy "$@" "$manifest.part" && mv "$manifest.part" "$manifest")
-}
-package hls-ts index.m3u8 -f hls -hls_time 6 -hls_playlist_type vod -hls_segment_filename s%d.ts
-package hls-cmaf index.m3u8 -f hls -hls_time 6 -hls_playlist_type vod -hls_segment_type fmp4 -hls_segment_filename s%d.m4s
-package dash manifest.mpd -f dash -seg_duration 10 -use_template 1 -use_timeline 0
+package_segmented
 forms=(hls-ts/index.m3u8 hls-cmaf/index.m3u8 dash/manifest.mpd)
 
 start_range_server "$dir"

@@ -5,8 +5,15 @@
 public protocol PlaybackEngine: AnyObject {
     /// The opened media.
     var media: MediaDescription { get }
-    /// The selected stream's frames in presentation order.
+    /// The selected stream's frames in presentation order, indexed first if they are not yet.
     var frameTable: FrameTable { get }
+    /// The frame table when it is already indexed, nil when reading it would fetch media (a
+    /// playlist opened as needed): what a player reads at load, so that loading costs no more
+    /// than the engine's open.
+    var indexedFrameTable: FrameTable? { get }
+    /// Where seeks may land, known without the frame table: the table's range, or a playlist's
+    /// window.
+    var seekableRange: Range<MediaTime>? { get }
     /// The frame the engine last landed or stepped on, nil before any.
     var currentFrameIndex: Int? { get }
     /// Seeks as the landing rules say and decodes the landed frame. The engine polls
@@ -22,6 +29,11 @@ public protocol PlaybackEngine: AnyObject {
 }
 
 extension PlaybackEngine {
+    /// An engine that indexes at its open has its table.
+    public var indexedFrameTable: FrameTable? { frameTable }
+    /// The table's range.
+    public var seekableRange: Range<MediaTime>? { frameTable.seekableRange }
+
     /// Seeks with nothing able to interrupt it.
     public func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding {
         try seek(to: time, precision: precision, interruption: nil)

@@ -7,14 +7,16 @@ enum BenchCommand: Subcommand {
     static let summary = "measure seek and step latency on an encode; JSON and an HTML report"
     static let usage = """
         frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
-                        [--precision P] [--threads N] [--decoders N] [--stream N] [--cache-mb MB]
+                        [--precision P] [--threads N] [--decoders N] [--stream N] [--variant V[,V...]]
+                        [--cache-mb MB]
                         [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
                         [--json] [--report out.html] [--peers RESULTS.json]
         frameseek bench --peers RESULTS.json --report out.html
         """
     static let maximumPositionals = Int.max
     static let options: [CommandOption] = [
-        workload, count, seed, targets, precision, threads, .batchDecoders, .stream, .cacheMB, poolMB, noConvert, noSkipNonReference,
+        workload, count, seed, targets, precision, threads, .batchDecoders, .stream, variants, .cacheMB, poolMB, noConvert,
+        noSkipNonReference,
         network, report, peers
     ]
     static let discussion = """
@@ -27,6 +29,13 @@ enum BenchCommand: Subcommand {
         modeled_network_ms = requests x RTT + bytes x 8 / BW for every operation whose requests
         were counted (files over HTTP), modeled_seek_ms its latency plus that; every such figure
         is named modeled_ and is never a measurement.
+        An HLS playlist or a DASH MPD (a path or URL) is read as seek reads it, as a player
+        does: the open fetches the playlists and the segment that describes the streams, each
+        seek only the segments its landing needs, and bytes_read and requests count every
+        fetch. Its landings carry no frame number (frame_index null), and backstep and
+        sequential index the whole window first; sample and thumbnails run on files only.
+        --variant V[,V...] measures each named variant (N, bandwidth:BPS or resolution:WxH)
+        side by side, as several files are; every result names its variant.
 
         Workloads (default random):
           random      N exact seeks to seeded random times (default N 20)
@@ -91,6 +100,11 @@ enum BenchCommand: Subcommand {
         bound on the decoders parked in recently visited GOPs (default 256; 0 keeps one
         decoder, to measure what the pool saves)
         """)
+    static let variants = CommandOption.variant.described(
+        """
+        for a multivariant playlist or an MPD, the variants to measure side by side (N,
+        bandwidth:BPS or resolution:WxH, comma-separated; default: the highest BANDWIDTH)
+        """)
     static let noConvert = CommandOption("--no-convert", help: "do not convert each landed frame to RGB")
     static let noSkipNonReference = CommandOption(
         "--no-skip-nonref", help: "decode every frame on the way (to measure what skipping saves)")
@@ -150,6 +164,7 @@ enum BenchCommand: Subcommand {
         let count = try arguments.integer("-n")
         let seed = UInt64(try arguments.integerOrDefault("--seed"))
         let stream = try arguments.integer("--stream")
+        let variants = try parseVariants(arguments.value("--variant"))
 
         var results: [BenchResult] = []
         for workload in workloads {
@@ -157,11 +172,20 @@ enum BenchCommand: Subcommand {
             let given = [.random, .scrub, .backstep, .sample].contains(workload) ? targets : nil
             var first: BenchResult?
             for file in files {
-                let result = try runner.run(
-                    workload, file: file, stream: stream, count: count, seed: seed,
-                    targets: given, precision: precision, sideBySideWith: first)
-                if first == nil { first = result }
-                results.append(result)
+                let isPlaylist = PlaylistInput.isPlaylist(file)
+                for variant in isPlaylist ? variants : [.highestBandwidth] {
+                    var result =
+                        isPlaylist
+                        ? try runner.runPlaylist(
+                            workload, url: file, variant: variant, stream: stream, count: count, seed: seed,
+                            targets: given, precision: precision, sideBySideWith: first)
+                        : try runner.run(
+                            workload, file: file, stream: stream, count: count, seed: seed,
+                            targets: given, precision: precision, sideBySideWith: first)
+                    result.namesVariant = isPlaylist && arguments.value("--variant") != nil
+                    if first == nil { first = result }
+                    results.append(result)
+                }
             }
         }
         for result in results {
@@ -181,6 +205,19 @@ enum BenchCommand: Subcommand {
         do { try OutputFile.write(html, to: path) } catch {
             throw UsageError(message: "\(path): cannot write the report (\(error.cause))")
         }
+    }
+
+    /// `--variant V[,V...]` as selections; the highest bandwidth when not given.
+    static func parseVariants(_ text: String?) throws(UsageError) -> [HLSVariantSelection] {
+        guard let text else { return [.highestBandwidth] }
+        var variants: [HLSVariantSelection] = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let variant = HLSVariantSelection(parsing: String(name)) else {
+                throw UsageError(message: "--variant takes N, bandwidth:BPS or resolution:WxH, comma-separated, not '\(name)'")
+            }
+            variants.append(variant)
+        }
+        return variants
     }
 
     static func parseWorkloads(_ text: String) throws(UsageError) -> [BenchWorkload] {
@@ -205,8 +242,9 @@ package enum BenchJSON {
         let samples: [JSONValue] = r.samples.map { s in
             var fields: JSONValue.KeyValuePairs = [
                 ("target", s.target.json), ("latency_ms", .number(s.latency.milliseconds)),
-                ("frame_index", .integer(Int64(s.frameIndex))), ("frames_decoded", .integer(Int64(s.framesDecoded))),
-                ("key_frame_index", .integer(s.keyFrameIndex)),
+                ("frame_index", .integer(s.isIndexed ? s.frameIndex : nil)),
+                ("frames_decoded", .integer(Int64(s.framesDecoded))),
+                ("key_frame_index", .integer(s.isIndexed ? s.keyFrameIndex : nil)),
                 ("bytes_read", s.reads.map { .integer($0.bytes) } ?? .null), ("requests", .integer(s.reads?.requests)),
                 ("frames_demuxed", .integer(Int64(s.packetsRead))), ("frames_skipped", .integer(Int64(s.framesSkipped))),
                 ("decode_ms", .number(s.decodeTime.milliseconds)), ("served_from_cache", .bool(s.servedFromCache))
@@ -265,7 +303,9 @@ package enum BenchJSON {
             if let ffmpeg = r.ffmpegFramesPerSecond { line += " (ffmpeg -threads 1: \(ffmpeg.fixed(1)) fps)" }
         }
         line += "  peak RSS " + (r.peakResidentBytes.map { "\(BenchReport.megabytes($0)) MB" } ?? "not measured")
-        line += "  pool peak \(BenchReport.megabytes(r.poolPeakBytes)) MB of \(BenchReport.megabytes(r.poolBoundBytes)) MB"
+        if let peak = r.poolPeakBytes, let bound = r.poolBoundBytes {
+            line += "  pool peak \(BenchReport.megabytes(peak)) MB of \(BenchReport.megabytes(bound)) MB"
+        }
         if let reads = r.totalReads {
             line += "  read \(r.openReads.bytes) B at the open + \(reads.bytes) B"
             if let requests = reads.requests { line += " in \(r.openReads.requests ?? 0) + \(requests) requests" }
@@ -273,7 +313,7 @@ package enum BenchJSON {
         if let network, let modeled = SeekCostSummary(r, network: network).modeledSeeks {
             line += "  modeled over \(network.description): median \(modeled.median.fixed(3)) ms, p95 \(modeled.p95.fixed(3)) ms"
         }
-        if namingFile { line += "  file \(SeekCostSummary.name(r.file))" }
+        if namingFile { line += "  file \(SeekCostSummary.name(r.input))" }
         return line
     }
 }

@@ -61,7 +61,8 @@ extension BenchReport {
 
     /// A point's tooltip: target, latency, frame index, frames decoded.
     static func pointTitle(_ s: BenchSample) -> String {
-        "target \(s.target.seconds.fixed(3)) s, latency \(s.latency.milliseconds.fixed(3)) ms, frame \(s.frameIndex), "
+        "target \(s.target.seconds.fixed(3)) s, latency \(s.latency.milliseconds.fixed(3)) ms, "
+            + (s.isIndexed ? "frame \(s.frameIndex), " : "\(s.framesAfterKeyframe) frames after its keyframe, ")
             + "\(s.framesDecoded) frame\(s.framesDecoded == 1 ? "" : "s") decoded"
             + (s.reads.map { ", \($0.bytes) bytes" + ($0.requests.map { " in \($0) request\($0 == 1 ? "" : "s")" } ?? "") } ?? "")
             + (s.servedFromCache ? ", served from the cache or a parked decoder" : "")

@@ -53,12 +53,12 @@ extension BenchReport {
         table += "</tr>\n"
         for r in results {
             let s = r.settings, cost = SeekCostSummary(r, network: network)
-            let index = files.firstIndex(of: r.file) ?? 0
+            let index = files.firstIndex(of: r.input) ?? 0
             let requests = LatencySamples(milliseconds: r.samples.compactMap { $0.reads?.requests.map(Double.init) })
             table +=
-                "<tr><td><span class=\"swatch\" style=\"background:\(color(index))\"></span>\(escape(SeekCostSummary.name(r.file)))</td>"
+                "<tr><td><span class=\"swatch\" style=\"background:\(color(index))\"></span>\(escape(SeekCostSummary.name(r.input)))</td>"
             table += "<td>\(s.medianGOP.map { "\($0) (\(s.minimumGOP ?? $0)–\(s.maximumGOP ?? $0))" } ?? missing)</td>"
-            table += "<td>\(s.keyframeCount)</td><td>\(s.reorderDepth)</td>"
+            table += "<td>\(s.keyframeCount.map(String.init) ?? missing)</td><td>\(s.reorderDepth.map(String.init) ?? missing)</td>"
             table += "<td>\(r.workload.rawValue)</td><td>\(r.samples.count)</td>"
             table += "<td>\(milliseconds(cost.latencies.median))</td><td>\(milliseconds(cost.latencies.p95))</td>"
             table += "<td>\(cost.bytesPerOperation.count > 0 ? String(Int(cost.bytesPerOperation.median)) : missing)</td>"
@@ -87,11 +87,11 @@ extension BenchReport {
         chart.yTicks(yAxis.ticks, fraction: yAxis.fraction, label: yAxis.label)
         chart.xTicks(xAxis.ticks, fraction: xAxis.fraction, label: xAxis.label)
         for (result, sample, y) in points {
-            let index = files.firstIndex(of: result.file) ?? 0
+            let index = files.firstIndex(of: result.input) ?? 0
             chart.add(
                 "<circle class=\"encode-point\" cx=\(quoted(chart.x(xAxis.fraction(Double(sample.framesAfterKeyframe))))) "
                     + "cy=\(quoted(chart.y(yAxis.fraction(y)))) r=\"3\" fill=\"\(color(index))\" fill-opacity=\"0.6\">"
-                    + "<title>\(escape(SeekCostSummary.name(result.file))): \(escape(pointTitle(sample)))</title></circle>")
+                    + "<title>\(escape(SeekCostSummary.name(result.input))): \(escape(pointTitle(sample)))</title></circle>")
         }
         return chart.finished()
     }

@@ -18,11 +18,11 @@ package enum BenchReport {
     ) -> String {
         var body = "<h1>FrameSeek bench</h1>\n"
         var files: [String] = []
-        for r in results where !files.contains(r.file) { files.append(r.file) }
+        for r in results where !files.contains(r.input) { files.append(r.input) }
         if files.count > 1 {
             body += sideBySideSection(results, files: files, network: network, verdicts: verdicts)
             for (index, file) in files.enumerated() {
-                let own = results.filter { $0.file == file }
+                let own = results.filter { $0.input == file }
                 body +=
                     "<section class=\"encode\"><h2 class=\"encode\"><span class=\"swatch\" style=\"background:\(color(index))\"></span>"
                     + "encode \(index + 1): \(escape(SeekCostSummary.name(file)))</h2>\n"
@@ -76,8 +76,10 @@ package enum BenchReport {
         rows.append(
             (
                 "GOP",
-                s.medianGOP.map { "\($0) frames (median distance between keyframes), \(s.frameCount) frames in all" }
-                    ?? "no keyframes in the frame table, \(s.frameCount) frames in all"
+                s.frameCount.map { count in
+                    s.medianGOP.map { "\($0) frames (median distance between keyframes), \(count) frames in all" }
+                        ?? "no keyframes in the frame table, \(count) frames in all"
+                } ?? "not indexed: a playlist read as a player reads it, segment by segment"
             ))
         let requested = s.requestedCount.map { "\($0) per workload (-n)" } ?? "each workload's default"
         rows.append(
@@ -122,7 +124,8 @@ package enum BenchReport {
             for value in [r.median, r.p95, r.mean, r.max] { table += "<td>\(milliseconds(value))</td>" }
             table += "<td>\(framesPerSecondText(r))</td>"
             table += "<td>\(r.peakResidentBytes.map { String(megabytes($0)) } ?? "not measured")</td>"
-            table += "<td>\(megabytes(r.poolPeakBytes))</td><td>\(megabytes(r.poolBoundBytes))</td></tr>\n"
+            for bytes in [r.poolPeakBytes, r.poolBoundBytes] { table += "<td>\(bytes.map { String(megabytes($0)) } ?? "-")</td>" }
+            table += "</tr>\n"
         }
         return table + "</table>\n<p class=\"note\">Peak RSS is each workload's own (Linux VmHWM, reset before the workload)"
             + (results.last?.processPeakResidentBytes.map { "; the process's peak over the run was \(megabytes($0)) MB" } ?? "")

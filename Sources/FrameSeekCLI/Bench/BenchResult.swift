@@ -7,7 +7,8 @@ public struct BenchSample: Sendable {
     public let target: MediaTime
     /// Monotonic time from the call to the landed frame being available (and converted).
     public let latency: Duration
-    /// The frame landed on.
+    /// The frame landed on: its number in the stream when `isIndexed`, else in the run of
+    /// segments the landing read (which still measures the distance from its keyframe).
     public let frameIndex: Int
     /// Frames the decoder produced.
     public let framesDecoded: Int
@@ -24,6 +25,9 @@ public struct BenchSample: Sendable {
     public var decodeTime: Duration = .zero
     /// Whether the frame cache or a parked decoder served it (`SeekLanding.servedFromCache`).
     public var servedFromCache = false
+    /// Whether `frameIndex` and `keyFrameIndex` number the stream's frames (`SeekLanding.isIndexed`):
+    /// false for a playlist's landing read segment by segment.
+    public var isIndexed = true
 
     /// A sample as measured.
     public init(target: MediaTime, latency: Duration, frameIndex: Int, framesDecoded: Int, keyFrameIndex: Int?) {
@@ -44,6 +48,7 @@ public struct BenchSample: Sendable {
         framesSkipped = landing.framesSkipped
         decodeTime = landing.decodeTime
         servedFromCache = landing.servedFromCache
+        isIndexed = landing.isIndexed
     }
 
     /// Frames from the keyframe decoding started at to the landed frame: the x of the report's
@@ -74,10 +79,11 @@ public struct BenchResult: Sendable {
     /// included (what `peak_rss_mb` meant before it was measured per workload).
     public let processPeakResidentBytes: Int?
     /// The engine's decoder pool at its largest during the workload, in bytes, each decoder
-    /// counted at its bound (`FFmpegEngine.decoderPoolPeakBytes`).
-    public let poolPeakBytes: Int
-    /// The memory bound the engine's decoder pool keeps to, in bytes.
-    public let poolBoundBytes: Int
+    /// counted at its bound (`FFmpegEngine.decoderPoolPeakBytes`); nil for a playlist, whose
+    /// segments each have an engine and a pool of their own.
+    public let poolPeakBytes: Int?
+    /// The memory bound the engine's decoder pool keeps to, in bytes; nil as above.
+    public let poolBoundBytes: Int?
     /// Decoder threads used.
     public let threads: Int
     /// The precision of the workload's seeks.
@@ -87,6 +93,16 @@ public struct BenchResult: Sendable {
     public let ffmpegFramesPerSecond: Double?
     /// What the run was measured on and with, so a report can be trusted and repeated.
     public let settings: BenchSettings
+
+    /// Whether the run was asked for its variant by `--variant`, and `input` names it.
+    public var namesVariant = false
+
+    /// What was measured, as reports and verdicts name it: the file, and the variant when
+    /// `--variant` chose it (`bench URL --variant 0,2` compares renditions).
+    public var input: String {
+        guard namesVariant, let variant = settings.variant else { return file }
+        return "\(file) [variant \(variant.position)]"
+    }
 
     /// What the operations read, all added; nil when none was counted.
     public var totalReads: MediaReads? {

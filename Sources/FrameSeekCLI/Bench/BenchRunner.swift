@@ -70,13 +70,15 @@ public struct BenchRunner {
         let isVideo = engine.media.selectedStream.mediaType == .video
         var samples: [BenchSample] = []
         samples.reserveCapacity(operations.count)
+        var setUpReads: MediaReads?
         let clock = ContinuousClock()
         for (done, operation) in operations.enumerated() {
             let start = clock.now
             let sample: BenchSample?
             switch operation {
             case .setUp(let target):
-                _ = try engine.seek(to: target, precision: seekPrecision)
+                // Not an operation: what it read counts with the open.
+                setUpReads = try engine.seek(to: target, precision: seekPrecision).reads
                 sample = nil
             case .batch(let times):
                 // The whole call's time is spread evenly over its samples, as peers.py spreads
@@ -125,13 +127,16 @@ public struct BenchRunner {
                     framesDecoded: thumbnail.fromKeyframeOnly ? 1 : 0,
                     keyFrameIndex: table.randomAccessPoint(forFrame: thumbnail.frameIndex)?.frameIndex)
             case .stepBackward, .stepForward:
+                let readsBefore = engine.demuxerReads
                 let report = engine.step(operation.isBackward ? .backward : .forward, count: 1)
                 guard report.result.didStep, let frame = report.frame else { sample = nil; break }
                 try convert(engine)
-                sample = BenchSample(
+                var step = BenchSample(
                     target: frame.time, latency: clock.now - start, frameIndex: frame.index,
                     framesDecoded: report.framesDecoded,
                     keyFrameIndex: table.randomAccessPoint(forFrame: frame.index)?.frameIndex)
+                step.reads = engine.demuxerReads - readsBefore
+                sample = step
             }
             if let sample { samples.append(sample) }
             progress?(done + 1, operations.count)
@@ -144,17 +149,15 @@ public struct BenchRunner {
         // Read while the engine is still open, so its cache and buffers count.
         let memory = WorkloadMemory.endWorkload(reset: memoryReset)
         let stream = engine.media.selectedStream
-        let statistics = table.statistics
         let settings = BenchSettings(
-            file: file, codec: stream.codec, width: stream.width, height: stream.height, frameCount: table.frames.count,
-            medianGOP: statistics.medianGOP, keyframeCount: statistics.keyframeCount, minimumGOP: statistics.minimumGOP,
-            maximumGOP: statistics.maximumGOP, reorderDepth: statistics.reorderDepth, requestedCount: count, seed: seed,
+            file: file, codec: stream.codec, width: stream.width, height: stream.height, statistics: table.statistics,
+            variant: nil, requestedCount: count, seed: seed,
             targetsFile: targets == nil ? nil : targetsFile, threads: threads,
             batchDecoders: operations.contains { $0.isBatch } ? batchDecoders : nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
         return BenchResult(
-            file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads,
+            file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads + (setUpReads ?? .none),
             durationSeconds: duration.seconds, samples: samples,
             peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
             poolPeakBytes: engine.decoderPoolPeakBytes, poolBoundBytes: engine.decoderPoolBoundBytes, threads: threads,

@@ -10,15 +10,24 @@ public struct BenchSettings: Sendable {
     public let codec: String
     /// The selected stream's coded width and height (nil for audio).
     public let width: Int?, height: Int?
-    /// Frames in the selected stream's frame table.
-    public let frameCount: Int
-    /// The median distance between keyframes, in frames, from the frame table (the GOP length
-    /// that decides what an exact seek costs); nil without keyframes.
-    public let medianGOP: Int?
-    /// The frame table's structure: keyframes, the shortest and longest GOP (nil without
-    /// keyframes) and the reorder depth, the most frames shown before one decoded earlier
-    /// (0 without B-frames).
-    public let keyframeCount: Int, minimumGOP: Int?, maximumGOP: Int?, reorderDepth: Int
+    /// The selected stream's frame table in figures: its frames, keyframes, GOP lengths (the
+    /// median decides what an exact seek costs) and reorder depth. Nil where the run never
+    /// indexed the whole stream (a playlist read as needed), so that no count is guessed.
+    public let statistics: FrameTableStatistics?
+    /// Frames in the table.
+    public var frameCount: Int? { statistics?.frameCount }
+    /// The median distance between keyframes, in frames; nil without keyframes or a table.
+    public var medianGOP: Int? { statistics?.medianGOP }
+    /// Keyframes in the table.
+    public var keyframeCount: Int? { statistics?.keyframeCount }
+    /// The shortest and longest GOP; nil without keyframes or a table.
+    public var minimumGOP: Int? { statistics?.minimumGOP }
+    public var maximumGOP: Int? { statistics?.maximumGOP }
+    /// The most frames shown before one decoded earlier (0 without B-frames).
+    public var reorderDepth: Int? { statistics?.reorderDepth }
+    /// The variant of a multivariant playlist or MPD that was measured; nil for a file or a
+    /// media playlist.
+    public let variant: (position: Int, variant: HLSVariant)?
     /// The `-n` asked for; nil when the workload's default was used.
     public let requestedCount: Int?
     /// The seed the targets were drawn with (unused when a targets file was given).
@@ -77,9 +86,10 @@ extension BenchSettings {
         return .object([
             ("file", .string(file)), ("codec", .string(codec)),
             ("width", .integer(width)), ("height", .integer(height)),
-            ("frame_count", .integer(Int64(frameCount))), ("gop_median_frames", .integer(medianGOP)),
-            ("keyframe_count", .integer(Int64(keyframeCount))), ("gop_min_frames", .integer(minimumGOP)),
-            ("gop_max_frames", .integer(maximumGOP)), ("reorder_depth", .integer(Int64(reorderDepth))),
+            ("frame_count", .integer(frameCount)), ("gop_median_frames", .integer(medianGOP)),
+            ("keyframe_count", .integer(keyframeCount)), ("gop_min_frames", .integer(minimumGOP)),
+            ("gop_max_frames", .integer(maximumGOP)), ("reorder_depth", .integer(reorderDepth)),
+            ("variant", PlaylistInput.json(variant)),
             ("requested_n", .integer(requestedCount)), ("seed", .integer(Int64(clamping: seed))),
             ("targets_file", .string(targetsFile)), ("threads", .integer(Int64(threads))),
             ("batch_decoders", JSONValue.integer(batchDecoders)),

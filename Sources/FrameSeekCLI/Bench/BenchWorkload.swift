@@ -64,25 +64,13 @@ extension BenchWorkload {
     /// The operations for `table`, drawn with `seed`. `count` is the number of operations
     /// (for sequential, the number of frames; nil means all of them).
     func operations(for table: FrameTable, count: Int, seed: UInt64) -> [BenchOperation] {
-        var generator = SeededGenerator(seed: seed)
         let frames = table.frames
         guard let first = frames.first, let last = frames.last else { return [] }
-        let span = last.time - first.time
-        /// Seconds as a target on a microsecond grid (as fine as a peer's float targets),
-        /// saturating rather than trapping on a hostile file's huge span.
-        func target(seconds: Double) -> MediaTime {
-            first.time + MediaTime(seconds: seconds, preferredTimescale: 1_000_000)
-        }
-        func at(fraction: Double) -> MediaTime { target(seconds: span.seconds * fraction) }
+        if let seeks = seekOperations(from: first.time, to: last.time, count: count, seed: seed) { return seeks }
+        var generator = SeededGenerator(seed: seed)
         switch self {
-        case .random:
-            return (0..<count).map { _ in .seek(at(fraction: Double.random(in: 0...1, using: &generator))) }
-        case .scrub:
-            let window = min(6.0, span.seconds)
-            let low = Double.random(in: 0...max(0, span.seconds - window), using: &generator)
-            return (0..<count).map { i in
-                return .seek(target(seconds: low + window / 2 + window / 2 * sin(Double(i) / 4)))
-            }
+        case .random, .scrub, .long:
+            return []  // answered above
         case .backstep:
             let startIndex = Int.random(in: min(frames.count - 1, count + 1)...(frames.count - 1), using: &generator)
             return [.setUp(frames[startIndex].time)] + Array(repeating: .stepBackward, count: min(count, startIndex))
@@ -93,8 +81,6 @@ extension BenchWorkload {
             return [.batch(table.evenlySpacedTimes(count: count))]
         case .open:
             return Array(repeating: .open(seekingTo: nil), count: count)
-        case .long:
-            return (0..<count).map { _ in .open(seekingTo: at(fraction: Double.random(in: 0...1, using: &generator))) }
         case .thumbnails:
             var operations: [BenchOperation] = []
             var time = first.time
@@ -106,6 +92,34 @@ extension BenchWorkload {
                 time = time + every
             }
             return operations
+        }
+    }
+
+    /// The operations of the workloads that need only the stream's span, from its first frame's
+    /// time to its last's (random, scrub, long), drawn with `seed`; nil for the others. A
+    /// playlist read as needed knows its span from the playlist alone.
+    func seekOperations(from start: MediaTime, to end: MediaTime, count: Int, seed: UInt64) -> [BenchOperation]? {
+        var generator = SeededGenerator(seed: seed)
+        let span = end - start
+        /// Seconds as a target on a microsecond grid (as fine as a peer's float targets),
+        /// saturating rather than trapping on a hostile file's huge span.
+        func target(seconds: Double) -> MediaTime {
+            start + MediaTime(seconds: seconds, preferredTimescale: 1_000_000)
+        }
+        func at(fraction: Double) -> MediaTime { target(seconds: span.seconds * fraction) }
+        switch self {
+        case .random:
+            return (0..<count).map { _ in .seek(at(fraction: Double.random(in: 0...1, using: &generator))) }
+        case .scrub:
+            let window = min(6.0, span.seconds)
+            let low = Double.random(in: 0...max(0, span.seconds - window), using: &generator)
+            return (0..<count).map { i in
+                return .seek(target(seconds: low + window / 2 + window / 2 * sin(Double(i) / 4)))
+            }
+        case .long:
+            return (0..<count).map { _ in .open(seekingTo: at(fraction: Double.random(in: 0...1, using: &generator))) }
+        case .backstep, .sequential, .sample, .open, .thumbnails:
+            return nil
         }
     }
 

@@ -45,8 +45,8 @@ struct SeekCostSummary {
         guard a.latencies.count > 0, b.latencies.count > 0 else { return nil }
         func ratio(_ x: Double, _ y: Double) -> String { y > 0 && x.isFinite ? "\((x / y).fixed(2))x" : "-" }
         var line =
-            "\(name(other.file))'s \(other.workload.rawValue) \(other.workload.operationNoun) cost "
-            + "\(ratio(b.latencies.p95, a.latencies.p95)) \(name(base.file))'s at p95 "
+            "\(name(other.input))'s \(other.workload.rawValue) \(other.workload.operationNoun) cost "
+            + "\(ratio(b.latencies.p95, a.latencies.p95)) \(name(base.input))'s at p95 "
             + "(\(ratio(b.latencies.median, a.latencies.median)) at the median)"
         if b.bytesPerOperation.count > 0, a.bytesPerOperation.count > 0 {
             line += ", reading \(ratio(b.bytesPerOperation.median, a.bytesPerOperation.median)) the bytes"
@@ -61,9 +61,15 @@ struct SeekCostSummary {
         return line
     }
 
-    /// A file's last path component, which is what a reader tells encodes apart by.
+    /// A file's last path component, which is what a reader tells encodes apart by; for a
+    /// manifest (`.m3u8`, `.m3u`, `.mpd`), whose name is often the packager's `index.m3u8`,
+    /// its folder too (`hls-cmaf/index.m3u8`).
     static func name(_ file: String) -> String {
-        file.split(separator: "/").last.map(String.init) ?? file
+        let parts = file.split(separator: "/")
+        guard let last = parts.last else { return file }
+        let isManifest = ["m3u8", "m3u", "mpd"].contains { last.lowercased().contains(".\($0)") }
+        return isManifest && parts.count >= 2 && !parts[parts.count - 2].contains(":")
+            ? parts.suffix(2).joined(separator: "/") : String(last)
     }
 }
 

@@ -74,29 +74,35 @@ struct LoadedItem: Sendable {
     /// The window as of the engine's latest load or reload, for a `LivePlaybackEngine`; nil
     /// for an ordinary file.
     let liveWindow: LiveSeekWindow?
-    /// The engine's frames, so a synchronous step can say at once where it lands.
-    let frameTable: FrameTable
+    /// The engine's frames, so a synchronous step can say at once where it lands; nil for an
+    /// engine that reads as needed (a playlist), whose steps the engine alone answers.
+    let frameTable: FrameTable?
 
-    /// What the player keeps of `engine`, installed for load `generation`. On the engine's queue.
+    /// What the player keeps of `engine`, installed for load `generation`. On the engine's
+    /// queue. Reads nothing the engine's open did not: a playlist is ready after its manifest.
     init(_ engine: any PlaybackEngine, generation: UInt64) {
         identity = ItemIdentity(generation: generation, engine: ObjectIdentifier(engine))
         media = engine.media
-        seekableRange = engine.frameTable.seekableRange
+        seekableRange = engine.seekableRange
         liveWindow = (engine as? any LivePlaybackEngine)?.liveSeekWindow
-        frameTable = engine.frameTable
+        frameTable = engine.indexedFrameTable
     }
 
-    /// Where a step of `count` frames from frame `origin` lands, by the table, or why it cannot.
-    func stepDestination(from origin: Int?, _ direction: FrameStepDirection, count: Int) -> Result<Int, FrameStepUnavailableReason> {
+    /// Where a step of `count` frames from frame `origin` lands, by the table, or why it
+    /// cannot; nil without a table, when only the engine can tell.
+    func stepDestination(
+        from origin: Int?, _ direction: FrameStepDirection, count: Int
+    ) -> Result<Int, FrameStepUnavailableReason>? {
         guard media.selectedStream.mediaType == .video else { return .failure(.audioOnly) }
+        guard let frameTable else { return nil }
         guard let origin else { return .failure(direction == .forward ? .endOfStream : .startOfStream) }
         return frameTable.stepDestination(from: origin, direction, count: count).map(\.index)
     }
 
     /// The first frame's time, for clamping without the engine.
-    var firstFrame: MediaTime? { frameTable.frames.first?.time }
+    var firstFrame: MediaTime? { frameTable?.frames.first?.time }
     /// The last frame's time, for clamping without the engine.
-    var lastFrame: MediaTime? { frameTable.frames.last?.time }
+    var lastFrame: MediaTime? { frameTable?.frames.last?.time }
 
     /// The clamp the landing rules would apply to `target`.
     func clamp(for target: MediaTime) -> SeekClamp {

@@ -255,8 +255,9 @@ extension PlayerState {
         var blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
         if blocked == nil, let item {
             switch item.stepDestination(from: stepOrigin(in: item), step.direction, count: max(1, step.count)) {
-            case .success(let index): step.predictedIndex = index
-            case .failure(let reason): if refusingFromTable { blocked = reason }
+            case .success(let index)?: step.predictedIndex = index
+            case .failure(let reason)?: if refusingFromTable { blocked = reason }
+            case nil: break  // no table yet: the engine answers
             }
         }
         if let blocked {
@@ -266,14 +267,14 @@ extension PlayerState {
             return .answered(report.result)
         }
         pendingSteps[id] = step
-        return .queued(predicted: step.predictedIndex.flatMap { item?.frameTable.frames[$0].time })
+        return .queued(predicted: step.predictedIndex.flatMap { item?.frameTable?.frames[$0].time })
     }
 
     /// The frame the next step starts from: where the latest pending step that moves will land,
     /// else the playhead's frame.
     private func stepOrigin(in item: LoadedItem) -> Int? {
         let latest = pendingSteps.filter { $0.value.predictedIndex != nil }.max { $0.key < $1.key }
-        return latest?.value.predictedIndex ?? item.frameTable.frameIndex(covering: playhead)
+        return latest?.value.predictedIndex ?? item.frameTable?.frameIndex(covering: playhead)
     }
 
     /// The engine is about to run step `id`: the playhead to step from, or nil when the step

@@ -3,11 +3,20 @@ import FrameSeekCore
 
 extension FFmpegEngine {
     /// A factory the player calls to open each item with these options: an `HLSEngine` for an
-    /// HLS playlist, an `FFmpegEngine` for anything else.
+    /// HLS playlist or a DASH MPD, an `FFmpegEngine` for anything else.
+    ///
+    /// A playlist is opened as needed (`FrameIndexing.asNeeded`) whatever `options.indexing`
+    /// says, as a player opens one: the item is ready once the manifests and the init segment
+    /// are read, and each seek fetches the segments it needs. Steps and playback index the
+    /// whole window when they first need its frames.
     public static func factory(options: Options = Options()) -> PlaybackEngineFactory {
         { (url: URL) throws(MediaError) -> any PlaybackEngine in
             let location = url.isFileURL ? url.path : url.absoluteString
-            if HLSEngine.isPlaylist(url) { return try HLSEngine(url: location, options: options) }
+            if HLSEngine.isPlaylist(url) {
+                var playlistOptions = options
+                playlistOptions.indexing = .asNeeded
+                return try HLSEngine(url: location, options: playlistOptions)
+            }
             return try FFmpegEngine(path: location, options: options)
         }
     }

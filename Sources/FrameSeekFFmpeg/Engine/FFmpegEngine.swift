@@ -125,6 +125,9 @@ public final class FFmpegEngine: PlaybackEngine {
     public var decoderPoolPeakBytes: Int { pool.peakSlots * pool.slotBytes }
     /// The most decoders the pool has held at once.
     public var decoderPoolPeakDecoders: Int { pool.peakSlots }
+    /// What the decoder pool's demuxers have read so far, retired ones included: the
+    /// difference over a step is what the step read, which `FrameStepReport` does not carry.
+    public var demuxerReads: MediaReads { pool.reads }
 
     /// The media's path, or its name when opened from memory: what errors name.
     var path: String { media.path }

@@ -77,16 +77,7 @@ extension HLSEngine {
         }
         var bytes: [UInt8] = []
         do {
-            if let map = segment.map {
-                if let known = mapBytes[map] {
-                    bytes = known
-                } else {
-                    bytes = try fetcher.bytes(
-                        at: map.uri, range: map.byteRange, namedBy: segmentOrigin, counting: &reads)
-                    if let key = map.key { bytes = try decrypt(bytes, under: key, sequence: segment.mediaSequence) }
-                    mapBytes[map] = bytes
-                }
-            }
+            if let map = segment.map { bytes = try mapSection(map, sequence: segment.mediaSequence) }
             var media = try fetcher.bytes(
                 at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin, counting: &reads)
             if let key = segment.key { media = try decrypt(media, under: key, sequence: segment.mediaSequence) }
@@ -101,6 +92,16 @@ extension HLSEngine {
         var segmentOptions = options
         segmentOptions.memoryOrigin = segmentOrigin
         return try FFmpegEngine(bytes: bytes, name: name, options: segmentOptions)
+    }
+
+    /// The EXT-X-MAP section `map`, decrypted (with segment `sequence`'s IV when its key gives
+    /// none), fetched once: segments share it.
+    func mapSection(_ map: HLSMap, sequence: Int) throws -> [UInt8] {
+        if let known = mapBytes[map] { return known }
+        var bytes = try fetcher.bytes(at: map.uri, range: map.byteRange, namedBy: segmentOrigin, counting: &reads)
+        if let key = map.key { bytes = try decrypt(bytes, under: key, sequence: sequence) }
+        mapBytes[map] = bytes
+        return bytes
     }
 
     /// `bytes` decrypted under `key` (fetched once per URI) with segment `sequence`'s IV.
@@ -138,6 +139,12 @@ extension HLSEngine {
             let engine = try openSegment(segment)
             engines.insert(engine, for: segment.mediaSequence)
             let frames = IndexedSegment.Frames(table: engine.frameTable, media: engine.media)
+            // An init section leaves what only decoding tells (the pixel format) unknown; the
+            // first segment read tells it.
+            if streamsFromInitSection {
+                streamsFromInitSection = false
+                describeWindow(streams: frames.media)
+            }
             return IndexedSegment(segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
         } catch {
             return IndexedSegment(segment: segment, start: start, content: .failure(error))

@@ -4,11 +4,14 @@ extension HLSEngine {
     /// Reads every segment of the window not read yet and builds the whole window's table, as
     /// a `full` open would have; the landed frame keeps its place. Nothing to do once the
     /// table is built.
-    func indexWholeWindow() {
+    ///
+    /// - Throws: `MediaError` (`.noPlayableStream`) when no segment of the window can be read
+    ///   (an engine described by its init section alone may have read none); the table then
+    ///   stays empty.
+    func indexWholeWindow() throws(MediaError) {
         guard !indexesWholeWindow else { return }
         if segments.contains(where: { $0.content == nil }) { segments = indexWindow(reusing: segments) }
-        // At least one segment was read when the engine opened, so the table can be built.
-        try? rebuildIndex()
+        try rebuildIndex()
     }
 
     /// The position in the window of the segment whose playlist span holds `time`: the first
@@ -113,7 +116,7 @@ extension HLSEngine {
         readsBefore: MediaReads, since start: ContinuousClock.Instant
     ) throws(MediaError) -> SeekLanding {
         let clock = ContinuousClock()
-        indexWholeWindow()
+        try indexWholeWindow()
         let plan: LandingPlan
         do { plan = try index.table.planLanding(at: time, precision: precision) } catch {
             throw MediaError(path: url, reason: .invalidRequest, cause: error.description)

@@ -14,7 +14,8 @@ import FrameSeekCore
 /// the planned frame (`FFmpegEngine.land`), on that frame by index.
 ///
 /// A VOD playlist opened with `FrameIndexing.asNeeded` is read as a player reads it: the open
-/// fetches the playlists and the one segment that describes the streams, and each seek fetches
+/// fetches the playlists and what describes the streams (the init segment, or the first
+/// seek's segment when the caller names it, or the first segment), and each seek fetches
 /// only the segments its landing needs (see `seekInSegments`), so its landings carry no
 /// frame number. Anything that needs the whole window's table (`frameTable`, steps) indexes
 /// every segment first, as a `full` open would have.
@@ -56,9 +57,18 @@ public final class HLSEngine: LivePlaybackEngine {
     public internal(set) var media: MediaDescription
     /// Every frame of the window, in presentation order, on the timeline (see `HLSWindowIndex`).
     /// An engine that opened as needed indexes every segment of the window first.
+    /// Empty when no segment of the window can be read.
     public var frameTable: FrameTable {
-        indexWholeWindow()
+        try? indexWholeWindow()
         return index.table
+    }
+    /// The whole window's table once it is indexed (by a `full` open, or since by a step or
+    /// `frameTable`); nil while seeks read the window segment by segment, so that a caller
+    /// that only reports the table does not fetch every segment for it.
+    public var indexedFrameTable: FrameTable? { indexesWholeWindow ? index.table : nil }
+    /// The whole window's table's range once it is indexed; before, the playlist's window.
+    public var seekableRange: Range<MediaTime>? {
+        indexesWholeWindow ? index.table.seekableRange : liveSeekWindow.seekableRange
     }
     /// The frame last landed or stepped on, as a global index; nil before any, and after a
     /// reload dropped its segment from the window.
@@ -80,6 +90,9 @@ public final class HLSEngine: LivePlaybackEngine {
     /// Whether `index` is the whole window's table: from the open, or once an engine that
     /// opens as needed built it (`indexWholeWindow`). Set only by `rebuildIndex`.
     var indexesWholeWindow = false
+    /// Whether `media`'s streams come from the EXT-X-MAP section alone, until a segment is
+    /// read (`describeStreams`).
+    var streamsFromInitSection = false
     /// The time of the frame last landed or stepped on, which stays known while the whole
     /// window is not indexed; nil when `currentFrameIndex` is.
     var landedTime: MediaTime?
@@ -108,7 +121,8 @@ public final class HLSEngine: LivePlaybackEngine {
     ///   segments can be read (the first segment's cause).
     ///   - describingAt: for an engine that opens as needed, the time whose segment describes the
     ///     streams (the first seek's target, so that the open fetches the segment that seek
-    ///     needs); the window's start when nil.
+    ///     needs); when nil, the EXT-X-MAP section (the init segment) describes them where there
+    ///     is one, else the window's first segment.
     public init(
         url: String, variant: HLSVariantSelection = .highestBandwidth,
         options: FFmpegEngine.Options = .init(), describingAt: MediaTime? = nil
@@ -177,7 +191,7 @@ public final class HLSEngine: LivePlaybackEngine {
             path: url, container: offsets == nil ? "hls" : "dash", startTime: .zero, duration: nil, streams: [],
             selectedStreamIndex: 0)
         if indexesAsNeeded {
-            try describeStreams(at: describingAt ?? .zero)
+            try describeStreams(at: describingAt)
             openReads = self.reads
             return
         }
@@ -195,18 +209,31 @@ public final class HLSEngine: LivePlaybackEngine {
         openReads = self.reads
     }
 
-    /// Sets `timeBase` and `media` from the segment holding `time`, or when it cannot be read
-    /// the nearest after it that can, else the nearest before it; the window's other segments
-    /// are not read yet.
+    /// Sets `timeBase` and `media` without reading the window's segments yet: from the
+    /// EXT-X-MAP section (a CMAF or DASH init segment) when `time` is nil and the first segment
+    /// has one, as a player is ready once it has the manifest and the init segment; else from
+    /// the segment holding `time` (the window's start when nil), or when it cannot be read the
+    /// nearest after it that can, else the nearest before it.
     ///
     /// - Throws: `MediaError` (`.noPlayableStream`) when no segment can be read.
-    private func describeStreams(at time: MediaTime) throws(MediaError) {
+    private func describeStreams(at time: MediaTime?) throws(MediaError) {
         let playlist = timeline.playlist
         segments = playlist.segments.indices.map {
             IndexedSegment(segment: playlist.segments[$0], start: timeline.segmentStarts[$0], content: nil)
         }
+        if time == nil, let first = playlist.segments.first, let map = first.map, map.key == nil || map.key?.iv != nil,
+            let section = try? mapSection(map, sequence: first.mediaSequence),
+            let described = try? FFmpegEngine.describe(
+                bytes: section, name: SegmentFetcher.location(of: map.uri), options: options),
+            described.streams.indices.contains(described.selectedStreamIndex)
+        {
+            timeBase = HLSWindowIndex.timeBase(forStream: described.selectedStream.timeBase)
+            describeWindow(streams: described)
+            streamsFromInitSection = true
+            return
+        }
         var firstCause: String?
-        let holding = segmentPosition(holding: time)
+        let holding = segmentPosition(holding: time ?? .zero)
         for position in Array(holding..<segments.count) + (0..<holding).reversed() {
             guard let frames = indexSegment(at: position) else {
                 if firstCause == nil, case .failure(let error)? = segments[position].content {
@@ -215,15 +242,20 @@ public final class HLSEngine: LivePlaybackEngine {
                 continue
             }
             timeBase = HLSWindowIndex.timeBase(for: frames.table)
-            let window = timeline.window.seekableRange
-            media = MediaDescription(
-                path: url, container: container, startTime: .zero, duration: window.upperBound - window.lowerBound,
-                streams: frames.media.streams, selectedStreamIndex: frames.media.selectedStreamIndex)
+            describeWindow(streams: frames.media)
             return
         }
         throw MediaError(
             path: url, reason: .noPlayableStream,
             cause: "no segment can be read: \(firstCause ?? "the playlist lists no segments")")
+    }
+
+    /// `media` for a window not indexed whole: its span, and the streams `described` names.
+    func describeWindow(streams described: MediaDescription) {
+        let window = timeline.window.seekableRange
+        media = MediaDescription(
+            path: url, container: container, startTime: .zero, duration: window.upperBound - window.lowerBound,
+            streams: described.streams, selectedStreamIndex: described.selectedStreamIndex)
     }
 
     /// The window as of the last load or reload.

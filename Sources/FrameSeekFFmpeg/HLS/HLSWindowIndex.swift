@@ -65,9 +65,11 @@ struct HLSWindowIndex {
     /// The time base of the global table: 1/90000 (MPEG-TS's clock, and fine enough for any
     /// frame rate) unless `first`, the first readable segment's stream, counts in finer ticks.
     /// Fixed when the engine opens, so that a reload never changes the meaning of a PTS.
-    static func timeBase(for first: FrameTable) -> TimeBase {
+    static func timeBase(for first: FrameTable) -> TimeBase { timeBase(forStream: first.timeBase) }
+
+    /// The same for a stream whose time base is `own`, known before any of its frames are.
+    static func timeBase(forStream own: TimeBase) -> TimeBase {
         let mpegTS = TimeBase(numerator: 1, denominator: 90_000)
-        let own = first.timeBase
         return own.numerator == 1 && own.denominator > mpegTS.denominator ? own : mpegTS
     }
 
