@@ -45,6 +45,12 @@ self-signed one), and prints "Serving HTTPS on ..." with an https URL.
 --live serves NAME as a live media playlist over the segment files PATTERN % i (i from 0 to
 COUNT - 1, each TARGET seconds): WINDOW segments, the window sliding by one every TARGET
 seconds from the server's start, until it reaches the last segment (no EXT-X-ENDLIST).
+When NAME ends in .mpd, it is a dynamic DASH MPD over the same window instead: one Period at
+0, a SegmentTemplate whose media is PATTERN with $Number$ (startNumber the window's first i),
+initialization init.m4s, timescale 1000, and a SegmentTimeline of the window's segments,
+segment i at media time i x TARGET; availabilityStartTime is the server's start less WINDOW x
+TARGET (so the first window is available at once), timeShiftBufferDepth WINDOW x TARGET and
+minimumUpdatePeriod TARGET.
 /__stats also counts the faults injected, by kind, and the requests by path (answered or not).
 """
 import random
@@ -108,6 +114,36 @@ def live_playlist():
     for i in range(sequence, sequence + LIVE["window"]):
         lines += [f"#EXTINF:{LIVE['target']:.3f},", LIVE["pattern"] % i]
     return ("\n".join(lines) + "\n").encode()
+
+
+WALL_STARTED = time.time()
+
+
+def live_mpd():
+    """The live window now as a dynamic MPD (see --live)."""
+    last_start = LIVE["count"] - LIVE["window"]
+    sequence = min(last_start, int((time.monotonic() - STARTED) / LIVE["target"]))
+    span = LIVE["window"] * LIVE["target"]
+    start = time.gmtime(WALL_STARTED - span)
+    fraction = f"{(WALL_STARTED - span) % 1:.3f}"[1:]
+    available = time.strftime("%Y-%m-%dT%H:%M:%S", start) + fraction + "Z"
+    duration = int(round(LIVE["target"] * 1000))
+    media = re.sub(r"%(0\d+)d", r"$Number%\1d$", LIVE["pattern"]).replace("%d", "$Number$")
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" profiles="urn:mpeg:dash:profile:isoff-live:2011"
+     availabilityStartTime="{available}" timeShiftBufferDepth="PT{span:.3f}S"
+     minimumUpdatePeriod="PT{LIVE['target']:.3f}S" minBufferTime="PT2S">
+  <Period id="0" start="PT0S">
+    <AdaptationSet contentType="video" mimeType="video/mp4" segmentAlignment="true">
+      <Representation id="0" bandwidth="500000" codecs="avc1.64000d">
+        <SegmentTemplate timescale="1000" initialization="init.m4s" media="{media}" startNumber="{sequence}">
+          <SegmentTimeline><S t="{sequence * duration}" d="{duration}" r="{LIVE['window'] - 1}"/></SegmentTimeline>
+        </SegmentTemplate>
+      </Representation>
+    </AdaptationSet>
+  </Period>
+</MPD>
+""".encode()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -218,9 +254,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.end_headers()
                 return
         if LIVE and relative == LIVE["name"]:
-            body = live_playlist()
+            is_mpd = relative.endswith(".mpd")
+            body = live_mpd() if is_mpd else live_playlist()
             self.send_response(200)
-            self.send_header("Content-Type", "application/vnd.apple.mpegurl")
+            self.send_header("Content-Type", "application/dash+xml" if is_mpd else "application/vnd.apple.mpegurl")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             with LOCK:

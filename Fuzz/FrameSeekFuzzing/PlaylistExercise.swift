@@ -69,8 +69,12 @@ package enum PlaylistExercise {
         if let root = try? MPDDocument.root(of: bytes),
             let presentation = try? DASHPresentation(root: root, url: url)
         {
+            // A live presentation is listed an hour after it became available: a fixed instant,
+            // so that a run is the same whatever the clock says.
+            let now = (presentation.live?.availabilityStart ?? ProgramDate(sinceEpoch: .zero)).advanced(
+                by: MediaTime(value: 3600, timescale: 1))
             for position in presentation.variants.variants.indices {
-                guard let read = try? presentation.mediaPlaylist(selecting: .index(position)) else { continue }
+                guard let read = try? presentation.mediaPlaylist(selecting: .index(position), at: now) else { continue }
                 exercise(read.playlist)
                 if position == 0 { (summary.kind, summary.entries, summary.error) = ("dash", read.playlist.segments.count, nil) }
             }

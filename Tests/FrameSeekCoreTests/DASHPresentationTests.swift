@@ -121,9 +121,10 @@ struct DASHPresentationTests {
     }
 
     @Test(
-        "Hostile or unsupported MPDs are refused naming the element: dynamic, SegmentBase, no video, huge r, overflow, bad templates",
+        "Hostile or unsupported MPDs are refused naming the element: live without a start or of two Periods, SegmentBase, no video, huge r, overflow, bad templates",
         arguments: [
-            ("dynamic", true), ("segmentBase", true), ("audioOnly", false), ("hugeRepeat", false), ("overflow", false),
+            ("dynamic", false), ("dynamicPeriods", true), ("dynamicType", false), ("segmentBase", true), ("audioOnly", false),
+            ("hugeRepeat", false), ("overflow", false),
             ("unknownIdentifier", false), ("unpairedDollar", false), ("badWidth", false)
         ])
     func refused(_ case: (name: String, unsupported: Bool)) {
@@ -136,6 +137,12 @@ struct DASHPresentationTests {
         let root: MPDElement
         switch `case`.name {
         case "dynamic": root = Self.element("MPD", ["type": "dynamic"], [])
+        case "dynamicPeriods":
+            let period = Self.element(
+                "Period", ["start": "PT0S"],
+                [Self.video([representation], template: Self.element("SegmentTemplate", ["media": "$Number$", "duration": "2"]))])
+            root = Self.element("MPD", ["type": "dynamic", "availabilityStartTime": "2026-01-01T00:00:00Z"], [period, period])
+        case "dynamicType": root = Self.element("MPD", ["type": "live"], [])
         case "segmentBase":
             root = Self.mpd([
                 Self.element(
@@ -168,5 +175,89 @@ struct DASHPresentationTests {
         } catch {
             #expect(error.isUnsupported == `case`.unsupported && error.element.hasPrefix("MPD"), "\(`case`.name): \(error)")
         }
+    }
+
+    /// A dynamic MPD whose availabilityStartTime is 2026-01-01T00:00:00Z, one Period at `start`,
+    /// and a $Number$ template with `template`'s attributes.
+    static func live(
+        _ template: [String: String], timeline: [MPDElement] = [], start: String = "PT0S", depth: String? = "PT10S",
+        delay: String? = nil
+    ) -> DASHPresentation? {
+        var attributes = ["type": "dynamic", "availabilityStartTime": "2026-01-01T00:00:00Z"]
+        attributes["timeShiftBufferDepth"] = depth
+        attributes["suggestedPresentationDelay"] = delay
+        let children = timeline.isEmpty ? [] : [element("SegmentTimeline", [:], timeline)]
+        let representation = element("Representation", ["id": "v", "bandwidth": "1"])
+        let period = element(
+            "Period", ["start": start], [video([representation], template: element("SegmentTemplate", template, children))])
+        return try? DASHPresentation(root: element("MPD", attributes, [period]), url: url)
+    }
+
+    /// 2026-01-01T00:00:00Z plus `seconds`.
+    static func date(_ seconds: Int64, _ timescale: Int32 = 1) throws -> ProgramDate {
+        try ProgramDate(parsing: "2026-01-01T00:00:00Z").advanced(by: MediaTime(value: seconds, timescale: timescale))
+    }
+
+    @Test(
+        "A live $Number$ template with @duration lists the segments ended by now and ending within the time-shift buffer, numbered and dated"
+    )
+    func liveDurationTemplate() throws {
+        // 2-s segments from the Period's start 100 s after availabilityStartTime, numbered from 5.
+        let presentation = try #require(
+            Self.live(["media": "s$Number$.m4s", "duration": "2000", "timescale": "1000", "startNumber": "5"], start: "PT100S"))
+        // 131.5 s: the Period is 31.5 s old, so 15 segments have ended (0...14, the 16th runs to
+        // 32 s); a 10-s buffer keeps those ending after 21.5 s: 10...14, i.e. $Number$ 15...19.
+        let listed = try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(1315, 10)).playlist
+        #expect(listed.segments.map(\.mediaSequence) == [15, 16, 17, 18, 19])
+        #expect(listed.segments.map(\.uri.lastPathComponent) == ["s15.m4s", "s16.m4s", "s17.m4s", "s18.m4s", "s19.m4s"])
+        #expect(listed.segments.first?.programDate == (try Self.date(120)), "segment 10 starts 20 s into the Period")
+        #expect(listed.segments.last?.programDate == (try Self.date(128)))
+        #expect(listed.isLive && !listed.hasEndList && listed.mediaSequence == 15 && listed.targetDuration == 2)
+        // Exactly on a segment's end it is available; before the Period starts nothing is.
+        #expect(
+            try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(132)).playlist.segments.last?.mediaSequence == 20
+        )
+        #expect(try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(50)).playlist.segments.isEmpty)
+        // Without a time-shift buffer, the last minute.
+        let unbounded = try #require(Self.live(["media": "$Number$", "duration": "2"], depth: nil))
+        let minute = try unbounded.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(1000)).playlist
+        #expect(minute.segments.count == 30 && minute.segments.last?.mediaSequence == 500, "\(minute.segments.map(\.mediaSequence))")
+    }
+
+    @Test("A live SegmentTimeline lists its ended segments within the buffer; suggestedPresentationDelay is the hold-back")
+    func liveTimeline() throws {
+        let presentation = try #require(
+            Self.live(
+                ["media": "t$Time$.m4s", "timescale": "10", "startNumber": "40"],
+                timeline: [Self.element("S", ["t": "800", "d": "20", "r": "5"])], delay: "PT3S"))
+        // Segments at 80, 82, ... 90 s, ending 82 ... 92 s; at 91 s the last has not ended.
+        let listed = try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(91)).playlist
+        #expect(listed.segments.map(\.mediaSequence) == [40, 41, 42, 43, 44])
+        #expect(listed.segments.map(\.uri.lastPathComponent) == ["t800.m4s", "t820.m4s", "t840.m4s", "t860.m4s", "t880.m4s"])
+        #expect(listed.segments.first?.programDate == (try Self.date(80)) && listed.holdBack == MediaTime(value: 3, timescale: 1))
+        // At 100 s the 10-s buffer drops the segments that ended at or before 90 s.
+        let later = try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(100)).playlist
+        #expect(later.segments.map(\.mediaSequence) == [45])
+    }
+
+    @Test("A live window is placed by its dates: after a reload that skipped segments, each starts at its date's distance from the first")
+    func liveTimelineByDates() throws {
+        // 1.6-s segments (a 2-s target duration), an 8-s buffer; the second listing is 30 s later,
+        // sharing no segment with the first.
+        let presentation = try #require(Self.live(["media": "$Number$", "duration": "16", "timescale": "10"], depth: "PT8S"))
+        let first = try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(100)).playlist
+        let origin = try #require(first.segments.first?.programDate)
+        var timeline = HLSTimeline(playlist: first, dateOrigin: origin)
+        let later = try presentation.mediaPlaylist(selecting: .highestBandwidth, at: try Self.date(130)).playlist
+        try #require(Set(first.segments.map(\.mediaSequence)).isDisjoint(with: later.segments.map(\.mediaSequence)))
+        try timeline.reload(with: later)
+        for (segment, start) in zip(later.segments, timeline.segmentStarts) {
+            #expect(
+                start == origin.interval(to: try #require(segment.programDate)), "segment \(segment.mediaSequence) at \(start.seconds) s")
+        }
+        // By target durations (the HLS rule) the same reload would have put them elsewhere.
+        var byDuration = HLSTimeline(playlist: first)
+        try byDuration.reload(with: later)
+        #expect(byDuration.segmentStarts != timeline.segmentStarts)
     }
 }

@@ -113,6 +113,13 @@ struct RemoteInputFuzzRegressionTests {
             // Period 1: two SegmentURLs. Period 2 (10 s, PTO 1 s): 2 s twice from 1 s, then 1 s
             // segments from 5 s to the Period's end at media time 11 s: six.
             #expect(summary.kind == "dash" && summary.entries == 10, "\(summary)")
+        case "dash-live-number.mpd":
+            // An hour after availabilityStartTime, the Period (from 100 s) has 1,750 whole 2-s
+            // segments; a 30-s buffer keeps the last fifteen.
+            #expect(summary.kind == "dash" && summary.entries == 15, "\(summary)")
+        case "dash-live-timeline.mpd":
+            // Six 2-s segments from 3,588 s: all ended at 3,600 s, all inside the 12-s buffer.
+            #expect(summary.kind == "dash" && summary.entries == 6, "\(summary)")
         default:
             // A real playlist reads whole: as many entries as its text has EXTINF (media) or
             // EXT-X-STREAM-INF (multivariant) lines before any second header.

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// Read: SegmentTemplate with `$Number$` or `$Time$` (with or without a SegmentTimeline),
 /// SegmentList, `BaseURL` at every level, inheritance of SegmentTemplate from Period and
-/// AdaptationSet, several Periods. Not read yet: SegmentBase (one file indexed by its `sidx`),
-/// and dynamic (live) MPDs; both are refused with a reason.
+/// AdaptationSet, several Periods; dynamic (live) MPDs of one Period, whose segments are those
+/// available at the instant asked for (`mediaPlaylist(selecting:at:)`), dated from
+/// `availabilityStartTime`. Not read yet: SegmentBase (one file indexed by its `sidx`), and
+/// dynamic MPDs of several Periods; both are refused with a reason.
 public struct DASHPresentation: Sendable, Hashable {
     /// One Period's segments of the chosen Representation.
     struct PeriodSegments: Sendable, Hashable {
@@ -24,6 +26,26 @@ public struct DASHPresentation: Sendable, Hashable {
     public let periods: [[DASHRepresentation]]
     /// The presentation's duration (mediaPresentationDuration), when stated.
     public let duration: MediaTime?
+    /// For a dynamic (live) MPD, what places it on the wall clock; nil for a static one.
+    public let live: Live?
+
+    /// A dynamic MPD's timing attributes (ISO/IEC 23009-1 5.3.1.2).
+    public struct Live: Sendable, Hashable {
+        /// MPD@availabilityStartTime: the date of presentation time 0.
+        public let availabilityStart: ProgramDate
+        /// MPD@timeShiftBufferDepth: how far behind now segments stay available; nil when
+        /// unbounded, which FrameSeek reads as `defaultWindow`.
+        public let timeShiftBufferDepth: MediaTime?
+        /// MPD@minimumUpdatePeriod: how often the MPD may change; nil when it will not.
+        public let minimumUpdatePeriod: MediaTime?
+        /// MPD@suggestedPresentationDelay: how far behind the live point to play; nil for the
+        /// HLS rule (three target durations).
+        public let suggestedPresentationDelay: MediaTime?
+
+        /// The window listed when the MPD states no timeShiftBufferDepth: a live window is
+        /// indexed whole, so an unbounded one would fetch the whole stream.
+        public static let defaultWindow = MediaTime(value: 60, timescale: 1)
+    }
 
     /// The most segments a presentation may list: a SegmentTimeline's `r` or a tiny template
     /// duration must not make a hostile MPD expand into unbounded memory.
@@ -35,11 +57,8 @@ public struct DASHPresentation: Sendable, Hashable {
     ///   Period without video Representations, and malformed or out-of-range numbers.
     public init(root: MPDElement, url: URL) throws(MPDError) {
         guard root.name == "MPD" else { throw MPDError(element: root.name, reason: "the root element is not MPD") }
-        if root.attributes["type"] == "dynamic" {
-            throw MPDError(
-                element: "MPD", reason: "type=\"dynamic\" (live) is not read yet; only static MPDs are", isUnsupported: true)
-        }
         self.url = url
+        live = try Self.live(root)
         duration = try root.attributes["mediaPresentationDuration"].map { text throws(MPDError) in
             try Self.duration(text, at: "MPD@mediaPresentationDuration")
         }
@@ -68,7 +87,34 @@ public struct DASHPresentation: Sendable, Hashable {
             if let length { start = start + length }
         }
         guard !periods.isEmpty else { throw MPDError(element: "MPD", reason: "no Period") }
+        if live != nil, periods.count > 1 {
+            throw MPDError(
+                element: "MPD", reason: "a dynamic MPD of \(periods.count) Periods is not read yet; one Period is", isUnsupported: true)
+        }
         self.periods = periods
+    }
+
+    /// The live timing of `root`, nil when it is static.
+    private static func live(_ root: MPDElement) throws(MPDError) -> Live? {
+        switch root.attributes["type"] ?? "static" {
+        case "static": return nil
+        case "dynamic": break
+        case let other: throw MPDError(element: "MPD@type", reason: "\"\(HLSPlaylistError.excerpt(other))\" is neither static nor dynamic")
+        }
+        guard let text = root.attributes["availabilityStartTime"] else {
+            throw MPDError(element: "MPD", reason: "a dynamic MPD without @availabilityStartTime")
+        }
+        let start: ProgramDate
+        do { start = try ProgramDate(parsing: text) } catch {
+            throw MPDError(element: "MPD@availabilityStartTime", reason: error.description)
+        }
+        func optional(_ name: String) throws(MPDError) -> MediaTime? {
+            try root.attributes[name].map { text throws(MPDError) in try duration(text, at: "MPD@" + name) }
+        }
+        return Live(
+            availabilityStart: start, timeShiftBufferDepth: try optional("timeShiftBufferDepth"),
+            minimumUpdatePeriod: try optional("minimumUpdatePeriod"),
+            suggestedPresentationDelay: try optional("suggestedPresentationDelay"))
     }
 
     /// The first Period's video Representations as HLS variants, so that `--variant` picks one
@@ -90,10 +136,16 @@ public struct DASHPresentation: Sendable, Hashable {
     /// ones the Representation of the same id, else of the same position), as a media
     /// playlist, and each segment's offset from media time to presentation time.
     ///
+    /// A dynamic MPD lists the segments available at `now` (ISO/IEC 23009-1 5.3.9.5.3): those
+    /// that have ended by then and end within the time-shift buffer before it, each numbered by
+    /// its `$Number$` and dated from `availabilityStartTime`, as a live playlist without
+    /// EXT-X-ENDLIST whose hold-back is `suggestedPresentationDelay` when stated. `now` is
+    /// ignored for a static MPD.
+    ///
     /// - Throws: `MPDError` when a template or list cannot be expanded; `HLSVariantSelectionError`
     ///   is thrown as `MPDError` naming what was asked for.
     public func mediaPlaylist(
-        selecting selection: HLSVariantSelection
+        selecting selection: HLSVariantSelection, at now: ProgramDate = ProgramDate(Date())
     ) throws(MPDError) -> (playlist: HLSMediaPlaylist, chosen: (position: Int, variant: HLSVariant), offsets: [MediaTime]) {
         let chosenVariant: HLSVariant
         do { chosenVariant = try variants.variant(selecting: selection) } catch {
@@ -107,7 +159,14 @@ public struct DASHPresentation: Sendable, Hashable {
         for (index, representations) in periods.enumerated() {
             let representation =
                 representations.first { $0.id == chosen.id } ?? representations[min(position, representations.count - 1)]
-            let period = try representation.segments(firstSequence: segments.count, discontinuitySequence: index)
+            let availability = live.map { live in
+                let periodDate = live.availabilityStart.advanced(by: representation.periodStart)
+                let until = periodDate.interval(to: now)
+                return DASHRepresentation.Availability(
+                    periodDate: periodDate, from: until - (live.timeShiftBufferDepth ?? Live.defaultWindow), until: until)
+            }
+            let period = try representation.segments(
+                firstSequence: segments.count, discontinuitySequence: index, availability: availability)
             guard segments.count + period.segments.count <= Self.segmentLimit else {
                 throw MPDError(element: representation.path, reason: "more than \(Self.segmentLimit) segments")
             }
@@ -115,11 +174,12 @@ public struct DASHPresentation: Sendable, Hashable {
             offsets += [MediaTime](repeating: period.offset, count: period.segments.count)
             longest = period.segments.map(\.duration).reduce(longest) { max($0, $1) }
         }
-        guard !segments.isEmpty else { throw MPDError(element: chosen.path, reason: "no segment") }
+        guard !segments.isEmpty || live != nil else { throw MPDError(element: chosen.path, reason: "no segment") }
         let target = Int(clamping: longest.convertScale(1, rounding: .towardPositiveInfinity).value)
         let playlist = HLSMediaPlaylist(
-            url: url, version: nil, targetDuration: max(1, target), mediaSequence: 0, discontinuitySequence: 0,
-            playlistType: .vod, hasEndList: true, holdBack: nil, segments: segments)
+            url: url, version: nil, targetDuration: max(1, target), mediaSequence: segments.first?.mediaSequence ?? 0,
+            discontinuitySequence: 0, playlistType: live == nil ? .vod : nil, hasEndList: live == nil,
+            holdBack: live?.suggestedPresentationDelay, segments: segments)
         return (playlist, (position, chosenVariant), offsets)
     }
 

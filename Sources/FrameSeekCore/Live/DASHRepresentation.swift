@@ -84,12 +84,28 @@ public struct DASHRepresentation: Sendable, Hashable {
         return found
     }
 
+    /// What a dynamic MPD's Period makes available at one instant (ISO/IEC 23009-1 5.3.9.5.3):
+    /// the segments whose end lies in `from ... until`, in presentation time from the Period's
+    /// start, each dated from `availabilityStart`.
+    struct Availability {
+        /// MPD@availabilityStartTime plus the Period's start: the date of the Period's time 0.
+        let periodDate: ProgramDate
+        /// The earliest end a segment may have: now less MPD@timeShiftBufferDepth.
+        let from: MediaTime
+        /// Now: a segment is available once it has ended.
+        let until: MediaTime
+    }
+
     /// The Period's segments of this Representation as media playlist segments, numbered from
     /// `firstSequence`, each with the initialization section as its map; the first is a
     /// discontinuity when the Period is not the first. The offset maps the segments' media
     /// time onto the presentation's timeline.
+    ///
+    /// With `availability` (a dynamic MPD), only the segments available then are listed, each
+    /// numbered by its own `$Number$` (stable across reloads, as a Media Sequence Number must
+    /// be) and dated.
     func segments(
-        firstSequence: Int, discontinuitySequence: Int
+        firstSequence: Int, discontinuitySequence: Int, availability: Availability? = nil
     ) throws(MPDError) -> (segments: [HLSSegment], offset: MediaTime) {
         let source = list?.attributes ?? template
         let timescale = try integer(source["timescale"] ?? "1", "timescale", in: 1...Int64(Int32.max))
@@ -103,6 +119,18 @@ public struct DASHRepresentation: Sendable, Hashable {
             let ticks = periodDuration.convertScale(Int32(timescale), rounding: .towardPositiveInfinity)
             guard ticks.isNumeric else { throw MPDError(element: path, reason: "the Period's duration does not fit 64-bit ticks") }
             end = try sum(presentationOffset, ticks.value)
+        }
+        // A live Period ends, for now, at now; segments end no earlier than `from`.
+        var availableFrom: Int64?
+        if let availability {
+            func ticks(_ time: MediaTime) throws(MPDError) -> Int64 {
+                let value = time.convertScale(Int32(timescale), rounding: .towardNegativeInfinity)
+                guard value.isNumeric else { throw MPDError(element: path, reason: "the live window does not fit 64-bit ticks") }
+                return try sum(presentationOffset, value.value)
+            }
+            let until = try ticks(availability.until)
+            end = end.map { min($0, until) } ?? until
+            availableFrom = try ticks(availability.from)
         }
         if let timeline = list?.child("SegmentTimeline") ?? timeline {
             var next = presentationOffset
@@ -142,13 +170,16 @@ public struct DASHRepresentation: Sendable, Hashable {
                 }
             } else {
                 guard let end else { throw MPDError(element: path, reason: "a SegmentTemplate@duration needs the Period's duration") }
-                // end - presentationOffset is the Period's duration in ticks: no overflow.
-                let span = end - presentationOffset
-                let count = span / duration + (span % duration == 0 ? 0 : 1)
-                guard count <= Int64(DASHPresentation.segmentLimit) else {
+                // end - presentationOffset is the Period's duration in ticks (or now's distance
+                // from its start): no overflow. A live Period lists only its complete segments,
+                // from the one that ends after the window's start.
+                let span = max(0, end - presentationOffset)
+                let count = availability == nil ? span / duration + (span % duration == 0 ? 0 : 1) : span / duration
+                let first = availableFrom.map { max(0, ($0 - presentationOffset) / duration) } ?? 0
+                guard count - first <= Int64(DASHPresentation.segmentLimit) else {
                     throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
                 }
-                for k in 0..<count {
+                for k in first..<max(first, count) {
                     // k * duration < span + duration, and span fits: the sum may not.
                     let start = try sum(presentationOffset, k * duration)
                     times.append((start, min(duration, end - start), try sum(firstNumber, k)))
@@ -161,6 +192,11 @@ public struct DASHRepresentation: Sendable, Hashable {
         var segments: [HLSSegment] = []
         let urls = list?.children("SegmentURL") ?? []
         for (index, time) in times.enumerated() {
+            // A live segment is listed once it has ended, while it ends inside the window.
+            if availability != nil {
+                let (segmentEnd, overflow) = time.start.addingReportingOverflow(time.duration)
+                guard !overflow, segmentEnd <= end ?? .max, segmentEnd > availableFrom ?? .min else { continue }
+            }
             var uri: URL
             var range: HLSByteRange?
             if list != nil {
@@ -171,11 +207,14 @@ public struct DASHRepresentation: Sendable, Hashable {
                 guard let media = template["media"] else { throw MPDError(element: path, reason: "SegmentTemplate without @media") }
                 uri = try resolve(try substitute(media, number: time.number, time: time.start), "SegmentTemplate@media")
             }
+            // Both are non-negative whole numbers: their difference fits.
+            let date = availability?.periodDate.advanced(
+                by: MediaTime(value: time.start - presentationOffset, timescale: Int32(timescale)))
             segments.append(
                 HLSSegment(
-                    mediaSequence: firstSequence + index, uri: uri,
+                    mediaSequence: availability == nil ? firstSequence + index : Int(time.number), uri: uri,
                     duration: MediaTime(value: time.duration, timescale: Int32(timescale)), title: nil, byteRange: range,
-                    map: initialization, programDate: nil, discontinuity: index == 0 && discontinuitySequence > 0,
+                    map: initialization, programDate: date, discontinuity: index == 0 && discontinuitySequence > 0,
                     discontinuitySequence: discontinuitySequence, line: 0))
         }
         return (segments, offset)

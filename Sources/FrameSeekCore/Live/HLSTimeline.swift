@@ -53,13 +53,22 @@ public struct HLSTimeline: Sendable, Hashable {
     }
     private var lastSeenSequence: Int?
     private var lastSeenEnd: MediaTime = .zero
+    /// The date of time 0 when segments are placed by their dates (see `init`); nil when they
+    /// follow each other by duration.
+    private let dateOrigin: ProgramDate?
 
     /// A timeline whose time 0 is the start of `playlist`'s first segment.
-    public init(playlist: HLSMediaPlaylist) {
+    ///
+    /// With `dateOrigin`, every dated segment starts at its date's distance from it instead of
+    /// after its predecessor: a live DASH window, whose segments are dated from the MPD's own
+    /// clock, so that a reload that skipped segments places the next where its media is. HLS
+    /// segments follow each other by EXTINF, whatever their dates say (RFC 8216 6.2.1).
+    public init(playlist: HLSMediaPlaylist, dateOrigin: ProgramDate? = nil) {
         self.playlist = playlist
         self.segmentStarts = []
         self.lastLoadChanged = true
-        self.segmentStarts = HLSTimeline.starts(of: playlist, known: [:], lastSeen: nil)
+        self.dateOrigin = dateOrigin
+        self.segmentStarts = HLSTimeline.starts(of: playlist, known: [:], lastSeen: nil, dateOrigin: dateOrigin)
         recordLastSeen()
     }
 
@@ -85,7 +94,7 @@ public struct HLSTimeline: Sendable, Hashable {
         for (segment, start) in zip(playlist.segments, segmentStarts) {
             known[segment.mediaSequence] = start
         }
-        let starts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen)
+        let starts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen, dateOrigin: dateOrigin)
         for (segment, start) in zip(reloaded.segments, starts) where !(start + segment.duration).isNumeric {
             throw .timelineOverflow(mediaSequence: segment.mediaSequence)
         }
@@ -133,13 +142,15 @@ public struct HLSTimeline: Sendable, Hashable {
     /// Start times for `playlist`: known segments keep theirs, others follow the previous one.
     private static func starts(
         of playlist: HLSMediaPlaylist, known: [Int: MediaTime],
-        lastSeen: (sequence: Int, end: MediaTime)?
+        lastSeen: (sequence: Int, end: MediaTime)?, dateOrigin: ProgramDate?
     ) -> [MediaTime] {
         var starts: [MediaTime] = []
         starts.reserveCapacity(playlist.segments.count)
         for (index, segment) in playlist.segments.enumerated() {
             if let start = known[segment.mediaSequence] {
                 starts.append(start)
+            } else if let dateOrigin, let date = segment.programDate {
+                starts.append(dateOrigin.interval(to: date))
             } else if index > 0 {
                 starts.append(starts[index - 1] + playlist.segments[index - 1].duration)
             } else if let lastSeen, segment.mediaSequence > lastSeen.sequence {

@@ -75,9 +75,19 @@ extension HLSEngine {
             throw MediaError(
                 path: name, reason: .readFailed, cause: "EXT-X-MAP under EXT-X-KEY AES-128 without IV (RFC 8216 requires one)")
         }
+        var segmentOptions = options
+        segmentOptions.memoryOrigin = segmentOrigin
+        return try FFmpegEngine(bytes: try bytes(of: segment, withMap: true), name: name, options: segmentOptions)
+    }
+
+    /// `segment`'s media, fetched and decrypted, after its EXT-X-MAP section when `withMap`.
+    ///
+    /// - Throws: `MediaError` as `openSegment` does for a segment it cannot read.
+    func bytes(of segment: HLSSegment, withMap: Bool) throws(MediaError) -> [UInt8] {
+        let name = SegmentFetcher.location(of: segment.uri)
         var bytes: [UInt8] = []
         do {
-            if let map = segment.map { bytes = try mapSection(map, sequence: segment.mediaSequence) }
+            if withMap, let map = segment.map { bytes = try mapSection(map, sequence: segment.mediaSequence) }
             var media = try fetcher.bytes(
                 at: segment.uri, range: segment.byteRange, namedBy: segmentOrigin, counting: &reads)
             if let key = segment.key { media = try decrypt(media, under: key, sequence: segment.mediaSequence) }
@@ -89,9 +99,7 @@ extension HLSEngine {
         } catch {
             throw MediaError(path: name, reason: .readFailed, cause: "cannot read segment: \(error)")
         }
-        var segmentOptions = options
-        segmentOptions.memoryOrigin = segmentOrigin
-        return try FFmpegEngine(bytes: bytes, name: name, options: segmentOptions)
+        return bytes
     }
 
     /// The EXT-X-MAP section `map`, decrypted (with segment `sequence`'s IV when its key gives

@@ -2,7 +2,7 @@ import Foundation
 import FrameSeekCore
 
 extension HLSEngine {
-    /// Re-reads the media playlist (RFC 8216 6.3.4), places it on the timeline, indexes the
+    /// Re-reads the media playlist (RFC 8216 6.3.4), or a dynamic MPD's listing now, places it on the timeline, indexes the
     /// segments that arrived, retries segments that were missing, and forgets the segments that
     /// left the window. Segments still in the window keep their times, and the landed frame
     /// keeps its place (its global index follows it through its segment and local frame).
@@ -21,18 +21,13 @@ extension HLSEngine {
         if indexesAsNeeded, !indexesWholeWindow { return false }
         var reloaded = timeline
         var playlistChanged = false
+        let previousOffsets = mediaTimeOffsets
         if !timeline.playlist.hasEndList {
-            guard
-                case .media(let playlist) = try Self.readPlaylist(
-                    mediaPlaylistURL, namedBy: mediaPlaylistOrigin, fetcher: fetcher, name: url, counting: &reads)
-            else {
-                throw MediaError(
-                    path: url, reason: .notMedia,
-                    cause: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
-            }
+            let playlist = try readMediaPlaylistAgain()
             do {
                 playlistChanged = try reloaded.reload(with: playlist)
             } catch {
+                mediaTimeOffsets = previousOffsets
                 throw MediaError(path: url, reason: .unsupported, cause: "cannot reload: \(error.description)")
             }
         }
@@ -46,6 +41,7 @@ extension HLSEngine {
         } catch {
             timeline = previousTimeline
             segments = previousSegments
+            mediaTimeOffsets = previousOffsets
             throw error
         }
         let recovered = segments.contains { wasMissing.contains($0.segment.mediaSequence) && $0.frames != nil }

@@ -38,7 +38,11 @@ public final class HLSEngine: LivePlaybackEngine {
     /// presentation's timeline, by Media Sequence Number: its frames are placed by their own
     /// timestamps, as DASH clients place them, not by the manifest's segment times. Nil for
     /// HLS, whose segments are placed where the playlist starts them (`HLSWindowIndex`).
-    let mediaTimeOffsets: [Int: MediaTime]?
+    /// A live presentation's offsets cover its current window: a reload replaces them.
+    var mediaTimeOffsets: [Int: MediaTime]?
+    /// For a live DASH presentation, the presentation time the timeline's 0 stands for (see
+    /// `dashListing`); zero otherwise. Set once at open.
+    let dashOrigin: MediaTime
     /// `dash` or `hls`: the container `media` names.
     var container: String { mediaTimeOffsets == nil ? "hls" : "dash" }
     /// The variant read when `url` is a multivariant playlist, with its 0-based position in
@@ -108,6 +112,9 @@ public final class HLSEngine: LivePlaybackEngine {
     var mapBytes: [HLSMap: [UInt8]] = [:]
     /// EXT-X-KEY keys by URI: segments share one, so it is fetched once.
     var keyBytes: [URL: [UInt8]] = [:]
+    /// The last segment opened after the segment before it, for its leading pictures (see
+    /// `landLeadingPicture`): steps through them reuse it.
+    var leadingPictureEngine: (sequence: Int, engine: FFmpegEngine)?
 
     /// Opens the playlist at `url` (a path, `file://`, `http://` or `https://` URL) and indexes
     /// every segment of its window.
@@ -142,15 +149,18 @@ public final class HLSEngine: LivePlaybackEngine {
         var mediaOrigin = ResourceOrigin.local
         var chosen: (position: Int, variant: HLSVariant)?
         var offsets: [Int: MediaTime]?
+        var origin = MediaTime.zero
+        var dateOrigin: ProgramDate?
         switch try Self.readManifest(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
         case .dash(let presentation):
-            do {
-                let read = try presentation.mediaPlaylist(selecting: variant)
-                (playlist, chosen) = (read.playlist, read.chosen)
-                offsets = Dictionary(zip(read.playlist.segments.map(\.mediaSequence), read.offsets)) { first, _ in first }
-            } catch {
-                throw MediaError(path: url, reason: .streamUnavailable, cause: error.description)
+            var listing = try Self.dashListing(presentation, selecting: variant, origin: .zero, name: url)
+            origin = Self.dashOrigin(presentation, listing)
+            if presentation.live != nil { dateOrigin = listing.playlist.segments.first?.programDate }
+            if origin != .zero {
+                listing = DASHListing(
+                    playlist: listing.playlist, chosen: listing.chosen, offsets: listing.offsets.mapValues { $0 - origin })
             }
+            (playlist, chosen, offsets) = (listing.playlist, listing.chosen, listing.offsets)
         case .hls(.media(let media)):
             playlist = media
         case .hls(.multivariant(let multivariant)):
@@ -176,7 +186,10 @@ public final class HLSEngine: LivePlaybackEngine {
         mediaPlaylistOrigin = mediaOrigin
         self.variant = chosen
         mediaTimeOffsets = offsets
-        timeline = HLSTimeline(playlist: playlist)
+        dashOrigin = origin
+        // A live DASH window is placed by its segments' dates, which its frames' own
+        // timestamps agree with (see `dashListing`).
+        timeline = HLSTimeline(playlist: playlist, dateOrigin: dateOrigin)
         indexesAsNeeded = options.indexing == .asNeeded && playlist.hasEndList
         self.reads = reads
         // Placeholders until the segments are indexed; every stored property must be set first.
@@ -204,7 +217,7 @@ public final class HLSEngine: LivePlaybackEngine {
                 } ?? "the playlist lists no segments"
             throw MediaError(path: url, reason: .noPlayableStream, cause: "no segment can be read: \(cause)")
         }
-        timeBase = HLSWindowIndex.timeBase(for: first.table)
+        timeBase = windowTimeBase(forStream: first.table.timeBase)
         try rebuildIndex()
         openReads = self.reads
     }
@@ -227,7 +240,7 @@ public final class HLSEngine: LivePlaybackEngine {
                 bytes: section, name: SegmentFetcher.location(of: map.uri), options: options),
             described.streams.indices.contains(described.selectedStreamIndex)
         {
-            timeBase = HLSWindowIndex.timeBase(forStream: described.selectedStream.timeBase)
+            timeBase = windowTimeBase(forStream: described.selectedStream.timeBase)
             describeWindow(streams: described)
             streamsFromInitSection = true
             return
@@ -241,13 +254,21 @@ public final class HLSEngine: LivePlaybackEngine {
                 }
                 continue
             }
-            timeBase = HLSWindowIndex.timeBase(for: frames.table)
+            timeBase = windowTimeBase(forStream: frames.table.timeBase)
             describeWindow(streams: frames.media)
             return
         }
         throw MediaError(
             path: url, reason: .noPlayableStream,
             cause: "no segment can be read: \(firstCause ?? "the playlist lists no segments")")
+    }
+
+    /// The window table's time base for a stream counted in `own` ticks: an HLS window's
+    /// (`HLSWindowIndex.timeBase(forStream:)`), fine enough for the playlist's EXTINF starts;
+    /// a DASH presentation's own, since its frames are placed by their own timestamps, which
+    /// a coarser or other clock would round (1/12288 s does not divide into 1/90000 s).
+    func windowTimeBase(forStream own: TimeBase) -> TimeBase {
+        mediaTimeOffsets != nil && own.numerator == 1 ? own : HLSWindowIndex.timeBase(forStream: own)
     }
 
     /// `media` for a window not indexed whole: its span, and the streams `described` names.
@@ -332,17 +353,26 @@ public final class HLSEngine: LivePlaybackEngine {
                 path: url, reason: .decodeFailed,
                 cause: "segment \(location.sequence) frame \(location.localIndex): \(error.description)")
         }
-        let local = try engine.land(localPlan, mode: mode, interruption: interruption)
-        let global = index.globalIndex(sequence: location.sequence, localIndex: local.frame.index) ?? plan.frameIndex
-        currentSegmentEngine = engine
+        var local: SeekLanding
+        var landedIn = (engine: engine, localIndex: 0, keyframe: nil as (sequence: Int, localIndex: Int)?)
+        do {
+            local = try engine.land(localPlan, mode: mode, interruption: interruption)
+            landedIn.localIndex = local.frame.index
+            landedIn.keyframe = local.keyframeIndex.map { (location.sequence, $0) }
+        } catch  where engine.undecodable[location.localIndex] != nil {
+            // A leading picture of an open GOP at the segment's start refers to the segment
+            // before, which a player has decoded: decode it after that segment.
+            guard let leading = try landLeadingPicture(location, of: engine, mode: mode, interruption: interruption) else { throw error }
+            (local, landedIn) = leading
+        }
+        let global = index.globalIndex(sequence: location.sequence, localIndex: landedIn.localIndex) ?? plan.frameIndex
+        currentSegmentEngine = landedIn.engine
         currentFrameIndex = isWholeWindow ? global : nil
         landedLocation = index.locations[global]
         landedTime = index.table.frames[global].time
         return SeekLanding(
             plan: plan, frame: index.table.frames[global],
-            keyframeIndex: local.keyframeIndex.flatMap {
-                index.globalIndex(sequence: location.sequence, localIndex: $0)
-            },
+            keyframeIndex: landedIn.keyframe.flatMap { index.globalIndex(sequence: $0.sequence, localIndex: $0.localIndex) },
             framesDecoded: local.framesDecoded, demuxerSeeks: local.demuxerSeeks,
             latency: clock.now - start, decodeErrors: local.decodeErrors,
             missingData: index.table.missingData(at: plan.target),

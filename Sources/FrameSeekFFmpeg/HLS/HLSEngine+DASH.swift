@@ -1,0 +1,68 @@
+import FrameSeekCore
+
+extension HLSEngine {
+    /// What a DASH presentation lists now for the engine: its media playlist, the chosen
+    /// Representation, and each segment's offset from media time to the timeline by Media
+    /// Sequence Number.
+    struct DASHListing {
+        let playlist: HLSMediaPlaylist
+        let chosen: (position: Int, variant: HLSVariant)
+        let offsets: [Int: MediaTime]
+    }
+
+    /// `presentation`'s segments of the Representation `selection` picks, as of now.
+    ///
+    /// A static presentation's timeline is its presentation time. A live one's timeline starts,
+    /// as an HLS live playlist's does (`HLSTimeline`), at the first segment of the first load:
+    /// `origin`, that segment's presentation time, is taken from every offset, so frames placed
+    /// by their own timestamps land where the timeline places their segment.
+    ///
+    /// - Throws: `MediaError` naming `name` (`.streamUnavailable`) when no such Representation
+    ///   exists or its segments cannot be listed.
+    static func dashListing(
+        _ presentation: DASHPresentation, selecting selection: HLSVariantSelection, origin: MediaTime, name: String
+    ) throws(MediaError) -> DASHListing {
+        do {
+            let read = try presentation.mediaPlaylist(selecting: selection)
+            let offsets = Dictionary(
+                zip(read.playlist.segments.map(\.mediaSequence), read.offsets.map { $0 - origin })
+            ) { first, _ in first }
+            return DASHListing(playlist: read.playlist, chosen: read.chosen, offsets: offsets)
+        } catch {
+            throw MediaError(path: name, reason: .streamUnavailable, cause: error.description)
+        }
+    }
+
+    /// The presentation time a live presentation's timeline starts at: its first listed
+    /// segment's, from that segment's date; zero for a static presentation or an empty window.
+    static func dashOrigin(_ presentation: DASHPresentation, _ listing: DASHListing) -> MediaTime {
+        guard let live = presentation.live, let first = listing.playlist.segments.first?.programDate else { return .zero }
+        return live.availabilityStart.interval(to: first)
+    }
+
+    /// The media playlist read again for a reload: the HLS media playlist, or the DASH
+    /// presentation's listing now (its offsets replace `mediaTimeOffsets`, which then covers
+    /// the new window only).
+    ///
+    /// - Throws: `MediaError` naming the playlist when it cannot be read or parsed, or changed
+    ///   kind (a media playlist became a multivariant one, or HLS became DASH or back).
+    func readMediaPlaylistAgain() throws(MediaError) -> HLSMediaPlaylist {
+        let manifest = try Self.readManifest(
+            mediaPlaylistURL, namedBy: mediaPlaylistOrigin, fetcher: fetcher, name: url, counting: &reads)
+        switch (manifest, mediaTimeOffsets) {
+        case (.hls(.media(let playlist)), nil):
+            return playlist
+        case (.hls(.multivariant), nil):
+            throw MediaError(
+                path: url, reason: .notMedia, cause: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
+        case (.dash(let presentation), _?):
+            let listing = try Self.dashListing(
+                presentation, selecting: .index(variant?.position ?? 0), origin: dashOrigin, name: url)
+            mediaTimeOffsets = listing.offsets
+            return listing.playlist
+        case (.dash, nil), (.hls, _?):
+            throw MediaError(
+                path: url, reason: .notMedia, cause: "\(mediaPlaylistURL.absoluteString) changed between HLS and DASH on reload")
+        }
+    }
+}
