@@ -6,12 +6,12 @@ enum StepCommand: Subcommand {
     static let summary = "land at a time, then step frames forward or backward"
     static let usage = """
         frameseek step FILE (TIME | --at TIME) (--forward | --backward) [--count N] [--repeat K]
-                       [--index I] [--stream N] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
+                       [--index I] [--stream N] [--variant V] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
                        [--png-depth 8|16] [--tonemap T] [--strict] [--json]
         """
     static let options: [CommandOption] =
         [
-            at, forward, backward, count, repeatCount, .index, stream, threads, decoders, cacheMB, .md5, png, .pngDepth,
+            at, forward, backward, count, repeatCount, .index, stream, .variant, threads, decoders, cacheMB, .md5, png, .pngDepth,
             .tonemap,
             .noAutorotate, .strict
         ] + CommandOption.network
@@ -32,6 +32,8 @@ enum StepCommand: Subcommand {
 
         TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500),
         given after FILE as seek takes it, or with --at.
+        An HLS playlist or a DASH MPD is read by FrameSeek, as seek reads it (--variant picks a
+        rendition), and its whole window is indexed: frames are numbered across segments.
         In Matroska/WebM, MPEG-TS and fragmented MP4 the landing and the steps read seek windows
         (--index as-needed, the default): a step past the frames read reads the next window,
         and frame_index is null (frame_index_unknown "not_indexed"). --index full, an index
@@ -102,7 +104,12 @@ enum StepCommand: Subcommand {
         }
         let cacheBytes = try arguments.integer("--cache-mb").map { $0 * 1024 * 1024 }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
-        let engine = try openEngine(file, arguments, cacheBytes: cacheBytes, indexing: .asNeeded, errors: errors)
+        // A playlist or an MPD is read by FrameSeek, as `seek` reads it; steps index its whole
+        // window.
+        let engine: any SeekingEngine =
+            PlaylistInput.isPlaylist(file)
+            ? try PlaylistInput.open(file, arguments)
+            : try openEngine(file, arguments, cacheBytes: cacheBytes, indexing: .asNeeded, errors: errors)
         let stream = engine.media.selectedStream
         // "audioOnly" is the answer for media without video; a chosen audio stream in a file
         // that has video is a usage mistake, and saying "no video stream" would be false.
@@ -126,7 +133,7 @@ enum StepCommand: Subcommand {
         // (an error thrown below is printed after this function returns).
         let lines = BufferedOutput(output)
         defer { lines.flush() }
-        if direction == .forward, repeats > 1, pngPattern == nil {
+        if direction == .forward, repeats > 1, pngPattern == nil, let engine = engine as? FFmpegEngine {
             // A pass forward: where every step goes is known, so the GOPs are split between
             // decoders. Lines come out in step order as each GOP is done, and damage is noted
             // as they are printed.
@@ -147,7 +154,7 @@ enum StepCommand: Subcommand {
                 if report.result.didStep {
                     try damage.note(frame: report.isIndexed ? report.frame?.index : nil, decodeErrors: report.decodeErrors)
                 }
-                lines.line(try format.line(ordinal, report, engine: engine))
+                lines.line(try format.line(ordinal, report, engine: engine.pictureEngine))
                 if !report.result.didStep { break }
             }
         }
@@ -204,9 +211,11 @@ struct StepLines: Sendable {
     let json: Bool
     let extras: LandedExtras
 
-    /// The line for step `ordinal` (from 1), taken by `engine`, whose landed frame it still is.
-    func line(_ ordinal: Int, _ report: FrameStepReport, engine: FFmpegEngine) throws -> String {
-        let (md5Text, png) = report.result.didStep ? try extras.make(number: ordinal, engine: engine) : (nil, nil)
+    /// The line for step `ordinal` (from 1), taken by `engine`, whose landed frame it still is
+    /// (for a playlist, the landed segment's engine; nil before any landing).
+    func line(_ ordinal: Int, _ report: FrameStepReport, engine: FFmpegEngine?) throws -> String {
+        var (md5Text, png): (String?, String?) = (nil, nil)
+        if report.result.didStep, let engine { (md5Text, png) = try extras.make(number: ordinal, engine: engine) }
         return json ? StepCommand.json(report, md5: md5Text, png: png).serialized : StepCommand.text(report, md5: md5Text, png: png)
     }
 }

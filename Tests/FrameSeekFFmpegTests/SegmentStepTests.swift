@@ -42,16 +42,7 @@ struct SegmentStepTests {
                 + packaging.arguments + [manifest])
         // ffmpeg's decode in presentation order, every frame (a DASH edit list's first GOP at
         // negative times included: the engine lists them there too, as ffmpeg decodes them).
-        let text = try runTool([
-            "ffmpeg", "-nostdin", "-v", "error", "-threads", "1", "-i", manifest, "-map", "0:v:0",
-            "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-fflags", "+bitexact", "-f", "framemd5", "-"
-        ])
-        let decoded = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }.compactMap { line -> (Int64, String)? in
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 6, let pts = Int64(fields[2]) else { return nil }
-            return (pts, fields[5])
-        }.sorted { $0.0 < $1.0 }
-        let md5s = decoded.map(\.1)
+        let md5s = try ffmpegVideoMD5sByPTS(manifest)
 
         let engine = try HLSEngine(url: manifest)
         let table = engine.frameTable

@@ -71,3 +71,20 @@ package func ffmpegVideoMD5s(_ input: String) throws -> [String] {
     .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
     .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
 }
+
+/// ffmpeg's own decode of the first video stream of `input`, one MD5 per frame sorted by PTS
+/// in the stream's own time base (`-enc_time_base -1`, bit-exact): presentation order where
+/// ffmpeg's output order is not (a playlist's segments, an MPD's).
+package func ffmpegVideoMD5sByPTS(_ input: String) throws -> [String] {
+    try runTool([
+        "ffmpeg", "-nostdin", "-v", "error", "-threads", "1", "-i", input, "-map", "0:v:0",
+        "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-fflags", "+bitexact", "-f", "framemd5", "-"
+    ])
+    .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
+    .compactMap { line -> (Int64, String)? in
+        let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard fields.count == 6, let pts = Int64(fields[2]) else { return nil }
+        return (pts, fields[5])
+    }
+    .sorted { $0.0 < $1.0 }.map(\.1)
+}
