@@ -11,8 +11,8 @@
 // The open-GOP HEVC fixture's segments start with a CRA whose leading pictures refer to the
 // segment before: they are checked on their own (the frames just before each segment's start
 // time, leading pictures included), decoded after the segment before as ffmpeg's continuous
-// decode shows them. Its CRAs themselves are not: a fragment demuxed alone gives the CRA another
-// PTS than ffmpeg's continuous demux does (Known limits).
+// decode shows them. Its CRAs themselves are not: the packaging writes a CRA's PTS before its
+// leading pictures', and ffmpeg's decode prints picture-order timestamps instead (Known limits).
 
 import Foundation
 import FrameSeekCLI
