@@ -38,20 +38,11 @@ extension BenchRunner {
             // durations within a frame at 20 fps count as the same.
             targets = SideBySide.targets(first, forDuration: (window.upperBound - window.lowerBound).seconds, within: 0.05)
         }
-        let operations: [BenchOperation]
-        switch (workload, targets) {
-        case (.backstep, let targets?) where !targets.isEmpty:
-            operations = [.setUp(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
-        case (.long, let targets?):
-            operations = targets.map(BenchOperation.open)
-        case (_, let targets?):
-            operations = targets.map(BenchOperation.seek)
-        case (_, nil):
-            let count = count ?? workload.defaultCount
-            operations =
-                workload.seekOperations(from: window.lowerBound, to: window.upperBound, count: count, seed: seed)
-                ?? workload.operations(for: engine.frameTable, count: count, seed: seed)
-        }
+        let drawnCount = count ?? workload.defaultCount
+        let operations =
+            targets.map(workload.operations(given:))
+            ?? workload.seekOperations(from: window.lowerBound, to: window.upperBound, count: drawnCount, seed: seed)
+            ?? workload.operations(for: engine.frameTable, count: drawnCount, seed: seed)
         // Steps index the whole window before their operations are built: that is part of
         // the open, in its time and its reads, so that the counts add up to what was fetched.
         let openLatency = clock.now - openStart

@@ -50,21 +50,9 @@ public struct BenchRunner {
             let frameSeconds = table.frames.last.map { ($0.end - $0.time).seconds } ?? 0
             targets = SideBySide.targets(first, forDuration: duration.seconds, within: frameSeconds)
         }
-        let operations: [BenchOperation]
-        switch (workload, targets) {
-        case (.backstep, let targets?) where !targets.isEmpty:
-            // The peers' backstep targets are the frames before a start, newest first: land on
-            // the first, then step back once per remaining target.
-            operations = [.setUp(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
-        case (.sample, let targets?):
-            operations = [.batch(targets)]
-        case (.long, let targets?):
-            operations = targets.map(BenchOperation.open)
-        case (_, let targets?):
-            operations = targets.map(BenchOperation.seek)
-        case (_, nil):
-            operations = workload.operations(for: table, count: count ?? workload.defaultCount, seed: seed)
-        }
+        let operations =
+            targets.map(workload.operations(given:))
+            ?? workload.operations(for: table, count: count ?? workload.defaultCount, seed: seed)
         let seekPrecision = precision ?? workload.defaultPrecision
         var thumbnailer: ThumbnailGenerator?
         let isVideo = engine.media.selectedStream.mediaType == .video

@@ -95,6 +95,20 @@ extension BenchWorkload {
         }
     }
 
+    /// The operations for given `targets` (`--targets`, or the first file's side by side): a
+    /// seek to each; `long` opens for each; `sample` lands them as one batch; `backstep` lands on
+    /// the first, then steps back once per remaining target, as the peers' backstep targets are
+    /// the frames before a start, newest first.
+    func operations(given targets: [MediaTime]) -> [BenchOperation] {
+        switch self {
+        case .backstep where !targets.isEmpty:
+            return [.setUp(targets[0])] + Array(repeating: .stepBackward, count: targets.count - 1)
+        case .sample: return [.batch(targets)]
+        case .long: return targets.map(BenchOperation.open)
+        default: return targets.map(BenchOperation.seek)
+        }
+    }
+
     /// The operations of the workloads that need only the stream's span, from its first frame's
     /// time to its last's (random, scrub, long), drawn with `seed`; nil for the others. A
     /// playlist read as needed knows its span from the playlist alone.

@@ -2,42 +2,39 @@ import FrameSeekCore
 
 extension HLSEngine {
     /// What a DASH presentation lists now for the engine: its media playlist, the chosen
-    /// Representation, and each segment's offset from media time to the timeline by Media
-    /// Sequence Number.
+    /// Representation, each segment's offset from media time to the timeline by Media Sequence
+    /// Number, and the presentation time the timeline's 0 stands for.
     struct DASHListing {
         let playlist: HLSMediaPlaylist
         let chosen: (position: Int, variant: HLSVariant)
         let offsets: [Int: MediaTime]
+        let origin: MediaTime
     }
 
     /// `presentation`'s segments of the Representation `selection` picks, as of now.
     ///
     /// A static presentation's timeline is its presentation time. A live one's timeline starts,
     /// as an HLS live playlist's does (`HLSTimeline`), at the first segment of the first load:
-    /// `origin`, that segment's presentation time, is taken from every offset, so frames placed
-    /// by their own timestamps land where the timeline places their segment.
+    /// `origin`, that segment's presentation time (from its date; nil at the first load, to take
+    /// it from this listing), is taken from every offset, so frames placed by their own
+    /// timestamps land where the timeline places their segment.
     ///
     /// - Throws: `MediaError` naming `name` (`.streamUnavailable`) when no such Representation
     ///   exists or its segments cannot be listed.
     static func dashListing(
-        _ presentation: DASHPresentation, selecting selection: HLSVariantSelection, origin: MediaTime, name: String
+        _ presentation: DASHPresentation, selecting selection: HLSVariantSelection, origin: MediaTime?, name: String
     ) throws(MediaError) -> DASHListing {
         do {
             let read = try presentation.mediaPlaylist(selecting: selection)
+            let first = read.playlist.segments.first?.programDate
+            let origin = origin ?? presentation.live.flatMap { live in first.map { live.availabilityStart.interval(to: $0) } } ?? .zero
             let offsets = Dictionary(
                 zip(read.playlist.segments.map(\.mediaSequence), read.offsets.map { $0 - origin })
             ) { first, _ in first }
-            return DASHListing(playlist: read.playlist, chosen: read.chosen, offsets: offsets)
+            return DASHListing(playlist: read.playlist, chosen: read.chosen, offsets: offsets, origin: origin)
         } catch {
             throw MediaError(path: name, reason: .streamUnavailable, cause: error.description)
         }
-    }
-
-    /// The presentation time a live presentation's timeline starts at: its first listed
-    /// segment's, from that segment's date; zero for a static presentation or an empty window.
-    static func dashOrigin(_ presentation: DASHPresentation, _ listing: DASHListing) -> MediaTime {
-        guard let live = presentation.live, let first = listing.playlist.segments.first?.programDate else { return .zero }
-        return live.availabilityStart.interval(to: first)
     }
 
     /// The media playlist read again for a reload: the HLS media playlist, or the DASH

@@ -153,14 +153,9 @@ public final class HLSEngine: LivePlaybackEngine {
         var dateOrigin: ProgramDate?
         switch try Self.readManifest(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
         case .dash(let presentation):
-            var listing = try Self.dashListing(presentation, selecting: variant, origin: .zero, name: url)
-            origin = Self.dashOrigin(presentation, listing)
+            let listing = try Self.dashListing(presentation, selecting: variant, origin: nil, name: url)
             if presentation.live != nil { dateOrigin = listing.playlist.segments.first?.programDate }
-            if origin != .zero {
-                listing = DASHListing(
-                    playlist: listing.playlist, chosen: listing.chosen, offsets: listing.offsets.mapValues { $0 - origin })
-            }
-            (playlist, chosen, offsets) = (listing.playlist, listing.chosen, listing.offsets)
+            (playlist, chosen, offsets, origin) = (listing.playlist, listing.chosen, listing.offsets, listing.origin)
         case .hls(.media(let media)):
             playlist = media
         case .hls(.multivariant(let multivariant)):
