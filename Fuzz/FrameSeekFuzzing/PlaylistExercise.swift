@@ -5,7 +5,8 @@ import FrameSeekFFmpeg
 /// The sequence the playlists fuzz target runs on every input: the bytes as an HLS playlist of
 /// either kind, as a media and as a multivariant playlist, their first line as an attribute
 /// list and as a program date, a live reload when the input holds a second `#EXTM3U`, and the
-/// bytes as a DASH MPD (XML, then the presentation and every Representation's segments).
+/// bytes as a DASH MPD (XML, then the presentation and every Representation's segments) and
+/// as a SegmentBase's `sidx` box.
 ///
 /// Everything a remote origin controls goes through here: parsing must end in a typed error
 /// or a playlist, and what is then derived from a playlist (its timeline, its live window,
@@ -30,6 +31,8 @@ package enum PlaylistExercise {
         package var dateRead = false
         /// Whether a second playlist in the input was placed on the first one's timeline.
         package var reloaded = false
+        /// The subsegments the input lists when read as a `sidx` box, nil when it does not read.
+        package var indexReferences: Int?
 
         package var description: String {
             "\(kind ?? "unread") with \(entries) entries, attributes \(attributesRead), date \(dateRead), reloaded \(reloaded)"
@@ -64,6 +67,9 @@ package enum PlaylistExercise {
         } catch {
             summary.error = error.description
         }
+        // As a sidx box; and a SegmentBase's sidx, in an MPD, is these bytes read as one.
+        let index = try? SegmentIndexBox(bytes: bytes, offset: 0, element: "input")
+        summary.indexReferences = index?.references.count
         // As an MPD: the XML, the presentation, and each Representation's segments as a
         // media playlist, which then goes where an HLS one goes.
         if let root = try? MPDDocument.root(of: bytes),
@@ -74,7 +80,10 @@ package enum PlaylistExercise {
             let now = (presentation.live?.availabilityStart ?? ProgramDate(sinceEpoch: .zero)).advanced(
                 by: MediaTime(value: 3600, timescale: 1))
             for position in presentation.variants.variants.indices {
-                guard let read = try? presentation.mediaPlaylist(selecting: .index(position), at: now) else { continue }
+                let needed = (try? presentation.segmentIndexRanges(selecting: .index(position))) ?? []
+                let indexes = Dictionary(index.map { index in needed.map { ($0.path, index) } } ?? []) { first, _ in first }
+                guard let read = try? presentation.mediaPlaylist(selecting: .index(position), at: now, segmentIndexes: indexes)
+                else { continue }
                 exercise(read.playlist)
                 if position == 0 { (summary.kind, summary.entries, summary.error) = ("dash", read.playlist.segments.count, nil) }
             }

@@ -43,8 +43,8 @@ enum SeekCommand: Subcommand {
         text mode prints the explanation) and exits 1. --date, --live-edge and --variant on a
         file that is not a playlist are usage errors.
         A DASH MPD (a path or URL ending in .mpd, or a file holding <MPD) is read the same way:
-        its video segments as a playlist's, placed by their own timestamps (static MPDs;
-        SegmentBase and live MPDs exit 2).
+        its video segments as a playlist's, placed by their own timestamps (a SegmentBase's
+        subsegments from its sidx; live MPDs of several Periods exit 2).
         A VOD playlist (EXT-X-ENDLIST) is read as a player reads it (--index as-needed): the
         open fetches the playlists and the first target's segment (with its EXT-X-MAP), and
         each seek only the segments its landing needs, whose bytes_read and requests it

@@ -33,7 +33,9 @@ enum StepCommand: Subcommand {
         TIME is seconds (92.5, or 92.5s), a rational (1001/30000) or a clock time (00:01:32.500),
         given after FILE as seek takes it, or with --at.
         An HLS playlist or a DASH MPD is read by FrameSeek, as seek reads it (--variant picks a
-        rendition), and its whole window is indexed: frames are numbered across segments.
+        rendition), and its whole window is indexed: frames are numbered across segments. With
+        --index as-needed, the landing and each step fetch only the segments around the frame,
+        as a player does, and frame_index is null.
         In Matroska/WebM, MPEG-TS and fragmented MP4 the landing and the steps read seek windows
         (--index as-needed, the default): a step past the frames read reads the next window,
         and frame_index is null (frame_index_unknown "not_indexed"). --index full, an index
@@ -105,7 +107,7 @@ enum StepCommand: Subcommand {
         let cacheBytes = try arguments.integer("--cache-mb").map { $0 * 1024 * 1024 }
         if let pngPattern { try checkOutputPath(PathPattern.expand(pngPattern, number: 1)) }
         // A playlist or an MPD is read by FrameSeek, as `seek` reads it; steps index its whole
-        // window.
+        // window unless --index as-needed.
         let engine: any SeekingEngine =
             PlaylistInput.isPlaylist(file)
             ? try PlaylistInput.open(file, arguments)

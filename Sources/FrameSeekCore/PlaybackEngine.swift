@@ -16,6 +16,9 @@ public protocol PlaybackEngine: AnyObject {
     var seekableRange: Range<MediaTime>? { get }
     /// The frame the engine last landed or stepped on, nil before any.
     var currentFrameIndex: Int? { get }
+    /// That frame's time, known without numbering the frames (a playlist or a file opened as
+    /// needed lands on frames it has not numbered); nil before any landing.
+    var currentFrameTime: MediaTime? { get }
     /// Seeks as the landing rules say and decodes the landed frame. The engine polls
     /// `interruption` while it decodes and throws `MediaError` with reason `.interrupted` as
     /// soon as it is set, leaving the previous landing current.
@@ -33,6 +36,8 @@ extension PlaybackEngine {
     public var indexedFrameTable: FrameTable? { frameTable }
     /// The table's range.
     public var seekableRange: Range<MediaTime>? { frameTable.seekableRange }
+    /// The current frame's time in the table.
+    public var currentFrameTime: MediaTime? { currentFrameIndex.map { frameTable.frames[$0].time } }
 
     /// Seeks with nothing able to interrupt it.
     public func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding {

@@ -121,9 +121,10 @@ struct DASHPresentationTests {
     }
 
     @Test(
-        "Hostile or unsupported MPDs are refused naming the element: live without a start or of two Periods, SegmentBase, no video, huge r, overflow, bad templates",
+        "Hostile or unsupported MPDs are refused naming the element: live without a start or of two Periods, SegmentBase without an index or its bytes, no video, huge r, overflow, bad templates",
         arguments: [
-            ("dynamic", false), ("dynamicPeriods", true), ("dynamicType", false), ("segmentBase", true), ("audioOnly", false),
+            ("dynamic", false), ("dynamicPeriods", true), ("dynamicType", false), ("segmentBase", false),
+            ("segmentBaseWithoutIndexRange", true), ("segmentBaseUnread", false), ("audioOnly", false),
             ("hugeRepeat", false), ("overflow", false),
             ("unknownIdentifier", false), ("unpairedDollar", false), ("badWidth", false)
         ])
@@ -143,14 +144,16 @@ struct DASHPresentationTests {
                 [Self.video([representation], template: Self.element("SegmentTemplate", ["media": "$Number$", "duration": "2"]))])
             root = Self.element("MPD", ["type": "dynamic", "availabilityStartTime": "2026-01-01T00:00:00Z"], [period, period])
         case "dynamicType": root = Self.element("MPD", ["type": "live"], [])
-        case "segmentBase":
+        case "segmentBase", "segmentBaseWithoutIndexRange", "segmentBaseUnread":
+            // No bytes before an index at 0 to initialize from; no index; an index never read.
+            let attributes = ["segmentBase": ["indexRange": "0-99"], "segmentBaseUnread": ["indexRange": "800-899"]][`case`.name] ?? [:]
             root = Self.mpd([
                 Self.element(
                     "Period", [:],
                     [
                         Self.video([
                             Self.element(
-                                "Representation", ["id": "r", "bandwidth": "1"], [Self.element("SegmentBase", ["indexRange": "0-99"])])
+                                "Representation", ["id": "r", "bandwidth": "1"], [Self.element("SegmentBase", attributes)])
                         ])
                     ])
             ])

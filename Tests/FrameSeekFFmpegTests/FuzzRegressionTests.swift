@@ -117,6 +117,9 @@ struct RemoteInputFuzzRegressionTests {
             // An hour after availabilityStartTime, the Period (from 100 s) has 1,750 whole 2-s
             // segments; a 30-s buffer keeps the last fifteen.
             #expect(summary.kind == "dash" && summary.entries == 15, "\(summary)")
+        case "segment-index.sidx":
+            // ffmpeg's global sidx of the B-frame fixture: two subsegments.
+            #expect(summary.indexReferences == 2, "\(summary)")
         case "dash-live-timeline.mpd":
             // Six 2-s segments from 3,588 s: all ended at 3,600 s, all inside the 12-s buffer.
             #expect(summary.kind == "dash" && summary.entries == 6, "\(summary)")

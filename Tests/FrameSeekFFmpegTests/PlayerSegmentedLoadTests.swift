@@ -2,7 +2,8 @@
 // with CMAF segments and as DASH (SegmentTimeline), is ready after the manifest and the init
 // segment: the loopback server counts every request by path. A seek then fetches only the
 // segment that holds its target, and lands on the frame ffmpeg decodes there (framemd5 of the
-// source film, which has a frame every half second, each picture its own: testsrc2's clock).
+// source film, which has a frame every half second, each picture its own: testsrc2's clock); a
+// step back across the segment's start fetches the segment before and no other.
 
 import Dispatch
 import Foundation
@@ -62,6 +63,22 @@ struct PlayerSegmentedLoadTests {
             #expect(
                 try check.landedPicture()?.md5 == expected,
                 "\(form.folder): landed at \(outcome.landedMediaTime.seconds) s, not on ffmpeg's frame")
+            // A step back across the segment's start fetches the segment before, and only it.
+            let (beforeStep, _) = try server.requestsAndFaults()
+            let back = await player.stepFrameReport(.backward)
+            let (afterStep, _) = try server.requestsAndFaults()
+            let fetched = afterStep.filter { beforeStep[$0.key] != $0.value }
+            #expect(
+                fetched.count == 1 && fetched.allSatisfy { beforeStep[$0.key] == nil && $0.value == 1 },
+                "\(form.folder): the step fetched \(fetched)")
+            guard case .stepped(_, let stepped) = back.result else {
+                Issue.record("\(form.folder): the step back did not step: \(back)")
+                await player.close()
+                continue
+            }
+            #expect(abs(stepped.seconds - 3599.5) < 0.001, "\(form.folder): stepped back to \(stepped.seconds) s")
+            _ = try check.seek(to: stepped, precision: .exact)
+            #expect(try check.landedPicture()?.md5 == md5s[7199], "\(form.folder): stepped back onto another picture")
             await player.close()
         }
     }

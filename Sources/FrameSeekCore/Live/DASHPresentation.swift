@@ -5,11 +5,12 @@ import Foundation
 /// segment engine serves HLS and DASH alike (`HLSEngine`).
 ///
 /// Read: SegmentTemplate with `$Number$` or `$Time$` (with or without a SegmentTimeline),
-/// SegmentList, `BaseURL` at every level, inheritance of SegmentTemplate from Period and
+/// SegmentList, SegmentBase (one file whose `sidx` lists its subsegments, each then a byte
+/// range of the file), `BaseURL` at every level, inheritance of SegmentTemplate from Period and
 /// AdaptationSet, several Periods; dynamic (live) MPDs of one Period, whose segments are those
 /// available at the instant asked for (`mediaPlaylist(selecting:at:)`), dated from
-/// `availabilityStartTime`. Not read yet: SegmentBase (one file indexed by its `sidx`), and
-/// dynamic MPDs of several Periods; both are refused with a reason.
+/// `availabilityStartTime`. Not read yet: dynamic MPDs of several Periods, and SegmentBase in a
+/// dynamic MPD; both are refused with a reason.
 public struct DASHPresentation: Sendable, Hashable {
     /// One Period's segments of the chosen Representation.
     struct PeriodSegments: Sendable, Hashable {
@@ -144,21 +145,19 @@ public struct DASHPresentation: Sendable, Hashable {
     ///
     /// - Throws: `MPDError` when a template or list cannot be expanded; `HLSVariantSelectionError`
     ///   is thrown as `MPDError` naming what was asked for.
+    ///
+    /// A SegmentBase Representation's subsegments come from its `sidx`, which the caller
+    /// fetches (`segmentIndexRanges(selecting:)`) and passes in `segmentIndexes`.
     public func mediaPlaylist(
-        selecting selection: HLSVariantSelection, at now: ProgramDate = ProgramDate(Date())
+        selecting selection: HLSVariantSelection, at now: ProgramDate = ProgramDate(Date()),
+        segmentIndexes: [String: SegmentIndexBox] = [:]
     ) throws(MPDError) -> (playlist: HLSMediaPlaylist, chosen: (position: Int, variant: HLSVariant), offsets: [MediaTime]) {
-        let chosenVariant: HLSVariant
-        do { chosenVariant = try variants.variant(selecting: selection) } catch {
-            throw MPDError(element: "MPD/Period[1]", reason: error.description)
-        }
-        let position = chosenVariant.line - 1
-        let chosen = periods[0][position]
+        let (chosenVariant, chosen) = try representations(selecting: selection)
+        let chosen0 = chosen[0]
         var segments: [HLSSegment] = []
         var offsets: [MediaTime] = []
         var longest = MediaTime.zero
-        for (index, representations) in periods.enumerated() {
-            let representation =
-                representations.first { $0.id == chosen.id } ?? representations[min(position, representations.count - 1)]
+        for (index, representation) in chosen.enumerated() {
             let availability = live.map { live in
                 let periodDate = live.availabilityStart.advanced(by: representation.periodStart)
                 let until = periodDate.interval(to: now)
@@ -166,7 +165,8 @@ public struct DASHPresentation: Sendable, Hashable {
                     periodDate: periodDate, from: until - (live.timeShiftBufferDepth ?? Live.defaultWindow), until: until)
             }
             let period = try representation.segments(
-                firstSequence: segments.count, discontinuitySequence: index, availability: availability)
+                firstSequence: segments.count, discontinuitySequence: index, availability: availability,
+                index: segmentIndexes[representation.path])
             guard segments.count + period.segments.count <= Self.segmentLimit else {
                 throw MPDError(element: representation.path, reason: "more than \(Self.segmentLimit) segments")
             }
@@ -174,13 +174,49 @@ public struct DASHPresentation: Sendable, Hashable {
             offsets += [MediaTime](repeating: period.offset, count: period.segments.count)
             longest = period.segments.map(\.duration).reduce(longest) { max($0, $1) }
         }
-        guard !segments.isEmpty || live != nil else { throw MPDError(element: chosen.path, reason: "no segment") }
+        guard !segments.isEmpty || live != nil else { throw MPDError(element: chosen0.path, reason: "no segment") }
         let target = Int(clamping: longest.convertScale(1, rounding: .towardPositiveInfinity).value)
         let playlist = HLSMediaPlaylist(
             url: url, version: nil, targetDuration: max(1, target), mediaSequence: segments.first?.mediaSequence ?? 0,
             discontinuitySequence: 0, playlistType: live == nil ? .vod : nil, hasEndList: live == nil,
             holdBack: live?.suggestedPresentationDelay, segments: segments)
-        return (playlist, (position, chosenVariant), offsets)
+        return (playlist, (chosenVariant.line - 1, chosenVariant), offsets)
+    }
+
+    /// The `sidx` ranges `mediaPlaylist(selecting:at:segmentIndexes:)` needs for `selection`:
+    /// each SegmentBase Representation's path, file and index range, in Period order.
+    ///
+    /// - Throws: `MPDError` (unsupported) for a SegmentBase in a dynamic MPD, before anything is
+    ///   fetched for it.
+    public func segmentIndexRanges(
+        selecting selection: HLSVariantSelection
+    ) throws(MPDError) -> [(path: String, url: URL, range: HLSByteRange)] {
+        let ranges = try representations(selecting: selection).each.compactMap { representation in
+            representation.segmentBase.map { (path: representation.path, url: representation.base, range: $0.indexRange) }
+        }
+        if live != nil, let first = ranges.first {
+            throw MPDError(element: first.path, reason: "SegmentBase in a dynamic MPD is not read", isUnsupported: true)
+        }
+        return ranges
+    }
+
+    /// The variant `selection` picks and its Representation in each Period: the one with the
+    /// same `@id`, else the one at the same position (or the last).
+    private func representations(
+        selecting selection: HLSVariantSelection
+    ) throws(MPDError) -> (variant: HLSVariant, each: [DASHRepresentation]) {
+        let chosenVariant: HLSVariant
+        do { chosenVariant = try variants.variant(selecting: selection) } catch {
+            throw MPDError(element: "MPD/Period[1]", reason: error.description)
+        }
+        let position = chosenVariant.line - 1
+        let chosen = periods[0][position]
+        return (
+            chosenVariant,
+            periods.map { representations in
+                representations.first { $0.id == chosen.id } ?? representations[min(position, representations.count - 1)]
+            }
+        )
     }
 
     /// `element`'s URL resolved against `base`; `base` when there is no element.

@@ -1,9 +1,21 @@
 import Foundation
 
 /// One video Representation of a Period, with what its segments are made from: the
-/// SegmentTemplate or SegmentList it inherits (Period, then AdaptationSet, then its own) and
-/// the BaseURL its URLs resolve against.
+/// SegmentTemplate or SegmentList it inherits (Period, then AdaptationSet, then its own), or
+/// its SegmentBase, and the BaseURL its URLs resolve against.
 public struct DASHRepresentation: Sendable, Hashable {
+    /// A SegmentBase (ISO/IEC 23009-1 5.3.9.2): the Representation is the one file at its
+    /// BaseURL, whose `sidx` at `indexRange` lists the subsegments (`SegmentIndexBox`).
+    struct SegmentBase: Sendable, Hashable {
+        /// `@indexRange`: the `sidx` box's bytes.
+        let indexRange: HLSByteRange
+        /// `Initialization@range`, or else the bytes before the index (ftyp and moov).
+        let initialization: HLSByteRange
+        /// `@timescale` and `@presentationTimeOffset`.
+        let timescale: Int64
+        let presentationTimeOffset: Int64
+    }
+
     /// The Period an AdaptationSet is read in.
     struct Context {
         let period: MPDElement
@@ -30,6 +42,8 @@ public struct DASHRepresentation: Sendable, Hashable {
     let timeline: MPDElement?
     /// The SegmentList, when the Representation (or its AdaptationSet) has one.
     let list: MPDElement?
+    /// The SegmentBase, when the Representation is one file indexed by its `sidx`.
+    let segmentBase: SegmentBase?
     /// The URL the Representation's URLs resolve against.
     let base: URL
     /// The Period's start and duration on the presentation's timeline.
@@ -58,14 +72,12 @@ public struct DASHRepresentation: Sendable, Hashable {
                 let width = (representation.attributes["width"] ?? set.attributes["width"]).flatMap { Int($0) }
                 let height = (representation.attributes["height"] ?? set.attributes["height"]).flatMap { Int($0) }
                 let templates = [context.period, set, representation].compactMap { $0.child("SegmentTemplate") }
-                if templates.isEmpty,
-                    [set, representation].contains(where: { $0.child("SegmentBase") != nil })
-                        || ([set, representation].allSatisfy { $0.child("SegmentList") == nil })
-                {
-                    throw MPDError(
-                        element: path,
-                        reason: "SegmentBase (one file indexed by its sidx) is not read yet; SegmentTemplate and SegmentList are",
-                        isUnsupported: true)
+                var segmentBase: SegmentBase?
+                if templates.isEmpty, [set, representation].allSatisfy({ $0.child("SegmentList") == nil }) {
+                    guard let element = [representation, set, context.period].lazy.compactMap({ $0.child("SegmentBase") }).first else {
+                        throw MPDError(element: path, reason: "no SegmentTemplate, SegmentList or SegmentBase says where its media is")
+                    }
+                    segmentBase = try Self.segmentBase(element, at: path + "/SegmentBase")
                 }
                 found.append(
                     DASHRepresentation(
@@ -76,12 +88,40 @@ public struct DASHRepresentation: Sendable, Hashable {
                             merged.merge(element.attributes) { _, specific in specific }
                         },
                         timeline: templates.reversed().lazy.compactMap { $0.child("SegmentTimeline") }.first,
-                        list: representation.child("SegmentList") ?? set.child("SegmentList"),
+                        list: representation.child("SegmentList") ?? set.child("SegmentList"), segmentBase: segmentBase,
                         base: DASHPresentation.resolve(representation.child("BaseURL"), against: setBase),
                         periodStart: context.start, periodDuration: context.duration))
             }
         }
         return found
+    }
+
+    /// `element`'s SegmentBase: `@indexRange` is required (FrameSeek does not search the file
+    /// for its index).
+    private static func segmentBase(_ element: MPDElement, at path: String) throws(MPDError) -> SegmentBase {
+        func number(_ text: String?, _ attribute: String, default value: Int64, in range: ClosedRange<Int64>) throws(MPDError) -> Int64 {
+            guard let text else { return value }
+            guard let number = Int64(text), range.contains(number) else {
+                throw MPDError(
+                    element: "\(path)@\(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a whole number in \(range)")
+            }
+            return number
+        }
+        guard let index = element.attributes["indexRange"] else {
+            throw MPDError(element: path, reason: "SegmentBase without @indexRange (where its sidx is)", isUnsupported: true)
+        }
+        let indexRange = try byteRange(index, at: path + "@indexRange")
+        let initialization = try element.child("Initialization")?.attributes["range"].map { text throws(MPDError) in
+            try byteRange(text, at: path + "/Initialization@range")
+        }
+        guard initialization != nil || indexRange.offset > 0 else {
+            throw MPDError(element: path, reason: "no Initialization@range, and no bytes before the index to initialize from")
+        }
+        return SegmentBase(
+            indexRange: indexRange, initialization: initialization ?? HLSByteRange(length: indexRange.offset, offset: 0),
+            timescale: try number(element.attributes["timescale"], "timescale", default: 1, in: 1...Int64(Int32.max)),
+            presentationTimeOffset: try number(
+                element.attributes["presentationTimeOffset"], "presentationTimeOffset", default: 0, in: 0...Int64.max))
     }
 
     /// What a dynamic MPD's Period makes available at one instant (ISO/IEC 23009-1 5.3.9.5.3):
@@ -105,8 +145,13 @@ public struct DASHRepresentation: Sendable, Hashable {
     /// numbered by its own `$Number$` (stable across reloads, as a Media Sequence Number must
     /// be) and dated.
     func segments(
-        firstSequence: Int, discontinuitySequence: Int, availability: Availability? = nil
+        firstSequence: Int, discontinuitySequence: Int, availability: Availability? = nil, index: SegmentIndexBox? = nil
     ) throws(MPDError) -> (segments: [HLSSegment], offset: MediaTime) {
+        if let segmentBase {
+            return try subsegments(
+                of: segmentBase, index: index, firstSequence: firstSequence, discontinuitySequence: discontinuitySequence,
+                isLive: availability != nil)
+        }
         let source = list?.attributes ?? template
         let timescale = try integer(source["timescale"] ?? "1", "timescale", in: 1...Int64(Int32.max))
         let presentationOffset = try integer(source["presentationTimeOffset"] ?? "0", "presentationTimeOffset")
@@ -220,6 +265,33 @@ public struct DASHRepresentation: Sendable, Hashable {
         return (segments, offset)
     }
 
+    /// A SegmentBase's subsegments, from its `sidx` (`index`, fetched by the caller from
+    /// `segmentBase.indexRange`), each a byte range of the BaseURL with the initialization
+    /// range as its map.
+    private func subsegments(
+        of segmentBase: SegmentBase, index: SegmentIndexBox?, firstSequence: Int, discontinuitySequence: Int, isLive: Bool
+    ) throws(MPDError) -> (segments: [HLSSegment], offset: MediaTime) {
+        guard !isLive else {
+            throw MPDError(element: path, reason: "SegmentBase in a dynamic MPD is not read", isUnsupported: true)
+        }
+        guard let index, index.timescale <= Int64(Int32.max) else {
+            throw MPDError(element: path, reason: "SegmentBase without its sidx read, or with a timescale past 2^31")
+        }
+        guard index.references.count <= DASHPresentation.segmentLimit else {
+            throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
+        }
+        let map = HLSMap(uri: base, byteRange: segmentBase.initialization)
+        let segments = index.references.enumerated().map { position, reference in
+            HLSSegment(
+                mediaSequence: firstSequence + position, uri: base,
+                duration: MediaTime(value: reference.duration, timescale: Int32(index.timescale)), title: nil,
+                byteRange: reference.byteRange, map: map, programDate: nil,
+                discontinuity: position == 0 && discontinuitySequence > 0, discontinuitySequence: discontinuitySequence, line: 0)
+        }
+        let offset = periodStart - MediaTime(value: segmentBase.presentationTimeOffset, timescale: Int32(segmentBase.timescale))
+        return (segments, offset)
+    }
+
     /// The initialization section: SegmentList's Initialization, or the template's
     /// `@initialization`; nil when there is none (self-initializing segments).
     private func initialization() throws(MPDError) -> HLSMap? {
@@ -282,7 +354,9 @@ public struct DASHRepresentation: Sendable, Hashable {
     }
 
     /// `first-last` (inclusive, as HTTP writes ranges).
-    private func byteRange(_ text: String) throws(MPDError) -> HLSByteRange {
+    private func byteRange(_ text: String) throws(MPDError) -> HLSByteRange { try Self.byteRange(text, at: path) }
+
+    private static func byteRange(_ text: String, at path: String) throws(MPDError) -> HLSByteRange {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let first = Int(parts[0]), let last = Int(parts[1]), first >= 0, last >= first,
             last < Int.max

@@ -73,8 +73,9 @@ extension Player {
         _ engine: any PlaybackEngine, from playhead: MediaTime,
         _ direction: FrameStepDirection, count: Int
     ) -> FrameStepReport {
-        let table = engine.frameTable
-        let engineTime = engine.currentFrameIndex.map { table.frames[$0].time } ?? table.frames.first?.time
+        // Before any landing an engine stands on its first frame; one that has not indexed its
+        // frames (a playlist read as needed) is put on the playhead's.
+        let engineTime = engine.currentFrameTime ?? engine.indexedFrameTable?.frames.first?.time
         if engine.media.selectedStream.mediaType == .video, engineTime != playhead {
             _ = try? engine.seek(to: playhead, precision: .exact)
         }

@@ -50,6 +50,11 @@ public final class FFmpegEngine: PlaybackEngine {
         /// What named media opened from memory (`init(bytes:name:options:)`), which bounds
         /// what its demuxer may open in turn: remote unless a local playlist named it.
         package var memoryOrigin = ResourceOrigin.remote
+        /// Whether the leading pictures of the first keyframe (an open GOP's RASL pictures, shown
+        /// before the CRA they follow in decode order) are frames of the table. They are not in a
+        /// file, whose decode starts there and drops them; a playlist's segment keeps them, since
+        /// a decode that comes from the segment before shows them (`HLSEngine`).
+        package var listsLeadingPictures = false
         /// How HDR pictures (PQ, HLG) are brought to SDR BT.709 in every picture the engine
         /// makes; SDR pictures and MD5s are the same whatever it says.
         public var toneMapping = ToneMapping.default
@@ -108,6 +113,8 @@ public final class FFmpegEngine: PlaybackEngine {
     /// The frame the engine last landed or stepped on, nil before any and while landings are
     /// planned on a seek window (its frames are not numbered in the stream).
     public var currentFrameIndex: Int? { executor.table.coversStream ? executor.landedFrameIndex : nil }
+    /// The landed frame's time, also on a seek window, whose frames are not numbered.
+    public var currentFrameTime: MediaTime? { executor.landedFrameIndex.map { executor.table.frames[$0].time } }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
     /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different
     /// decoder of the same codec may produce different pixels.
@@ -208,9 +215,10 @@ public final class FFmpegEngine: PlaybackEngine {
             ? nil
             : (try? Decoder(parameters: decoderParameters, threads: threads, log: FFmpegLogSink()))
                 .map { KeyframePrefetch(decoder: $0, decodesEveryOffer: options.prefetchesEveryKeyframe) }
-        let builder = FrameTableBuilder(
+        var builder = FrameTableBuilder(
             demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS,
             onKeyframePacket: prefetch.map { prefetch in { prefetch.offer($0) } })
+        builder.listsLeadingPictures = options.listsLeadingPictures
         defer { prefetch?.scanEnded() }
         let cacheKey =
             memory == nil && IndexCache.holdsItsOwnMedia(demuxer.formatName)

@@ -21,19 +21,38 @@ extension HLSEngine {
     ///
     /// - Throws: `MediaError` naming `name` (`.streamUnavailable`) when no such Representation
     ///   exists or its segments cannot be listed.
+    ///
+    /// A SegmentBase Representation's `sidx` is fetched here (by range, counted in `reads`).
     static func dashListing(
-        _ presentation: DASHPresentation, selecting selection: HLSVariantSelection, origin: MediaTime?, name: String
+        _ presentation: DASHPresentation, selecting selection: HLSVariantSelection, origin: MediaTime?, name: String,
+        fetcher: SegmentFetcher, reads: inout MediaReads
     ) throws(MediaError) -> DASHListing {
         do {
-            let read = try presentation.mediaPlaylist(selecting: selection)
+            var indexes: [String: SegmentIndexBox] = [:]
+            for needed in try presentation.segmentIndexRanges(selecting: selection) {
+                let bytes: [UInt8]
+                do {
+                    bytes = try fetcher.bytes(
+                        at: needed.url, range: needed.range, namedBy: ResourceOrigin.of(presentation.url.absoluteString),
+                        counting: &reads)
+                } catch {
+                    throw MediaError(path: name, reason: .readFailed, cause: "cannot read the SegmentBase's sidx: \(error.description)")
+                }
+                indexes[needed.path] = try SegmentIndexBox(bytes: bytes, offset: needed.range.offset, element: needed.path)
+            }
+            let read = try presentation.mediaPlaylist(selecting: selection, segmentIndexes: indexes)
             let first = read.playlist.segments.first?.programDate
             let origin = origin ?? presentation.live.flatMap { live in first.map { live.availabilityStart.interval(to: $0) } } ?? .zero
             let offsets = Dictionary(
                 zip(read.playlist.segments.map(\.mediaSequence), read.offsets.map { $0 - origin })
             ) { first, _ in first }
             return DASHListing(playlist: read.playlist, chosen: read.chosen, offsets: offsets, origin: origin)
+        } catch let error as MediaError {
+            throw error
+        } catch let error as MPDError {
+            throw MediaError(path: name, reason: error.isUnsupported ? .unsupported : .streamUnavailable, cause: error.description)
         } catch {
-            throw MediaError(path: name, reason: .streamUnavailable, cause: error.description)
+            throw MediaError(path: name, reason: .streamUnavailable, cause: "\(error)")
         }
     }
 
@@ -54,7 +73,8 @@ extension HLSEngine {
                 path: url, reason: .notMedia, cause: "\(mediaPlaylistURL.absoluteString) became a multivariant playlist on reload")
         case (.dash(let presentation), _?):
             let listing = try Self.dashListing(
-                presentation, selecting: .index(variant?.position ?? 0), origin: dashOrigin, name: url)
+                presentation, selecting: .index(variant?.position ?? 0), origin: dashOrigin, name: url, fetcher: fetcher,
+                reads: &reads)
             mediaTimeOffsets = listing.offsets
             return listing.playlist
         case (.dash, nil), (.hls, _?):

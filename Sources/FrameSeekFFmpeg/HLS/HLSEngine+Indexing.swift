@@ -77,6 +77,7 @@ extension HLSEngine {
         }
         var segmentOptions = options
         segmentOptions.memoryOrigin = segmentOrigin
+        segmentOptions.listsLeadingPictures = true
         return try FFmpegEngine(bytes: try bytes(of: segment, withMap: true), name: name, options: segmentOptions)
     }
 
@@ -159,12 +160,14 @@ extension HLSEngine {
         }
     }
 
-    /// Where `segment`'s first listed frame goes on the timeline: where the playlist starts
-    /// the segment (`listed`) for HLS; for DASH, the frame's own media time plus the Period's
+    /// Where `segment`'s first keyframe goes on the timeline: where the playlist starts the
+    /// segment (`listed`) for HLS; for DASH, the frame's own media time plus the Period's
     /// offset (`mediaTimeOffsets`), as DASH clients place media.
     func placedStart(of segment: HLSSegment, _ frames: IndexedSegment.Frames, listed: MediaTime) -> MediaTime {
-        guard let offset = mediaTimeOffsets?[segment.mediaSequence], let first = frames.table.frames.first else { return listed }
-        return offset + frames.table.timeBase.time(ofTicks: first.pts)
+        let table = frames.table
+        guard let offset = mediaTimeOffsets?[segment.mediaSequence], table.frames.indices.contains(table.leadingPictureCount)
+        else { return listed }
+        return offset + table.timeBase.time(ofTicks: table.frames[table.leadingPictureCount].pts)
     }
 
     /// Rebuilds the global table and `media` from `segments`, and moves the landed frame's
@@ -196,7 +199,9 @@ extension HLSEngine {
             duration: window.seekableRange.upperBound - window0,
             streams: first.media.streams, selectedStreamIndex: first.media.selectedStreamIndex,
             truncation: nil, missingData: built.table.missingData)
-        engines.keepOnly(Set(segments.map(\.segment.mediaSequence)))
+        let sequences = Set(segments.map(\.segment.mediaSequence))
+        engines.keepOnly(sequences)
+        undecodableLeadingPictures = undecodableLeadingPictures.filter { sequences.contains($0.sequence) }
         // A live stream may rotate its EXT-X-MAP sections: keep only those the window names,
         // or the cache would grow for as long as the stream runs.
         let maps = Set(segments.compactMap(\.segment.map))
@@ -207,10 +212,12 @@ extension HLSEngine {
             let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex)
         {
             currentFrameIndex = global
+            landedTime = built.table.frames[global].time
         } else {
             // The landed frame's segment left the window: nothing in the window is current.
             currentFrameIndex = nil
             landedLocation = nil
+            landedTime = nil
             currentSegmentEngine = nil
         }
     }

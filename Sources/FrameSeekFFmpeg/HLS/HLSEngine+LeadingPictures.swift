@@ -22,9 +22,7 @@ extension HLSEngine {
         guard let position = segments.firstIndex(where: { $0.segment.mediaSequence == location.sequence }), position > 0
         else { return nil }
         let segment = segments[position].segment, previous = segments[position - 1].segment
-        guard !segment.discontinuity, !segment.isGap, !previous.isGap, segment.map == previous.map,
-            previous.mediaSequence == segment.mediaSequence - 1
-        else { return nil }
+        guard HLSWindowIndex.continues(segment, from: previous) else { return nil }
         let joined: FFmpegEngine
         if let kept = leadingPictureEngine, kept.sequence == location.sequence {
             joined = kept.engine

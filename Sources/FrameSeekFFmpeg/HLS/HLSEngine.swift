@@ -16,9 +16,10 @@ import FrameSeekCore
 /// A VOD playlist opened with `FrameIndexing.asNeeded` is read as a player reads it: the open
 /// fetches the playlists and what describes the streams (the init segment, or the first
 /// seek's segment when the caller names it, or the first segment), and each seek fetches
-/// only the segments its landing needs (see `seekInSegments`), so its landings carry no
-/// frame number. Anything that needs the whole window's table (`frameTable`, steps) indexes
-/// every segment first, as a `full` open would have.
+/// only the segments its landing needs (see `seekInSegments`), and each step only the segments
+/// around the landed frame (`step`), so its landings carry no frame number. Anything that needs
+/// the whole window's table (`frameTable`) indexes every segment first, as a `full` open would
+/// have.
 ///
 /// A segment that cannot be fetched or opened does not fail the open (unless none can be
 /// read): it is missing data in `media` and `frameTable`, and a seek into it lands damaged and
@@ -70,6 +71,8 @@ public final class HLSEngine: LivePlaybackEngine {
     /// `frameTable`); nil while seeks read the window segment by segment, so that a caller
     /// that only reports the table does not fetch every segment for it.
     public var indexedFrameTable: FrameTable? { indexesWholeWindow ? index.table : nil }
+    /// The landed frame's time, numbered or not.
+    public var currentFrameTime: MediaTime? { landedTime }
     /// The whole window's table's range once it is indexed; before, the playlist's window.
     public var seekableRange: Range<MediaTime>? {
         indexesWholeWindow ? index.table.seekableRange : liveSeekWindow.seekableRange
@@ -115,6 +118,9 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The last segment opened after the segment before it, for its leading pictures (see
     /// `landLeadingPicture`): steps through them reuse it.
     var leadingPictureEngine: (sequence: Int, engine: FFmpegEngine)?
+    /// Leading pictures that decoding after the segment before did not produce: steps pass
+    /// over them. Only those of the window's segments are kept.
+    var undecodableLeadingPictures: Set<HLSWindowIndex.Location> = []
 
     /// Opens the playlist at `url` (a path, `file://`, `http://` or `https://` URL) and indexes
     /// every segment of its window.
@@ -153,7 +159,8 @@ public final class HLSEngine: LivePlaybackEngine {
         var dateOrigin: ProgramDate?
         switch try Self.readManifest(given, namedBy: .local, fetcher: fetcher, name: url, counting: &reads) {
         case .dash(let presentation):
-            let listing = try Self.dashListing(presentation, selecting: variant, origin: nil, name: url)
+            let listing = try Self.dashListing(
+                presentation, selecting: variant, origin: nil, name: url, fetcher: fetcher, reads: &reads)
             if presentation.live != nil { dateOrigin = listing.playlist.segments.first?.programDate }
             (playlist, chosen, offsets, origin) = (listing.playlist, listing.chosen, listing.offsets, listing.origin)
         case .hls(.media(let media)):
@@ -336,10 +343,30 @@ public final class HLSEngine: LivePlaybackEngine {
         _ plan: LandingPlan, on index: HLSWindowIndex, isWholeWindow: Bool = true, mode: LandingMode,
         interruption: SeekInterruptionFlag?, readsBefore: MediaReads
     ) throws(MediaError) -> SeekLanding {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         let location = index.locations[plan.frameIndex]
         let engine = try segmentEngine(location.sequence)
+        if location.localIndex < engine.frameTable.leadingPictureCount {
+            // A leading picture of an open GOP at the segment's start refers to the segment
+            // before, which a player has decoded: decode it after that segment (the window
+            // lists it only where that segment is there).
+            let leading: (SeekLanding, (engine: FFmpegEngine, localIndex: Int, keyframe: (sequence: Int, localIndex: Int)?))?
+            do { leading = try landLeadingPicture(location, of: engine, mode: mode, interruption: interruption) } catch {
+                if error.reason != .interrupted { undecodableLeadingPictures.insert(location) }
+                throw error
+            }
+            guard let leading else {
+                // Steps pass over it from now on, as over any frame the decoder cannot produce.
+                undecodableLeadingPictures.insert(location)
+                throw MediaError(
+                    path: url, reason: .decodeFailed,
+                    cause: "segment \(location.sequence) frame \(location.localIndex) is a leading picture that no decode after "
+                        + "the segment before produces")
+            }
+            return landing(
+                plan, on: index, isWholeWindow: isWholeWindow, local: leading.0, landedIn: leading.1, since: start, readsBefore: readsBefore
+            )
+        }
         let localPlan: LandingPlan
         do {
             localPlan = try engine.frameTable.planLanding(onFrame: location.localIndex)
@@ -360,6 +387,18 @@ public final class HLSEngine: LivePlaybackEngine {
             guard let leading = try landLeadingPicture(location, of: engine, mode: mode, interruption: interruption) else { throw error }
             (local, landedIn) = leading
         }
+        return landing(
+            plan, on: index, isWholeWindow: isWholeWindow, local: local, landedIn: landedIn, since: start, readsBefore: readsBefore)
+    }
+
+    /// The global landing for `plan` from the segment engine's `local` one, after which the
+    /// engine stands on it.
+    private func landing(
+        _ plan: LandingPlan, on index: HLSWindowIndex, isWholeWindow: Bool, local: SeekLanding,
+        landedIn: (engine: FFmpegEngine, localIndex: Int, keyframe: (sequence: Int, localIndex: Int)?),
+        since start: ContinuousClock.Instant, readsBefore: MediaReads
+    ) -> SeekLanding {
+        let location = index.locations[plan.frameIndex]
         let global = index.globalIndex(sequence: location.sequence, localIndex: landedIn.localIndex) ?? plan.frameIndex
         currentSegmentEngine = landedIn.engine
         currentFrameIndex = isWholeWindow ? global : nil
@@ -369,7 +408,7 @@ public final class HLSEngine: LivePlaybackEngine {
             plan: plan, frame: index.table.frames[global],
             keyframeIndex: landedIn.keyframe.flatMap { index.globalIndex(sequence: $0.sequence, localIndex: $0.localIndex) },
             framesDecoded: local.framesDecoded, demuxerSeeks: local.demuxerSeeks,
-            latency: clock.now - start, decodeErrors: local.decodeErrors,
+            latency: ContinuousClock.now - start, decodeErrors: local.decodeErrors,
             missingData: index.table.missingData(at: plan.target),
             reads: reads - readsBefore, isIndexed: isWholeWindow)
     }

@@ -26,19 +26,22 @@ struct IndexedSegment {
 /// global frame to the segment and local frame that hold it.
 ///
 /// Each segment is placed by the playlist, not by its timestamps: frame time = the segment's
-/// start on the `HLSTimeline` + the frame's distance from the segment's first listed frame.
+/// start on the `HLSTimeline` + the frame's distance from the segment's first keyframe.
 /// So a discontinuity (timestamps that reset or jump) and a 33-bit MPEG-TS wrap between
 /// segments cannot reorder or overlap frames: each segment's frames sit where the playlist
 /// says the segment starts. (FFmpeg unwraps timestamps that wrap inside one segment.)
 ///
-/// The segment's first listed frame sits exactly on the segment start: a segment starts with a
-/// keyframe (EXT-X-INDEPENDENT-SEGMENTS), and what EXT-X-PROGRAM-DATE-TIME dates is the
-/// segment's first sample. The first video frame is taken as that sample rather than the
-/// container start, which in MPEG-TS is often an audio packet some milliseconds earlier:
-/// placing by the container start would move each video segment by that audio lead, and a
-/// seek to a segment's start would land on the previous segment's last frame. Frames a
-/// segment holds before its first keyframe cannot be decoded from the segment alone and are
-/// not listed (the segment engine already leaves them out, as it does for files).
+/// The segment's first keyframe sits exactly on the segment start: a segment starts with a
+/// keyframe (EXT-X-INDEPENDENT-SEGMENTS), packagers measure EXTINF from one keyframe to the
+/// next, and what EXT-X-PROGRAM-DATE-TIME dates is the segment's first sample. The first video
+/// keyframe is taken as that sample rather than the container start, which in MPEG-TS is often
+/// an audio packet some milliseconds earlier: placing by the container start would move each
+/// video segment by that audio lead, and a seek to a segment's start would land on the previous
+/// segment's last frame. Packets a segment holds before its first keyframe cannot be decoded
+/// from the segment and are not listed (the segment engine leaves them out, as it does for
+/// files). The keyframe's leading pictures (an open GOP's RASL pictures, shown before it) sit
+/// before the segment start, where the previous segment's frames end; they are listed when that
+/// segment is there to decode them after (`continues(_:from:)`).
 struct HLSWindowIndex {
     /// Where a global frame comes from.
     struct Location: Hashable {
@@ -71,6 +74,14 @@ struct HLSWindowIndex {
     static func timeBase(forStream own: TimeBase) -> TimeBase {
         let mpegTS = TimeBase(numerator: 1, denominator: 90_000)
         return own.numerator == 1 && own.denominator > mpegTS.denominator ? own : mpegTS
+    }
+
+    /// Whether `segment`'s media follows on from `previous`'s in one decode: consecutive, neither
+    /// a gap, no discontinuity, the same initialization section. An open GOP's leading pictures
+    /// at `segment`'s start are decoded after `previous` (`HLSEngine.landLeadingPicture`).
+    static func continues(_ segment: HLSSegment, from previous: HLSSegment) -> Bool {
+        !segment.discontinuity && !segment.isGap && !previous.isGap && segment.map == previous.map
+            && previous.mediaSequence == segment.mediaSequence - 1
     }
 
     /// Combines `segments` (in playlist order) into one table in `timeBase`.
@@ -112,11 +123,18 @@ struct HLSWindowIndex {
                 continue
             }
             let local = content.table
-            guard let zero = local.frames.first?.time else { continue }
+            let leading = local.leadingPictureCount
+            guard local.frames.indices.contains(leading) else { continue }
+            let zero = local.frames[leading].time
+            // Leading pictures are frames where the segment before is there to decode them
+            // after, as a player that played on does; elsewhere no decode shows them.
+            let previous = segments.indices.contains(position - 1) ? segments[position - 1] : nil
+            let decodedAfterPrevious = previous.map { $0.frames != nil && Self.continues(indexed.segment, from: $0.segment) } ?? false
+            let firstListed = decodedAfterPrevious ? 0 : leading
             let limit =
                 !limitsByNextStart ? nil : segments.indices.contains(position + 1) ? segments[position + 1].start : nextStart
             var map = [Int?](repeating: nil, count: local.frames.count)
-            for frame in local.frames {
+            for frame in local.frames[firstListed...] {
                 let time = indexed.start + (frame.time - zero)
                 guard let pts = timeBase.ticks(in: time), limit.map({ time < $0 }) ?? true,
                     frames.last.map({ pts > $0.pts }) ?? true
@@ -165,4 +183,13 @@ struct HLSWindowIndex {
             missingDataAfter: missingAfter, edgeMissingData: edges)
         return HLSWindowIndex(table: table, locations: locations, globalIndices: globalIndices)
     }
+}
+
+extension FrameTable {
+    /// How many frames are shown before the first keyframe in decode order: the leading
+    /// pictures of an open GOP's first keyframe in a table that lists them
+    /// (`FFmpegEngine.Options.listsLeadingPictures`), else none. None either when that keyframe
+    /// is not a frame (an edit list discards it): every frame after it is then listed, and the
+    /// segment is placed by its first frame.
+    var leadingPictureCount: Int { randomAccessPoints.min { $0.decodeOrder < $1.decodeOrder }?.frameIndex ?? 0 }
 }

@@ -91,6 +91,8 @@ struct FrameTableBuilder {
     /// (`KeyframePrefetch.offer`). A scan that hands out packets reads their payloads, so it is
     /// never an index scan.
     let onKeyframePacket: ((Packet) -> Void)?
+    /// Whether the first keyframe's leading pictures are frames (`FFmpegEngine.Options`).
+    var listsLeadingPictures = false
 
     /// A builder of the table of `demuxer`'s stream `streamIndex`, whose time zero is
     /// `originPTS`.
@@ -199,7 +201,8 @@ struct FrameTableBuilder {
         let count = packets.count
         // Decoding can only start at a keyframe: packets before the first one (a stream cut
         // mid-GOP) and the leading pictures shown before it (RASL frames of an opening CRA,
-        // B-frames of an open GOP) never come out of the decoder, so they are not frames.
+        // B-frames of an open GOP) never come out of the decoder, so they are not frames;
+        // unless the table lists leading pictures, which a decode from before shows.
         guard let firstKey = (0..<count).first(where: { packets.isKeyframe($0) }) else {
             throw MediaError(
                 path: demuxer.path, reason: .decodeFailed, cause: "stream \(streamIndex) has no keyframe to start decoding from")
@@ -215,7 +218,8 @@ struct FrameTableBuilder {
         shown.reserveCapacity(count)
         var otherPackets: [Int64: Int] = [:]
         func isFrame(_ i: Int) -> Bool {
-            i >= firstKey && (i == firstKey || pts(i) > firstKeyPTS || firstKeyDiscarded) && !packets.isDiscarded(i)
+            i >= firstKey && (i == firstKey || pts(i) > firstKeyPTS || firstKeyDiscarded || listsLeadingPictures)
+                && !packets.isDiscarded(i)
         }
         for i in 0..<count {
             if isFrame(i) { shown.append(Int32(i)) } else { otherPackets[pts(i)] = i }

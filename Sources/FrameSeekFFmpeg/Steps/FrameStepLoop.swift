@@ -17,6 +17,9 @@ struct FrameStepLoop {
     let isUndecodable: (Int) -> Bool
     /// The frame current after the step (or after a step that did not happen).
     let currentFrame: () -> FrameEntry?
+    /// Whether the table's frame numbers are the stream's (a run of a playlist's segments
+    /// numbers its own frames).
+    var isIndexed: Bool? = nil
 
     /// Steps `count` frames from frame `current`. Never throws: failures are typed reasons.
     func step(_ direction: FrameStepDirection, count: Int, from current: Int) -> FrameStepReport {
@@ -26,7 +29,7 @@ struct FrameStepLoop {
             FrameStepReport(
                 result: result, direction: direction, requestedCount: count, framesStepped: moved,
                 frame: currentFrame(), framesDecoded: decoded, latency: clock.now - start,
-                decodeErrors: errors, isIndexed: table.coversStream)
+                decodeErrors: errors, isIndexed: isIndexed ?? table.coversStream)
         }
         guard isVideo else { return report(.unavailable(.audioOnly), moved: 0, decoded: 0) }
         let destination: (index: Int, moved: Int)
