@@ -68,13 +68,7 @@ extension HLSEngine {
         var first = segmentPosition(holding: low)
         var last = high.map(segmentPosition(holding:)) ?? first
         while true {
-            let nextStart = segments.indices.contains(last + 1) ? segments[last + 1].start : nil
-            guard !(first...last).contains(where: { indexSegment(at: $0) == nil }),
-                let run = HLSWindowIndex.build(
-                    Array(segments[first...last]), timeBase: timeBase, nextStart: nextStart,
-                    limitsByNextStart: mediaTimeOffsets == nil),
-                let firstFrame = run.table.frames.first
-            else {
+            guard let run = run(first...last), let firstFrame = run.table.frames.first else {
                 return try seekOnWholeWindow(
                     to: time, precision: precision, interruption: interruption, readsBefore: readsBefore,
                     since: start)
@@ -107,6 +101,17 @@ extension HLSEngine {
             )
             .addingWindowCost(reads: nil, demuxerSeeks: 0, latency: fetching)
         }
+    }
+
+    /// The table of the window's segments at `positions`, read now if they were not, listing
+    /// the frames the whole window's table lists there at the same times (its last segment
+    /// bounded by the next one's start); nil when one of them cannot be read.
+    func run(_ positions: ClosedRange<Int>) -> HLSWindowIndex? {
+        guard !positions.contains(where: { indexSegment(at: $0) == nil }) else { return nil }
+        return HLSWindowIndex.build(
+            Array(segments[positions]), timeBase: timeBase,
+            nextStart: segments.indices.contains(positions.upperBound + 1) ? segments[positions.upperBound + 1].start : nil,
+            limitsByNextStart: mediaTimeOffsets == nil)
     }
 
     /// Indexes the whole window and lands there, the time since `start` and the reads since

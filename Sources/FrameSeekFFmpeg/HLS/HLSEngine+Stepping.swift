@@ -42,12 +42,7 @@ extension HLSEngine {
         var (first, last) = (position, position)
         let wanted = max(1, count)
         while true {
-            guard !(first...last).contains(where: { indexSegment(at: $0) == nil }),
-                let run = HLSWindowIndex.build(
-                    Array(segments[first...last]), timeBase: timeBase,
-                    nextStart: segments.indices.contains(last + 1) ? segments[last + 1].start : nil,
-                    limitsByNextStart: mediaTimeOffsets == nil)
-            else { return nil }
+            guard let run = run(first...last) else { return nil }
             // A leading picture of the run's first segment is listed only with the segment before.
             guard let current = origin.map({ run.globalIndex(sequence: $0.sequence, localIndex: $0.localIndex) }) ?? 0 else {
                 guard first > 0 else { return nil }
