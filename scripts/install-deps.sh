@@ -6,7 +6,8 @@ set -euo pipefail
 # ffmpeg: the command line the hostile-file tests compare landings with (FFmpeg's own decode).
 # libavfilter-dev: HDR tone mapping (zscale, tonemap) for PNGs and thumbnails.
 # chromium: headless, it renders the bench report for BenchScreenshotTests.
-packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev libxml2-dev ffmpeg chromium)
+# python3-junitparser: a JUnit reader nobody here wrote, for the landing check's --junit files.
+packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev libxml2-dev ffmpeg chromium python3-junitparser)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,8 +5,9 @@ import FrameSeekManifest
 
 /// The sequence the landing fuzz target runs on every input, the files a pull request can
 /// bring into CI: the bytes as a landing manifest (decoded, then `frameseek landing check`ed
-/// against a small real video beside it), as a catalog (`landing check --catalog`), and as a
-/// shard's results file (`landing merge`, alone and beside a real shard's).
+/// against a small real video beside it, by MD5 and by picture with a JUnit report), as a
+/// catalog (`landing check --catalog`), and as a shard's results file (`landing merge`, alone
+/// and beside a real shard's, with `--junit`).
 ///
 /// Each command must end with exit 0, 1 or 2 and never a trap or a hang. `landing record` is
 /// left out on purpose: it writes where a catalog says, and a fuzzer must not write outside
@@ -18,6 +19,8 @@ package enum ManifestExercise {
         package var manifestRead = false
         /// `landing check` of the input as a manifest.
         package var check: CommandLineTool.ExitCode
+        /// The same with `--tolerance ssim:0.5 --junit`: its reference pictures read and scored.
+        package var checkByPicture: CommandLineTool.ExitCode
         /// `landing check --catalog` of the input as a catalog.
         package var catalog: CommandLineTool.ExitCode
         /// `landing merge` of the input as the only shard's results, and beside a real shard.
@@ -26,11 +29,11 @@ package enum ManifestExercise {
 
         /// Every code a landing command may exit with.
         package var allDocumented: Bool {
-            [check, catalog, merge, mergeWithReal].allSatisfy { [.success, .failedCheck, .usageOrInput].contains($0) }
+            [check, checkByPicture, catalog, merge, mergeWithReal].allSatisfy { [.success, .failedCheck, .usageOrInput].contains($0) }
         }
 
         package var description: String {
-            "manifest read \(manifestRead), check \(check.rawValue), catalog \(catalog.rawValue), "
+            "manifest read \(manifestRead), check \(check.rawValue), by picture \(checkByPicture.rawValue), catalog \(catalog.rawValue), "
                 + "merge \(merge.rawValue), merge with a real shard \(mergeWithReal.rawValue)"
         }
     }
@@ -52,8 +55,10 @@ package enum ManifestExercise {
         let results = folder + "/recorded.results.jsonl"
         try? FileManager.default.removeItem(atPath: media)
         guard (try? FileManager.default.copyItem(atPath: FuzzScratch.media("tiny-h264.mp4"), toPath: media)) != nil,
-            command(["landing", "record", media, "-n", "4", "--precision", "exact", "--precision", "previous-keyframe", "-o", manifest])
-                == .success
+            command([
+                "landing", "record", media, "-n", "4", "--precision", "exact", "--precision", "previous-keyframe", "--pictures",
+                "-o", manifest
+            ]) == .success
         else { return nil }
         // Media paths must stay inside a root, by default the folder the command runs in; the
         // scratch folder is the root where `--root` exists.
@@ -71,7 +76,9 @@ package enum ManifestExercise {
 
     private static func runAlone(_ bytes: [UInt8]) -> Summary {
         guard let setup else {
-            return Summary(check: .usageOrInput, catalog: .usageOrInput, merge: .usageOrInput, mergeWithReal: .usageOrInput)
+            return Summary(
+                check: .usageOrInput, checkByPicture: .usageOrInput, catalog: .usageOrInput, merge: .usageOrInput,
+                mergeWithReal: .usageOrInput)
         }
         let manifest = setup.folder + "/input.landing.json"
         FuzzScratch.write(bytes, to: manifest)
@@ -79,6 +86,9 @@ package enum ManifestExercise {
         _ = try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
         let check = command(
             ["landing", "check", manifest, "--json", "--results", setup.folder + "/input.results.jsonl"] + setup.checkOptions)
+        let checkByPicture = command(
+            ["landing", "check", manifest, "--tolerance", "ssim:0.5", "--junit", setup.folder + "/input.junit.xml"]
+                + setup.checkOptions)
 
         let catalog = setup.folder + "/input.catalog.jsonl"
         FuzzScratch.write(bytes, to: catalog)
@@ -87,8 +97,11 @@ package enum ManifestExercise {
         let results = setup.folder + "/input.results.jsonl"
         FuzzScratch.write(bytes, to: results)
         let merge = command(["landing", "merge", results])
-        let mergeWithReal = command(["landing", "merge", "--json", setup.results, results])
-        return Summary(manifestRead: manifestRead, check: check, catalog: catalogCheck, merge: merge, mergeWithReal: mergeWithReal)
+        let mergeWithReal = command(
+            ["landing", "merge", "--json", setup.results, results, "--junit", setup.folder + "/merged.junit.xml"])
+        return Summary(
+            manifestRead: manifestRead, check: check, checkByPicture: checkByPicture, catalog: catalogCheck, merge: merge,
+            mergeWithReal: mergeWithReal)
     }
 
     private static func command(_ arguments: [String]) -> CommandLineTool.ExitCode {

@@ -1,4 +1,5 @@
-// libxml2, for DASH MPDs: the parser the field uses (FFmpeg's own dash demuxer reads MPDs with it).
+// libxml2, for DASH MPDs: the parser the field uses (FFmpeg's own dash demuxer reads MPDs with it);
+// and its xmlTextWriter for the JUnit reports of landing checks.
 #ifndef FRAMESEEK_CXML2_SHIM_H
 #define FRAMESEEK_CXML2_SHIM_H
 #include <libxml/xmlversion.h>
@@ -9,6 +10,7 @@
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
 
 // xmlFree is a global function pointer, which Swift 6 will not call from a nonisolated context.
 static inline void fs_xml_free(void *pointer) { xmlFree(pointer); }

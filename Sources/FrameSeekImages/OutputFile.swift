@@ -31,8 +31,13 @@ public enum OutputFile {
 
     /// Writes `text` to `path` atomically.
     public static func write(_ text: String, to path: String) throws(OutputFileError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    public static func write(_ bytes: [UInt8], to path: String) throws(OutputFileError) {
         let temporary = temporaryPath(for: path)
-        try writeInPlace(text, to: temporary, naming: path)
+        try writeInPlace(bytes, to: temporary, naming: path)
         try commit(temporary, to: path)
     }
 

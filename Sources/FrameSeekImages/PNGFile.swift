@@ -78,13 +78,7 @@ public enum PNGFile {
 
     /// Writes encoded bytes to `path` atomically.
     private static func write(_ bytes: [UInt8], to path: String) throws(PNGWriteError) {
-        let temporary = OutputFile.temporaryPath(for: path)
-        do { try OutputFile.writeInPlace(bytes, to: temporary, naming: path) } catch {
-            throw PNGWriteError(path: path, cause: error.cause)
-        }
-        do { try OutputFile.commit(temporary, to: path) } catch {
-            throw PNGWriteError(path: path, cause: error.cause)
-        }
+        do { try OutputFile.write(bytes, to: path) } catch { throw PNGWriteError(path: path, cause: error.cause) }
     }
 
     /// Writes `image` to `path` as it goes; errors name `shownPath`.

@@ -25,6 +25,11 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var barcode: Bool
     /// The seeks, in the order they were recorded.
     public var entries: [ManifestEntry]
+    /// The picture tolerances a check holds video landings to (`ssim:0.95`), besides those it
+    /// is given; empty compares MD5s.
+    public var tolerances: [String] = []
+    /// What the last `landing check --update` rebaselined from; nil for a manifest never updated.
+    public var updatedFrom: ManifestUpdate?
 
     /// Creates a manifest of the current schema unless told otherwise.
     public init(
@@ -39,7 +44,8 @@ public struct Manifest: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, schemaVersion = "schema_version", media, environment, barcode, entries
+        case format, schemaVersion = "schema_version", media, environment, barcode, entries, tolerances
+        case updatedFrom = "updated_from"
     }
 
     /// Reads a manifest.
@@ -59,6 +65,8 @@ public struct Manifest: Sendable, Hashable, Codable {
         environment = try container.decode(ManifestEnvironment.self, forKey: .environment)
         barcode = try container.decode(Bool.self, forKey: .barcode)
         entries = try container.decode([ManifestEntry].self, forKey: .entries)
+        tolerances = try container.decodeIfPresent([String].self, forKey: .tolerances) ?? []
+        updatedFrom = try container.decodeIfPresent(ManifestUpdate.self, forKey: .updatedFrom)
     }
 
     /// Writes the manifest, `format` included.
@@ -70,6 +78,10 @@ public struct Manifest: Sendable, Hashable, Codable {
         try container.encode(environment, forKey: .environment)
         try container.encode(barcode, forKey: .barcode)
         try container.encode(entries, forKey: .entries)
+        // Written only when used, so a manifest without them is the same bytes as before they
+        // existed.
+        if !tolerances.isEmpty { try container.encode(tolerances, forKey: .tolerances) }
+        try container.encodeIfPresent(updatedFrom, forKey: .updatedFrom)
     }
 
     /// The path of the media as people see it: `media.path` resolved against the directory of
@@ -215,6 +227,28 @@ public struct ManifestEnvironment: Sendable, Hashable, Codable {
         self.ffmpeg = ffmpeg
         self.decoder = decoder
         self.frameseek = frameseek
+    }
+}
+
+/// What a manifest was rebaselined from (`landing check --update`): the media and the
+/// environment its entries were recorded with before.
+public struct ManifestUpdate: Sendable, Hashable, Codable {
+    /// The SHA-256 of the media the replaced entries were recorded on.
+    public var mediaSHA256: String
+    /// The FFmpeg libraries, decoder and FrameSeek that recorded them.
+    public var environment: ManifestEnvironment
+    /// Entries whose landing was replaced.
+    public var entries: Int
+
+    /// Creates an update record.
+    public init(mediaSHA256: String, environment: ManifestEnvironment, entries: Int) {
+        self.mediaSHA256 = mediaSHA256
+        self.environment = environment
+        self.entries = entries
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case mediaSHA256 = "media_sha256", environment, entries
     }
 }
 

@@ -31,6 +31,15 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
     /// The frame number read from the picture's barcode band (`FrameBarcode`), when the
     /// manifest was recorded with barcodes and the picture carries one.
     public var barcode: Int?
+    /// The landed picture kept beside the manifest (`landing record --pictures`): what a check
+    /// with a tolerance compares another encode's landing with. Nil for audio and for
+    /// manifests recorded without pictures.
+    public var picture: ManifestPicture?
+    /// Set when the landing is known to have moved (`"moved"`): a check reports the entry as an
+    /// expected failure, and fails it when it lands as recorded after all.
+    public var expectedOutcome: ManifestExpectedOutcome?
+    /// Why the entry is expected to fail, for the report.
+    public var reason: String?
 
     /// Creates an entry.
     public init(
@@ -48,9 +57,23 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
         self.barcode = barcode
     }
 
+    /// The entry with `other`'s landing (frame, PTS, time, keyframe, damage, MD5, barcode):
+    /// what a rebaseline keeps of a replay. The target, precision, picture and expected outcome
+    /// stay this entry's.
+    public func relanded(as other: ManifestEntry) -> ManifestEntry {
+        var entry = other
+        entry.target = target
+        entry.precision = precision
+        entry.picture = picture
+        entry.expectedOutcome = expectedOutcome
+        entry.reason = reason
+        return entry
+    }
+
     enum CodingKeys: String, CodingKey {
         case target, targetSeconds = "target_seconds", precision, frameIndex = "frame_index", pts, time
         case timeSeconds = "time_seconds", keyframeIndex = "keyframe_index", damaged, md5, barcode
+        case picture, expectedOutcome = "expected", reason
     }
 
     /// Reads an entry; the `_seconds` fields are ignored, the rationals are the values.
@@ -73,9 +96,33 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
         damaged = try container.decode(Bool.self, forKey: .damaged)
         md5 = try container.decode(String.self, forKey: .md5)
         barcode = try container.decodeIfPresent(Int.self, forKey: .barcode)
+        picture = try container.decodeIfPresent(ManifestPicture.self, forKey: .picture)
+        expectedOutcome = try container.decodeIfPresent(ManifestExpectedOutcome.self, forKey: .expectedOutcome)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        if let reason, let problem = Self.reasonProblem(reason) {
+            throw DecodingError.dataCorruptedError(forKey: .reason, in: container, debugDescription: problem)
+        }
     }
 
-    /// Writes the entry; absent optionals are written as `null`, so every entry has every key.
+    /// The longest `reason` a manifest may give.
+    public static let maximumReasonLength = 1_000
+
+    /// Why `reason` cannot be printed as it is, nil when it can: it reaches terminals, CI
+    /// logs (where a line starting `::` is a workflow command) and JUnit, so it is one line of
+    /// printable text.
+    static func reasonProblem(_ reason: String) -> String? {
+        guard reason.unicodeScalars.count <= maximumReasonLength else {
+            return "longer than \(maximumReasonLength) characters"
+        }
+        let printable = reason.unicodeScalars.allSatisfy { scalar in
+            !(scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator)
+        }
+        return printable ? nil : "holds a control, format or line-separator character: a reason is one line of text"
+    }
+
+    /// Writes the entry; absent optionals are written as `null`, so every entry has every key,
+    /// except the picture and the expected outcome, which only entries that have them carry.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(target.rationalText, forKey: .target)
@@ -89,6 +136,9 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
         try container.encode(damaged, forKey: .damaged)
         try container.encode(md5, forKey: .md5)
         try container.encode(barcode, forKey: .barcode)
+        try container.encodeIfPresent(picture, forKey: .picture)
+        try container.encodeIfPresent(expectedOutcome, forKey: .expectedOutcome)
+        try container.encodeIfPresent(reason, forKey: .reason)
     }
 
     /// A rational time field, parsed exactly.
@@ -100,4 +150,25 @@ public struct ManifestEntry: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
         }
     }
+}
+
+/// A reference picture of an entry: a PNG beside the manifest, named by the entry.
+public struct ManifestPicture: Sendable, Hashable, Codable {
+    /// The PNG, relative to the manifest's folder. A check reads it only when it resolves
+    /// inside its root and is a regular file (`ManifestRoot`), as the media.
+    public var path: String
+    /// The SHA-256 of the PNG file, lowercase hex: a check refuses a picture that differs.
+    public var sha256: String
+
+    /// Creates a picture reference.
+    public init(path: String, sha256: String) {
+        self.path = path
+        self.sha256 = sha256
+    }
+}
+
+/// What a check should find for an entry other than its recorded landing.
+public enum ManifestExpectedOutcome: String, Sendable, Hashable, Codable {
+    /// The landing is known to move: its failure is expected.
+    case moved
 }

@@ -11,13 +11,15 @@ public enum ManifestRecorder {
     /// - Parameters:
     ///   - barcode: read each landed picture's frame-number band (`FrameBarcode`) into the
     ///     entries; only for media stamped with one.
+    ///   - pictures: keep each landed video picture beside the manifest (`ManifestPictures`),
+    ///     written as the seeks land.
     ///   - options: how to open the media; `streamIndex` picks the stream, as everywhere.
     /// - Throws: `MediaError` when the media is not a regular file (`.notMedia`, before it is
     ///   opened: a FIFO would block the hash, a device never end it), or cannot be hashed,
-    ///   opened or seeked.
+    ///   opened or seeked; `ManifestError` when a picture cannot be written.
     public static func record(
         mediaPath: String, manifestPath: String, targets: [MediaTime], precisions: [SeekPrecision],
-        barcode: Bool, options: FFmpegEngine.Options = .init()
+        barcode: Bool, pictures: Bool = false, options: FFmpegEngine.Options = .init()
     ) throws -> Manifest {
         if let problem = FileKind(at: mediaPath).notRegularProblem {
             throw MediaError(path: mediaPath, reason: .notMedia, cause: problem)
@@ -26,14 +28,25 @@ public enum ManifestRecorder {
         let engine = try FFmpegEngine(path: mediaPath, options: options)
         let requests = targets.flatMap { target in precisions.map { (target, $0) } }
         var entries = [ManifestEntry?](repeating: nil, count: requests.count)
-        try measure(requests, on: engine, barcode: barcode) { position, entry, _ in entries[position] = entry }
-        let size = (try? FileManager.default.attributesOfItem(atPath: mediaPath)[.size] as? NSNumber)?.int64Value ?? 0
+        try measure(requests, on: engine, barcode: barcode) { position, entry, picture in
+            var entry = entry
+            if pictures, let picture {
+                entry.picture = try ManifestPictures.write(
+                    picture.displayImage(using: engine), forEntry: position, manifestPath: manifestPath)
+            }
+            entries[position] = entry
+        }
         let media = ManifestMedia(
-            path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: size,
+            path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: fileSize(at: mediaPath) ?? 0,
             sha256: sha256, streamIndex: engine.media.selectedStreamIndex)
         return Manifest(
             media: media, environment: ManifestEnvironment(current: engine), barcode: barcode,
             entries: entries.map { $0! })
+    }
+
+    /// The size of the file at `path` in bytes, nil when it cannot be read.
+    static func fileSize(at path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
     }
 
     /// `path` as seen from the directory of `manifestPath` (`../media/clip.mp4`), so that the

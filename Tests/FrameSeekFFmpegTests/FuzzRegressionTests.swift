@@ -181,13 +181,16 @@ struct RemoteInputFuzzRegressionTests {
     }
 
     /// The landing sequence checks what it is given: the manifest `landing record` made for
-    /// the video beside it checks clean, and the results of that check merge clean.
+    /// the video beside it checks clean, by MD5 and by picture, and the results of that check
+    /// merge clean.
     @Test("A recorded manifest and its results pass the landing sequence")
     func landingRecordedFiles() throws {
         let setup = try #require(ManifestExercise.setup)
         let manifest = try #require(FileManager.default.contents(atPath: setup.manifest))
         let asManifest = ManifestExercise.run(Array(manifest))
         #expect(asManifest.manifestRead && asManifest.check == .success, "\(asManifest)")
+        // Recorded with pictures: judged by picture against them, on the same media, it passes.
+        #expect(asManifest.checkByPicture == .success, "\(asManifest)")
         let results = try #require(FileManager.default.contents(atPath: setup.results))
         let asResults = ManifestExercise.run(Array(results))
         #expect(asResults.merge == .success, "\(asResults)")

@@ -7,8 +7,9 @@ enum ManifestCommand: Subcommand {
     static let name = "landing"
     static let summary = "record landing manifests, check them in CI, merge sharded results"
     static let options: [CommandOption] = [
-        .targets, count, seed, precision, barcode, .stream, .threads, manifest, catalog, shard, results, jobs, diffDirectory,
-        allowChangedMedia, root, allowOutsideRoot
+        .targets, count, seed, precision, barcode, pictures, .stream, .threads, manifest, catalog, shard, results, jobs,
+        diffDirectory, allowChangedMedia, media, reference, tolerance, strictFrames, junit, update, updateAll, root,
+        allowOutsideRoot
     ]
 
     /// The actions that read catalogs.
@@ -19,12 +20,15 @@ enum ManifestCommand: Subcommand {
     static let maximumPositionals = Int.max
     static let usage = """
         frameseek landing record FILE [--targets FILE | -n N --seed S] [--precision P ...]
-                                [--barcode] [--stream N] -o MANIFEST
+                                [--barcode] [--pictures] [--stream N] -o MANIFEST
         frameseek landing record --catalog CATALOG [--shard K/N] [the same target options]
         frameseek landing check MANIFEST... [--diff-dir DIR] [--allow-changed-media] [--json]
+                                [--tolerance ssim:S|psnr:DB ...] [--strict-frames]
+                                [--junit FILE] [--update | --update-all]
                                 [--root DIR | --allow-outside-root]
+        frameseek landing check MANIFEST --media NEW [--reference OLD] [the same check options]
         frameseek landing check --catalog CATALOG [--shard K/N] [the same check options]
-        frameseek landing merge RESULTS...
+        frameseek landing merge RESULTS... [--junit FILE]
         """
     static let discussion = """
         record  seeks every target at every --precision (default exact; give it again for more)
@@ -33,17 +37,25 @@ enum ManifestCommand: Subcommand {
                 time, keyframe, damage and the MD5 ffmpeg -f framemd5 prints. Targets come from
                 --targets FILE, or are -n N (default 10) seeded random times (--seed, default 1).
                 --barcode also reads the frame number stamped in the top band (see the Landing manifests article).
+                --pictures keeps each landed picture beside the manifest, lossless.
         check   replays every entry of every manifest and says what moved: the frame index, the
                 time, the pixels, the barcode, the damage flag. Manifests run on --jobs threads
                 (default: every core), with a progress line on a terminal; --json prints one
-                JSON line per entry and one summary line.
+                JSON line per entry and one summary line. With a --tolerance (or tolerances in
+                the manifest) a landing passes when its picture scores within it against the
+                reference picture, so another encode (--media NEW) can be checked; an entry
+                with "expected": "moved" passes when it moves and fails when it does not.
+                With GITHUB_ACTIONS=true, each failure is also a ::error annotation.
         merge   adds up the summary lines of shards' --results files, checking that every shard
                 of the catalog is there once; exits as one run over the whole catalog would.
+                --junit writes the whole run's JUnit, the file one unsharded check writes.
         """
     static let exitCodes = """
-        Exit codes: 0 every entry lands as recorded, 1 some landing moved, 2 bad usage, media
+        Exit codes: 0 every entry lands as recorded (or within tolerance, or moved as expected),
+        1 some landing moved (or landed as recorded though expected to move), 2 bad usage, media
         that cannot be read, is outside the root or not a regular file, or is not the recorded
-        file (SHA-256 differs), or results whose counts cannot be (merge).
+        file (SHA-256 differs), a reference picture that is missing or not the recorded one,
+        or results whose counts cannot be (merge).
         """
 
     static let count = CommandOption(
@@ -56,6 +68,46 @@ enum ManifestCommand: Subcommand {
         help: "record: a precision to seek every target at (default exact; give it again for more)")
     static let barcode = CommandOption("--barcode", help: "record: also read the frame number stamped in the top band")
     static let manifest = CommandOption("-o", .text(placeholder: "MANIFEST"), help: "record: the manifest to write")
+    static let pictures = CommandOption(
+        "--pictures",
+        help: """
+            record: keep each landed video picture beside the manifest, lossless
+            (PNG, upright at the display size), listed with its SHA-256
+            """)
+    static let media = CommandOption(
+        "--media", .text(placeholder: "NEW"),
+        help: """
+            check: replay the manifest's seeks on NEW, another encode of the same
+            content; its identity is not checked (the report says so)
+            """)
+    static let reference = CommandOption(
+        "--reference", .text(placeholder: "OLD"),
+        help: """
+            check: decode the reference pictures from OLD, the recorded media,
+            for a manifest recorded without --pictures
+            """)
+    static let tolerance = CommandOption(
+        "--tolerance", .text(placeholder: "ssim:S|psnr:DB"), repeatable: true,
+        help: """
+            check: pass a landing whose picture scores at least S (SSIM) or DB
+            (PSNR) against the reference picture, by FFmpeg's ssim and psnr
+            filters over Y, U and V; with none, MD5s are compared
+            """)
+    static let strictFrames = CommandOption(
+        "--strict-frames", help: "check: with a tolerance, also fail a landing whose frame index or time changed")
+    static let junit = CommandOption(
+        "--junit", .text(placeholder: "FILE"),
+        help: """
+            check, merge: write JUnit XML to FILE: a testsuite per manifest, a
+            testcase per entry
+            """)
+    static let update = CommandOption(
+        "--update",
+        help: """
+            check: rewrite the manifest (and its pictures) from what landed, for
+            the entries that passed; print what changed
+            """)
+    static let updateAll = CommandOption("--update-all", help: "check: as --update, for every entry")
     static let catalog = CommandOption(
         "--catalog", .text(placeholder: "CATALOG"),
         help: """
@@ -109,7 +161,13 @@ enum ManifestCommand: Subcommand {
         case "check": return try ManifestCheckAction.run(rest, arguments, output: output, errors: errors)
         case "merge":
             guard !rest.isEmpty else { throw UsageError(message: "missing RESULTS files") }
-            let summary = try ManifestResultsMerge.merge(rest)
+            let junit = arguments.value("--junit")
+            if let junit { try checkOutputPath(junit) }
+            let (summary, lines) = try ManifestResultsMerge.mergeWithLines(rest)
+            if let junit {
+                guard summary.command == "check" else { throw UsageError(message: "--junit merges the results of landing check") }
+                try LandingJUnit.write(lines: lines, to: junit)
+            }
             output.line(arguments.has("--json") ? summary.json.serialized : summary.text)
             return summary.exitCode
         default:

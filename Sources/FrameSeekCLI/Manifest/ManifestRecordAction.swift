@@ -33,6 +33,7 @@ enum ManifestRecordAction {
         let count = try arguments.integerOrDefault("-n")
         let seed = UInt64(try arguments.integerOrDefault("--seed"))
         let barcode = arguments.has("--barcode")
+        let pictures = arguments.has("--pictures")
         try ManifestCommand.checkResultsPath(arguments)
 
         let jobs: [(media: String, manifest: String)]
@@ -69,7 +70,7 @@ enum ManifestRecordAction {
             work: { job in
                 record(
                     job.media, to: job.manifest, targets: explicitTargets, count: count, seed: seed,
-                    precisions: precisions, barcode: barcode, options: options)
+                    precisions: precisions, barcode: barcode, pictures: pictures, options: options)
             },
             deliver: { _, outcome in
                 summary.withLock { s in
@@ -93,13 +94,13 @@ enum ManifestRecordAction {
     /// so one bad file in a catalog does not lose the others.
     static func record(
         _ media: String, to manifestPath: String, targets explicit: [MediaTime]?, count: Int, seed: UInt64,
-        precisions: [SeekPrecision], barcode: Bool, options: FFmpegEngine.Options
+        precisions: [SeekPrecision], barcode: Bool, pictures: Bool, options: FFmpegEngine.Options
     ) -> Outcome {
         do {
             let targets = try explicit ?? randomTargets(media, count: count, seed: seed, options: options)
             let manifest = try ManifestRecorder.record(
                 mediaPath: media, manifestPath: manifestPath, targets: targets,
-                precisions: precisions, barcode: barcode, options: options)
+                precisions: precisions, barcode: barcode, pictures: pictures, options: options)
             try manifest.write(to: manifestPath)
             let damaged = manifest.entries.filter(\.damaged).count
             var text = "\(media): \(manifest.entries.count) landings recorded in \(manifestPath)"

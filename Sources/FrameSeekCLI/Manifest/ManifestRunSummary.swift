@@ -156,7 +156,14 @@ enum ManifestResultsMerge {
     ///   has no summary line (its shard did not finish) or a count that cannot be (naming the
     ///   field), and when shards are missing, repeated or disagree.
     static func merge(_ paths: [String]) throws(UsageError) -> ManifestRunSummary {
+        try mergeWithLines(paths).summary
+    }
+
+    /// Merges as `merge(_:)` does, and returns every line of the files besides their summaries,
+    /// from which `--junit` writes the whole run's JUnit (`LandingJUnit`).
+    static func mergeWithLines(_ paths: [String]) throws(UsageError) -> (summary: ManifestRunSummary, lines: [String]) {
         var summaries: [(path: String, summary: ManifestRunSummary)] = []
+        var lines: [String] = []
         for path in paths {
             if let problem = FileKind(at: path).notRegularProblem {
                 throw UsageError(message: "\(path): the results file \(problem)")
@@ -168,7 +175,12 @@ enum ManifestResultsMerge {
             var tally = ResultLines()
             for line in text.split(whereSeparator: \.isNewline) {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if let summary = try ManifestRunSummary(json: object, file: path) { found.append(summary) } else { tally.add(object) }
+                if let summary = try ManifestRunSummary(json: object, file: path) {
+                    found.append(summary)
+                } else {
+                    tally.add(object)
+                    lines.append(String(line))
+                }
             }
             guard found.count == 1, let summary = found.first else {
                 throw UsageError(
@@ -211,13 +223,14 @@ enum ManifestResultsMerge {
                     "results of shard\(missing.count == 1 ? "" : "s") \(names)\(missing.count > 5 ? ", …" : "") missing: a merge must cover the whole catalog"
             )
         }
-        return merged
+        return (merged, lines)
     }
 }
 
 /// What a results file's lines other than its summary add up to, to hold its summary against.
 ///
-/// `check` writes one `entry` line per entry replayed (`status` `moved` for each mismatch) and
+/// `check` writes one `entry` line per entry replayed (`status` `moved` or `unexpected_pass`
+/// for each entry that fails) and
 /// one `error` line per manifest not checked; `record` writes one `recorded` line per manifest
 /// written, with its `entries`, and one `error` line per media not recorded.
 private struct ResultLines {
@@ -233,7 +246,8 @@ private struct ResultLines {
         switch object["type"] as? String {
         case "entry":
             entryLines += 1
-            if object["status"] as? String == "moved" { movedLines += 1 }
+            // A moved entry, or one expected to move that did not: the entries that fail.
+            if ["moved", "unexpected_pass"].contains(object["status"] as? String) { movedLines += 1 }
         case "error": errorLines += 1
         case "recorded":
             recordedLines += 1

@@ -68,6 +68,12 @@ public enum MediaDigest {
         av_sha_final(context, &digest)
         return lowercaseHex(digest)
     }
+
+    /// The SHA-256 of `bytes` in lowercase hex, as `sha256(ofFileAt:)` gives it for a file of
+    /// those bytes; nil only when `av_sha_alloc` is out of memory.
+    public static func sha256(of bytes: [UInt8]) -> String? {
+        SHA256Digest.digest(of: bytes).map(lowercaseHex)
+    }
 }
 
 /// libavutil's SHA-256 of bytes in memory: what keys and checks index cache files.
