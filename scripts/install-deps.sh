@@ -7,7 +7,9 @@ set -euo pipefail
 # libavfilter-dev: HDR tone mapping (zscale, tonemap) for PNGs and thumbnails.
 # chromium: headless, it renders the bench report for BenchScreenshotTests.
 # python3-junitparser: a JUnit reader nobody here wrote, for the landing check's --junit files.
-packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev libxml2-dev ffmpeg chromium python3-junitparser)
+# python3-m3u8, python3-mpegdash: HLS and DASH parsers nobody here wrote, for the thumbnails'
+# image playlist and MPD.
+packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev libpng-dev libsqlite3-dev libxml2-dev ffmpeg chromium python3-junitparser python3-m3u8 python3-mpegdash)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -35,8 +35,8 @@ func pngBenchmark(path: String, at: MediaTime, runs: Int, levels: [Int]) throws 
     let landing = try engine.seek(to: at, precision: .exact)
     guard let picture = try engine.landedPicture() else { fail("\(path): no video frame at \(at)") }
     let image = try picture.displayImage(using: engine)
-    let reference = try PNGReferenceEncoder(width: image.width, height: image.height)
-    let referenceFast = try PNGReferenceEncoder(width: image.width, height: image.height, compressionLevel: 1)
+    let reference = try PictureEncoder(.png(compressionLevel: nil), width: image.width, height: image.height)
+    let referenceFast = try PictureEncoder(.png(compressionLevel: 1), width: image.width, height: image.height)
     var settings: [(name: String, encode: () throws -> [UInt8])] = [
         ("FFmpeg png encoder, defaults (level 6, pred none)", { try reference.encode(image) }),
         ("FFmpeg png encoder, -compression_level 1", { try referenceFast.encode(image) }),

@@ -9,9 +9,14 @@ enum ThumbnailsCommand: Subcommand {
         frameseek thumbnails FILE --out DIR [--every SECONDS | --count N] [--size WxH]
                              [--columns C --rows R] [--precision P] [--stream N] [--strict]
                              [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
+                             [--format png|jpeg|webp] [--quality 1-100] [--hls] [--dash]
+                             [--merge-into MULTIVARIANT.m3u8 | MANIFEST.mpd ...]
         """
     static let options: [CommandOption] =
-        [out, every, count, size, columns, rows, precision, .stream, .threads, decoders, pngCompression, .tonemap, .strict]
+        [
+            out, every, count, size, columns, rows, precision, .stream, .threads, decoders, pngCompression, format, quality, hls,
+            dash, mergeInto, .tonemap, .strict
+        ]
         + CommandOption.network
     static let discussion = """
         Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
@@ -34,14 +39,30 @@ enum ThumbnailsCommand: Subcommand {
         (cues "FILE#xywh=x,y,w,h") and storyboard.json
         ({url, tile_width, tile_height, duration, tiles: [{start, x, y, url}]}).
         The set is written under temporary names and renamed into place when complete; files
-        of an earlier set in DIR (thumb-NNNN.png, sheet-NNN.png, thumbnails.vtt,
-        storyboard.json) that the new set does not replace are removed. No other file in DIR
-        is touched. DIR is checked before anything is decoded.
+        of an earlier set in DIR (thumb-NNNN and sheet-NNN pictures in the format written,
+        thumbnails.vtt, storyboard.json, images.m3u8, images-stream-inf.txt, thumbnails.mpd)
+        that the new set does not replace are removed. No other file in DIR is touched.
+        DIR is checked before anything is decoded.
+
+        --format jpeg or webp encodes the pictures with FFmpeg's own encoders (mjpeg, libwebp)
+        at --quality (1-100, default \(PictureQuality.default)); PNG is the default, JPEG when a
+        streaming form is asked for. --hls also writes images.m3u8, an HLS image media
+        playlist (EXT-X-IMAGES-ONLY, an EXT-X-TILES and EXTINF per sheet), and
+        images-stream-inf.txt, the EXT-X-IMAGE-STREAM-INF line to add to a multivariant
+        playlist. --dash also writes thumbnails.mpd, an MPD with one image AdaptationSet
+        (DASH-IF thumbnail tiles: the thumbnail_tile property, a $Number$ SegmentTemplate).
+        With either, every sheet is the size of a full C x R grid (black after the last
+        tile), and every form names the same tile for the same time as the WebVTT track.
+        --merge-into writes a copy of a given multivariant playlist (with --hls) or MPD (with
+        --dash) beside it, as NAME-thumbnails.m3u8 or NAME-thumbnails.mpd, with the image
+        stream line or the thumbnail AdaptationSet (in its first Period) added, naming the
+        thumbnails relative to it.
 
         Limits, checked before decoding: at most 100000 thumbnails (--count, or the times
         --every gives), --size at most 8192x8192, sheets at most 16384 px on a side, and
         at most 8 GiB of pictures in all (count x width x height x 3).
-        --json prints {width, height, thumbnails: [{requested, actual, file, x, y}], vtt, storyboard}.
+        --json prints {width, height, format, thumbnails: [{requested, actual, file, x, y}], vtt,
+        storyboard, hls, image_stream_inf, dash} (the last three null unless asked for).
         Progress goes to stderr when it is a terminal.
         Under --strict nothing is written when a thumbnail is damaged.
         """
@@ -64,6 +85,17 @@ enum ThumbnailsCommand: Subcommand {
             how far the picture may be from its time (default: the nearest keyframe, any distance);
             exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
             """)
+    static let format = CommandOption(
+        "--format", .text(placeholder: "png|jpeg|webp"),
+        help: "the pictures' format (default png; jpeg with --hls or --dash)")
+    static let quality = CommandOption(
+        "--quality", .wholeNumber(placeholder: "1-100", range: 1...100),
+        help: "JPEG and WebP quality (default \(PictureQuality.default))")
+    static let hls = CommandOption("--hls", help: "also write an HLS image media playlist (images.m3u8) and its stream line")
+    static let dash = CommandOption("--dash", help: "also write a DASH MPD with a thumbnail-tile AdaptationSet (thumbnails.mpd)")
+    static let mergeInto = CommandOption(
+        "--merge-into", .text(placeholder: "MANIFEST"), repeatable: true,
+        help: "write a copy of this multivariant playlist or MPD, beside it, with the thumbnails added")
     static let decoders = CommandOption(
         "--decoders", .wholeNumber(placeholder: "N", range: 1...ThumbnailGenerator.maximumDecoders),
         help: "decoders, each opening the file (default one per core, at most 2)")
@@ -95,6 +127,18 @@ enum ThumbnailsCommand: Subcommand {
             try arguments.integer("--decoders")
             ?? ThumbnailGenerator.defaultDecoders
         let compression = try pngCompression(arguments)
+        var streaming: Storyboard.StreamingForms = []
+        if arguments.has("--hls") { streaming.insert(.hls) }
+        if arguments.has("--dash") { streaming.insert(.dash) }
+        var format: PictureFormat = streaming.isEmpty ? .png : .jpeg
+        if let text = arguments.value("--format") {
+            guard let given = PictureFormat(rawValue: text == "jpg" ? "jpeg" : text) else {
+                throw UsageError(message: "--format takes png, jpeg or webp, not \"\(text)\"")
+            }
+            format = given
+        }
+        let quality = try arguments.integer("--quality") ?? PictureQuality.default
+        let merges = try ThumbnailsMerge.checked(arguments, streaming: streaming)
         var precision = SeekPrecision.tolerance(before: .positiveInfinity, after: .positiveInfinity)
         if let text = arguments.value("--precision") {
             do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
@@ -150,7 +194,8 @@ enum ThumbnailsCommand: Subcommand {
         // writer removes.
         let writer = try StoryboardWriter(
             directory: directory, count: times.count, tileWidth: tile.width, tileHeight: tile.height,
-            columns: columns, rows: rows, withTrack: true, compression: compression)
+            columns: columns, rows: rows, withTrack: true, compression: compression, format: format, quality: quality,
+            streaming: streaming)
         var keyframeOnly = 0
         try generator.forEachThumbnail(at: times, decoders: decoders, progress: progress) { thumbnail in
             try damage.note(frame: thumbnail.frameIndex, decodeErrors: thumbnail.decodeErrors)
@@ -158,7 +203,11 @@ enum ThumbnailsCommand: Subcommand {
             if thumbnail.fromKeyframeOnly { keyframeOnly += 1 }
         }
         let storyboard = try writer.finish(duration: range.upperBound)
+        let layout = Storyboard.SheetLayout(columns: columns ?? 1, rows: rows ?? 1)
+        for merge in merges { try merge.write(storyboard, directory: directory, layout: layout, format: format) }
         let vttPath = directory + "/" + Storyboard.trackFileName, storyboardPath = directory + "/" + Storyboard.storyboardFileName
+        let playlistPath = directory + "/" + Storyboard.imagePlaylistFileName, mpdPath = directory + "/" + Storyboard.thumbnailMPDFileName
+        let streamPath = directory + "/" + Storyboard.imageStreamFileName
         if arguments.has("--json") {
             let items: [JSONValue] = storyboard.tiles.map { tile in
                 .object([
@@ -166,15 +215,22 @@ enum ThumbnailsCommand: Subcommand {
                     ("x", .integer(Int64(tile.x))), ("y", .integer(Int64(tile.y)))
                 ])
             }
+            let streamLine = streaming.contains(.hls) ? try? String(contentsOfFile: streamPath, encoding: .utf8) : nil
             output.line(
                 JSONValue.object([
                     ("width", .integer(Int64(storyboard.tileWidth))), ("height", .integer(Int64(storyboard.tileHeight))),
-                    ("thumbnails", .array(items)), ("vtt", .string(vttPath)), ("storyboard", .string(storyboardPath))
+                    ("format", .string(format.rawValue)),
+                    ("thumbnails", .array(items)), ("vtt", .string(vttPath)), ("storyboard", .string(storyboardPath)),
+                    ("hls", .string(streaming.contains(.hls) ? playlistPath : nil)),
+                    ("image_stream_inf", .string(streamLine?.trimmingCharacters(in: .whitespacesAndNewlines))),
+                    ("dash", .string(streaming.contains(.dash) ? mpdPath : nil))
                 ]).serialized)
         } else {
-            output.line(
+            var line =
                 "\(storyboard.tiles.count) thumbnails of \(storyboard.tileWidth)x\(storyboard.tileHeight) in \(directory) (\(keyframeOnly) from keyframes alone); \(vttPath), \(storyboardPath)"
-            )
+            if streaming.contains(.hls) { line += ", \(playlistPath)" }
+            if streaming.contains(.dash) { line += ", \(mpdPath)" }
+            output.line(line)
         }
         damage.warn(errors)
         return .success

@@ -52,12 +52,7 @@ public enum ManifestRecorder {
     /// `path` as seen from the directory of `manifestPath` (`../media/clip.mp4`), so that the
     /// manifest and the media can move together.
     static func relativePath(of path: String, fromDirectoryOf manifestPath: String) -> String {
-        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
-        let base = URL(fileURLWithPath: manifestPath).standardizedFileURL.deletingLastPathComponent().pathComponents
-        var shared = 0
-        while shared < min(target.count - 1, base.count), target[shared] == base[shared] { shared += 1 }
-        let ups = Array(repeating: "..", count: base.count - shared)
-        return (ups + target[shared...]).joined(separator: "/")
+        RelativePath.of(path, fromDirectoryOf: manifestPath)
     }
 }
 

@@ -67,7 +67,7 @@ struct PNGCompressionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, image) in try Self.pictures() {
             let truth = try Self.truth(image, in: directory)
-            let encoder = try PNGReferenceEncoder(width: image.width, height: image.height)
+            let encoder = try PictureEncoder(.png(compressionLevel: nil), width: image.width, height: image.height)
             for round in 0..<2 {
                 let path = directory.appendingPathComponent("ffmpeg-\(round).png")
                 try Data(try encoder.encode(image)).write(to: path)
@@ -76,7 +76,7 @@ struct PNGCompressionTests {
             let ours = directory.appendingPathComponent("ours.png")
             try Data(try PNGFile.encode(image)).write(to: ours)
             #expect(try ffmpegRGB24MD5(["-i", ours.path]) == truth, "\(name): libpng's default PNG")
-            #expect(throws: PNGReferenceEncoderError.self) {
+            #expect(throws: PictureEncoderError.self) {
                 _ = try encoder.encode(RGBImage(width: 2, height: 2, pixels: [UInt8](repeating: 0, count: 12)))
             }
         }

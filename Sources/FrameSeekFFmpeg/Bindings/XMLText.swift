@@ -90,3 +90,62 @@ package struct XMLTextError: Error, Sendable, Hashable, CustomStringConvertible 
     package let function: String
     package var description: String { "\(function) failed" }
 }
+
+extension XMLText {
+    /// `document` (an XML file's bytes) with this element appended as the last child of its
+    /// first element named `parent`, in document order, reserialized by libxml2
+    /// (`xmlDocCopyNode`, `xmlAddChild`, `xmlDocDumpFormatMemory`): how a thumbnail
+    /// AdaptationSet joins a given MPD's Period.
+    ///
+    /// The document is read as an MPD is (`XML_PARSE_NONET`, no entity substitution, no DTD).
+    ///
+    /// - Throws: `XMLTextError` naming what failed: the document is not XML, has no `parent`,
+    ///   or libxml2 runs out of memory.
+    package func appended(toFirst parent: String, in document: [UInt8]) throws(XMLTextError) -> [UInt8] {
+        let fragment = try self.document()
+        guard let target = Self.parse(document), let own = Self.parse(fragment) else {
+            throw XMLTextError(function: "xmlReadMemory (not well-formed XML)")
+        }
+        defer {
+            xmlFreeDoc(target)
+            xmlFreeDoc(own)
+        }
+        guard let root = xmlDocGetRootElement(target), let place = Self.first(named: parent, under: root) else {
+            throw XMLTextError(function: "no \(parent) element in the document")
+        }
+        guard let element = xmlDocGetRootElement(own), let copy = xmlDocCopyNode(element, target, 1) else {
+            throw XMLTextError(function: "xmlDocCopyNode")
+        }
+        guard xmlAddChild(place, copy) != nil else {
+            xmlFreeNode(copy)
+            throw XMLTextError(function: "xmlAddChild")
+        }
+        var bytes: UnsafeMutablePointer<xmlChar>?
+        var count: Int32 = 0
+        xmlDocDumpFormatMemory(target, &bytes, &count, 1)
+        guard let bytes, count > 0 else { throw XMLTextError(function: "xmlDocDumpFormatMemory") }
+        defer { fs_xml_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> xmlDocPtr? {
+        guard !bytes.isEmpty, let length = Int32(exactly: bytes.count) else { return nil }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { xmlReadMemory($0, length, "document.xml", nil, options) }
+            }
+        }
+    }
+
+    /// The first element named `name` at or under `node`, depth first.
+    private static func first(named name: String, under node: xmlNodePtr) -> xmlNodePtr? {
+        if node.pointee.type == XML_ELEMENT_NODE, String(cString: node.pointee.name) == name { return node }
+        var child = node.pointee.children
+        while let current = child {
+            if let found = first(named: name, under: current) { return found }
+            child = current.pointee.next
+        }
+        return nil
+    }
+}

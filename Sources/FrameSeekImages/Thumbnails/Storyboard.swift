@@ -94,32 +94,36 @@ public struct Storyboard: Sendable {
     ///
     /// The set is written as a whole: every file under a temporary name first, then each
     /// renamed into place, then the files of an earlier set that the new one does not
-    /// replace (`thumb-NNNN.png`, `sheet-NNN.png`, the track, the storyboard, temporary files
+    /// replace (`thumb-NNNN.png` and `sheet-NNN.png`, or their JPEG or WebP forms when that is
+    /// the format written; the track, the storyboard, the streaming forms; temporary files
     /// an interrupted run left) are removed. No other file in `directory` is touched. An
     /// interrupted run leaves the previous set as it was, and at most hidden temporary files.
     ///
-    /// Each picture is encoded with `compression` (see `StoryboardWriter`, which this uses).
+    /// Each picture is encoded in `format`: PNG with `compression`, JPEG or WebP at `quality`
+    /// (see `StoryboardWriter`, which this uses).
     ///
     /// - Throws: `StoryboardLimitError` beyond the limits (see `checkLimits`), `PNGWriteError`
     ///   or `OutputFileError` naming the file that could not be written.
     public static func write(
         _ thumbnails: [Thumbnail], duration: MediaTime, to directory: String,
         columns: Int? = nil, rows: Int? = nil, withTrack: Bool = false,
-        compression: PNGCompression = .default
+        compression: PNGCompression = .default, format: PictureFormat = .png, quality: Int = PictureQuality.default
     ) throws -> Storyboard {
         let (w, h) = thumbnails.first.map { ($0.image.width, $0.image.height) } ?? (0, 0)
         let writer = try StoryboardWriter(
             directory: directory, count: thumbnails.count, tileWidth: w, tileHeight: h,
-            columns: columns, rows: rows, withTrack: withTrack, compression: compression)
+            columns: columns, rows: rows, withTrack: withTrack, compression: compression, format: format, quality: quality)
         for thumbnail in thumbnails { try writer.add(thumbnail) }
         return try writer.finish(duration: duration)
     }
 
     /// One sheet of `images` (tiles of `tileWidth` x `tileHeight`, in order) in rows of
-    /// `columns`, only as large as the tiles it holds.
-    static func sheet(of images: [RGBImage], columns: Int, tileWidth: Int, tileHeight: Int) -> RGBImage {
+    /// `columns`, only as large as the tiles it holds, or as large as `slots` tiles (black
+    /// beyond the last) when given: every sheet of an HLS image playlist or a DASH thumbnail
+    /// Representation is the same size.
+    static func sheet(of images: [RGBImage], columns: Int, tileWidth: Int, tileHeight: Int, slots: Int? = nil) -> RGBImage {
         // checkLimits has bounded every sheet's sides, so these products fit.
-        let size = sheetSize(tiles: images.count, columns: columns, tileWidth: tileWidth, tileHeight: tileHeight)!
+        let size = sheetSize(tiles: max(images.count, slots ?? 0), columns: columns, tileWidth: tileWidth, tileHeight: tileHeight)!
         var sheet = [UInt8](repeating: 0, count: size.width * size.height * 3)
         for (slot, image) in images.enumerated() {
             blit(image, into: &sheet, sheetWidth: size.width, x: (slot % columns) * tileWidth, y: (slot / columns) * tileHeight)
@@ -128,29 +132,34 @@ public struct Storyboard: Sendable {
     }
 
     /// Removes what an earlier run wrote into `directory` and this one did not: pictures named
-    /// as this type names them, the track, the storyboard and leftover temporary files.
-    /// Nothing else is touched.
-    static func removeStaleFiles(in directory: String, keeping kept: Set<String>) {
+    /// as this type names them in `format`, the track, the storyboard, the streaming forms and
+    /// leftover temporary files. Nothing else is touched: pictures in another format may be
+    /// someone's own, and stay.
+    static func removeStaleFiles(in directory: String, keeping kept: Set<String>, format: PictureFormat = .png) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where !kept.contains(name) && isOwnFile(name) {
+        for name in names where !kept.contains(name) && isOwnFile(name, format: format) {
             unlink(directory + "/" + name)
         }
     }
 
-    /// `thumb-` and four or more digits, `sheet-` and three or more, `.png`; the track; the
-    /// storyboard; and temporary files whose final name is one of those, left by a process
+    /// `thumb-` and four or more digits, `sheet-` and three or more, then `.png` (or the
+    /// extension of `format`); the track, the storyboard, the image playlist, its stream line
+    /// and the MPD; and temporary files whose final name is one of those, left by a process
     /// that is gone (a run still writing into the folder keeps its own).
-    static func isOwnFile(_ name: String) -> Bool {
-        if name == trackFileName || name == storyboardFileName { return true }
+    static func isOwnFile(_ name: String, format: PictureFormat = .png) -> Bool {
+        if [trackFileName, storyboardFileName, imagePlaylistFileName, imageStreamFileName, thumbnailMPDFileName].contains(name) {
+            return true
+        }
         if name.hasPrefix(OutputFile.temporaryPrefix) {
             // .frameseek-tmp-PID-RANDOM-NAME
             let parts = name.dropFirst(OutputFile.temporaryPrefix.count).split(separator: "-", maxSplits: 2)
             guard parts.count == 3, let pid = Int32(parts[0]) else { return false }
             let gone = pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
-            return gone && isOwnFile(String(parts[2]))
+            return gone && isOwnFile(String(parts[2]), format: format)
         }
-        for (prefix, digits) in [("thumb-", 4), ("sheet-", 3)] where name.hasPrefix(prefix) && name.hasSuffix(".png") {
-            let number = name.dropFirst(prefix.count).dropLast(4)
+        let suffix = "." + format.fileExtension
+        for (prefix, digits) in [("thumb-", 4), ("sheet-", 3)] where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
+            let number = name.dropFirst(prefix.count).dropLast(suffix.count)
             return number.count >= digits && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
         }
         return false

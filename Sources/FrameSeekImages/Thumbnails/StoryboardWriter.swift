@@ -2,11 +2,14 @@
     import Glibc
 #endif
 import Dispatch
+import Foundation
 import FrameSeekCore
+import FrameSeekFFmpeg
 
 /// Writes a storyboard (see `Storyboard.write`) as its thumbnails arrive in time order: each
-/// picture file, a sheet or a single thumbnail, is assembled and PNG-encoded on a queue of its
-/// own as soon as its last tile arrives, while the decoders go on. The set is still written
+/// picture file, a sheet or a single thumbnail, is assembled and encoded (PNG through libpng,
+/// JPEG or WebP through FFmpeg's encoders, `PictureEncoder`) on a queue of its own as soon as
+/// its last tile arrives, while the decoders go on. The set is still written
 /// whole: every file under a temporary name, renamed into place only by `finish`.
 ///
 /// Not Sendable: add thumbnails and finish from one thread. A writer dropped before `finish`
@@ -20,24 +23,32 @@ public final class StoryboardWriter {
     private let perFile: Int
     private let withTrack: Bool
     private let compression: PNGCompression
+    private let format: PictureFormat
+    private let quality: Int
+    /// The streaming forms to write beside the track (`Storyboard.StreamingForms`): their
+    /// sheets are all the size of a full one.
+    private let streaming: Storyboard.StreamingForms
     /// The encoder's queue: files are encoded one at a time, in order, beside the decoding.
-    private let encoder = DispatchQueue(label: "frameseek.storyboard.png")
-    /// The first encoding error, set on `encoder`, read after draining it.
-    private let failure = Locked<PNGWriteError?>(nil)
+    private let encoder = DispatchQueue(label: "frameseek.storyboard.encoder")
+    /// The first encoding error (`PNGWriteError`, or `OutputFileError` for JPEG and WebP), set
+    /// on `encoder`, read after draining it.
+    private let failure = Locked<(any Error)?>(nil)
     private var pending: [RGBImage] = []
     private var placed: [(requested: MediaTime, actual: MediaTime, file: String, x: Int, y: Int)] = []
     private var staged: [(temporary: String, final: String)] = []
     private var finished = false
 
     /// A writer for `count` thumbnails of `tileWidth` x `tileHeight` into `directory`: single
-    /// files (`thumb-NNNN.png`) when `columns` and `rows` are nil, else sheets of at most
-    /// `columns` x `rows` (`sheet-NNN.png`); with `withTrack`, `thumbnails.vtt` and
-    /// `storyboard.json` too.
+    /// files (`thumb-NNNN.png`, `.jpg` or `.webp` as `format` says) when `columns` and `rows`
+    /// are nil, else sheets of at most `columns` x `rows` (`sheet-NNN.png`); with `withTrack`,
+    /// `thumbnails.vtt` and `storyboard.json` too. PNGs use `compression`; JPEG and WebP
+    /// `quality` (1-100, `PictureQuality`).
     ///
     /// - Throws: `StoryboardLimitError` beyond the limits (see `Storyboard.checkLimits`).
     public init(
         directory: String, count: Int, tileWidth: Int, tileHeight: Int, columns: Int? = nil, rows: Int? = nil,
-        withTrack: Bool = false, compression: PNGCompression = .default
+        withTrack: Bool = false, compression: PNGCompression = .default, format: PictureFormat = .png,
+        quality: Int = PictureQuality.default, streaming: Storyboard.StreamingForms = []
     ) throws(StoryboardLimitError) {
         try Storyboard.checkLimits(
             count: count, tileWidth: max(1, tileWidth), tileHeight: max(1, tileHeight),
@@ -48,6 +59,9 @@ public final class StoryboardWriter {
         self.tileHeight = tileHeight
         self.withTrack = withTrack
         self.compression = compression
+        self.format = format
+        self.quality = quality
+        self.streaming = streaming
         if let columns, let rows {
             self.columns = columns
             perFile = min(columns.multipliedReportingOverflow(by: rows).overflow ? Int.max : columns * rows, Storyboard.maximumCount)
@@ -65,7 +79,8 @@ public final class StoryboardWriter {
     /// encoder at once.
     ///
     /// - Throws: `StoryboardLimitError` for a picture that is not the tile size or one more
-    ///   than `count`; `PNGWriteError` when an earlier file could not be written.
+    ///   than `count`; `PNGWriteError` or `OutputFileError` when an earlier file could not be
+    ///   written.
     public func add(_ thumbnail: Thumbnail) throws {
         guard thumbnail.image.width == tileWidth, thumbnail.image.height == tileHeight, placed.count < count else {
             throw StoryboardLimitError(
@@ -76,8 +91,8 @@ public final class StoryboardWriter {
         let slot = placed.count % perFile
         let name =
             columns == nil
-            ? String(format: "thumb-%04d.png", placed.count + 1)
-            : String(format: "sheet-%03d.png", placed.count / perFile + 1)
+            ? String(format: "thumb-%04d.", placed.count + 1) + format.fileExtension
+            : String(format: "sheet-%03d.", placed.count / perFile + 1) + format.fileExtension
         let columns = self.columns ?? 1
         placed.append((thumbnail.requestedTime, thumbnail.actualTime, name, (slot % columns) * tileWidth, (slot / columns) * tileHeight))
         pending.append(thumbnail.image)
@@ -103,16 +118,31 @@ public final class StoryboardWriter {
         let storyboard = Storyboard(
             tileWidth: placed.isEmpty ? 0 : tileWidth, tileHeight: placed.isEmpty ? 0 : tileHeight,
             duration: duration, tiles: tiles)
+        var extras: [String] = []
         do {
+            var texts: [(String, String)] = []
             if withTrack {
-                for (name, text) in [
-                    (Storyboard.trackFileName, storyboard.webVTT),
-                    (Storyboard.storyboardFileName, storyboard.json.serialized + "\n")
-                ] {
-                    let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
-                    staged.append((temporary, final))
-                    try OutputFile.writeInPlace(text, to: temporary, naming: final)
+                texts += [
+                    (Storyboard.trackFileName, storyboard.webVTT), (Storyboard.storyboardFileName, storyboard.json.serialized + "\n")
+                ]
+            }
+            if !streaming.isEmpty {
+                // The sheets' sizes give the playlist's peak bandwidth: they are on disk, under
+                // their temporary names, once the encoder is drained.
+                var bytes: [String: Int] = [:]
+                for file in staged {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file.temporary)[.size] as? NSNumber)?.intValue
+                    bytes[URL(fileURLWithPath: file.final).lastPathComponent] = size ?? 0
                 }
+                let layout = Storyboard.SheetLayout(columns: columns ?? 1, rows: perFile / (columns ?? 1))
+                let files = try storyboard.streamingFiles(streaming, layout: layout, format: format, sheetBytes: bytes)
+                texts += files
+                extras = files.map(\.0)
+            }
+            for (name, text) in texts {
+                let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
+                staged.append((temporary, final))
+                try OutputFile.writeInPlace(text, to: temporary, naming: final)
             }
             // Pictures first, the track and storyboard that point at them last.
             for file in staged { try OutputFile.commit(file.temporary, to: file.final) }
@@ -122,7 +152,8 @@ public final class StoryboardWriter {
         }
         finished = true
         let kept = Set(tiles.map(\.file)).union(withTrack ? [Storyboard.trackFileName, Storyboard.storyboardFileName] : [])
-        Storyboard.removeStaleFiles(in: directory, keeping: kept)
+            .union(extras)
+        Storyboard.removeStaleFiles(in: directory, keeping: kept, format: format)
         return storyboard
     }
 
@@ -139,15 +170,26 @@ public final class StoryboardWriter {
         let final = directory + "/" + name, temporary = OutputFile.temporaryPath(for: final)
         staged.append((temporary, final))
         let (images, columns, compression, failure) = (pending, self.columns, compression, failure)
+        let (format, quality) = (self.format, self.quality)
+        let slots = streaming.isEmpty ? nil : perFile
         let (tileWidth, tileHeight) = (self.tileWidth, self.tileHeight)
         pending.removeAll(keepingCapacity: true)
         encoder.async {
             guard failure.withLock({ $0 == nil }) else { return }
             let picture =
-                columns.map { Storyboard.sheet(of: images, columns: $0, tileWidth: tileWidth, tileHeight: tileHeight) }
+                columns.map { Storyboard.sheet(of: images, columns: $0, tileWidth: tileWidth, tileHeight: tileHeight, slots: slots) }
                 ?? images[0]
-            do throws(PNGWriteError) {
-                try PNGFile.writeInPlace(picture, to: temporary, naming: final, compression: compression)
+            do {
+                switch format {
+                case .png: try PNGFile.writeInPlace(picture, to: temporary, naming: final, compression: compression)
+                case .jpeg, .webp:
+                    let codec: PictureEncoder.Codec = format == .jpeg ? .jpeg(quality: quality) : .webp(quality: quality)
+                    let bytes: [UInt8]
+                    do { bytes = try PictureEncoder(codec, width: picture.width, height: picture.height).encode(picture) } catch {
+                        throw OutputFileError(path: final, cause: "cannot encode \(format.rawValue): \(error)")
+                    }
+                    try OutputFile.writeInPlace(bytes, to: temporary, naming: final)
+                }
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }
