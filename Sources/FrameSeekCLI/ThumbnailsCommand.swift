@@ -298,13 +298,18 @@ enum ThumbnailsCommand: Subcommand {
         return times
     }
 
-    /// `count` times from the start, evenly apart, the last one `span / count` before the end.
+    /// `count` times from the start, evenly apart, the last one `span / count` before the end:
+    /// in microseconds, or in the span's own timescale when the span is too long for them (a
+    /// hostile file's span must not read as zero). In 128 bits, so the span times the count
+    /// cannot trap.
     static func evenlySpaced(_ count: Int, over range: Range<MediaTime>) -> [MediaTime] {
-        let spanMicroseconds = TimeBase(numerator: 1, denominator: 1_000_000).ticks(in: range.upperBound - range.lowerBound) ?? 0
+        let span = range.upperBound - range.lowerBound
+        let (value, timescale): (Int64, Int32) =
+            TimeBase(numerator: 1, denominator: 1_000_000).ticks(in: span).map { ($0, 1_000_000) } ?? (span.value, span.timescale)
+        guard span.isNumeric, value > 0, timescale > 0 else { return [range.lowerBound] }
         return (0..<count).map { i in
-            // In 128 bits: a hostile file's span times the count must not trap.
-            let offset = Int64(Int128(spanMicroseconds) * Int128(i) / Int128(count))
-            return range.lowerBound + MediaTime(value: offset, timescale: 1_000_000)
+            let offset = Int64(Int128(value) * Int128(i) / Int128(count))
+            return range.lowerBound + MediaTime(value: offset, timescale: timescale)
         }
     }
 }

@@ -265,6 +265,31 @@ struct CLIThumbnailsStreamingTests {
         #expect(frameseek(base + ["--hls", "--merge-into", export.media]).code == .usageOrInput)
     }
 
+    @Test(
+        "A file whose timeline spans a million years: --count spaces its thumbnails exactly, and sheets too long for a playlist or an MPD are refused with exit 2"
+    )
+    func absurdTimeline() throws {
+        let folder = try temporaryDirectory("thumbnails-absurd")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = folder.appendingPathComponent("frames.mjpeg").path, media = folder.appendingPathComponent("huge.mkv").path
+        try runTool([
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "4", "-f", "mjpeg",
+            frames
+        ])
+        // Two clusters, the second 2^55 ms (about a million years) after the first.
+        try runTool(["/usr/bin/python3", Repository.fixture("make-overflow-mkv.py"), frames, media, "0", "36028797018963968"])
+        let plain = frameseek(["thumbnails", media, "--out", folder.path + "/plain", "--count", "4"])
+        try #require(plain.code == .success, "\(plain.err)")
+        let cues = try String(contentsOfFile: folder.path + "/plain/thumbnails.vtt", encoding: .utf8)
+            .components(separatedBy: "\n").filter { $0.contains(" --> ") }
+        #expect(Set(cues).count == 4 && !cues[1].hasPrefix("00:00:00.000"), "evenly spaced over the span, not all at 0: \(cues)")
+        for options in [["--count", "4", "--dash"], ["--count", "4", "--hls"], ["--every", "1000000000000", "--hls", "--dash"]] {
+            let result = frameseek(["thumbnails", media, "--out", folder.path + "/streaming", "--columns", "2", "--rows", "1"] + options)
+            #expect(result.code == .usageOrInput && result.err.count == 1, "\(options): \(result.err)")
+            #expect(result.err.first?.contains("longer than") == true, "\(options): \(result.err)")
+        }
+    }
+
     @Test("--format webp writes WebP files, --quality trades size for fidelity, and png stays the default")
     func formats() throws {
         let export = try StreamingThumbnails.made.get()

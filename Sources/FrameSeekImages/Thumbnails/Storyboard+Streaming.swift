@@ -62,7 +62,8 @@ extension Storyboard {
     }
 
     /// The time each tile covers: the step between the first two tiles' times (every step
-    /// is that, within a microsecond for `--count`), or the whole timeline for one tile.
+    /// is that, within a tick of the stream's timescale for `--count`), or the whole
+    /// timeline for one tile.
     public var tileDuration: MediaTime {
         guard tiles.count > 1 else { return tiles.first.map { $0.end - $0.requested } ?? duration }
         return tiles[1].requested - tiles[0].requested
@@ -79,7 +80,7 @@ extension Storyboard {
         let bandwidth = peakBandwidth(sheetBytes)
         var files: [(String, String)] = []
         if forms.contains(.hls) {
-            files.append((Self.imagePlaylistFileName, imageMediaPlaylist(layout: layout)))
+            files.append((Self.imagePlaylistFileName, try imageMediaPlaylist(layout: layout)))
             files.append(
                 (Self.imageStreamFileName, imageStreamLine(uri: Self.imagePlaylistFileName, bandwidth: bandwidth, format: format) + "\n"))
         }
@@ -102,9 +103,12 @@ extension Storyboard {
 
     /// The HLS image media playlist: one `EXT-X-TILES` and `EXTINF` per sheet, the last sheet's
     /// duration ending at the end of the timeline, so the EXTINFs add up to it.
-    public func imageMediaPlaylist(layout: SheetLayout) -> String {
+    ///
+    /// - Throws: `StoryboardStreamingError` when a sheet is longer than `longestSheetSeconds`
+    ///   (only a file with absurd timestamps has one).
+    public func imageMediaPlaylist(layout: SheetLayout) throws(StoryboardStreamingError) -> String {
         let sheets = self.sheets
-        let longest = sheets.map { ($0.end - $0.start).seconds }.max() ?? 0
+        let longest = try Self.checkedSeconds(sheets.map { ($0.end - $0.start).seconds }.max() ?? 0)
         var lines = [
             "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, Int(longest.rounded(.up))))",
             "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-IMAGES-ONLY"
@@ -139,7 +143,7 @@ extension Storyboard {
             children: [
                 XMLText(
                     "Period", [.init("id", "0"), .init("start", "PT0S")],
-                    children: [thumbnailAdaptationSet(layout: layout, format: format, bandwidth: bandwidth)])
+                    children: [try thumbnailAdaptationSet(layout: layout, format: format, bandwidth: bandwidth)])
             ])
         return String(decoding: try mpd.document(), as: UTF8.self)
     }
@@ -148,16 +152,12 @@ extension Storyboard {
     /// (`sheet-$Number%03d$.jpg`, after `folder` when the MPD is elsewhere), each
     /// `columns x rows` tiles long, and the thumbnail_tile EssentialProperty on its
     /// Representation, whose width and height are a full sheet's.
-    func thumbnailAdaptationSet(layout: SheetLayout, format: PictureFormat, bandwidth: Int, folder: String = "") -> XMLText {
-        let perSheet = Int64(layout.columns * layout.rows)
-        // The sheet duration in the tile duration's own timescale when it fits, else in
-        // microseconds.
-        let step = tileDuration
-        let (product, overflow) = step.value.multipliedReportingOverflow(by: perSheet)
-        let (timescale, segment): (Int64, Int64) =
-            overflow || step.timescale <= 0 || step.timescale > Int64(UInt32.max)
-            ? (1_000_000, Int64((step.seconds * Double(perSheet) * 1_000_000).rounded()))
-            : (Int64(step.timescale), product)
+    ///
+    /// - Throws: `StoryboardStreamingError` when a sheet is longer than `longestSheetSeconds`.
+    func thumbnailAdaptationSet(
+        layout: SheetLayout, format: PictureFormat, bandwidth: Int, folder: String = ""
+    ) throws(StoryboardStreamingError) -> XMLText {
+        let (timescale, segment) = try sheetDuration(perSheet: Int64(layout.columns * layout.rows))
         let template = XMLText(
             "SegmentTemplate",
             [
@@ -182,6 +182,35 @@ extension Storyboard {
             children: [template, representation])
     }
 
+    /// One sheet's duration as a SegmentTemplate states it, both numbers unsignedInt as the
+    /// MPD schema has them: in the tile duration's own timescale when that fits, else in the
+    /// finest of microseconds, milliseconds and seconds that does.
+    ///
+    /// - Throws: `StoryboardStreamingError` when no timescale fits (a sheet over 136 years).
+    func sheetDuration(perSheet: Int64) throws(StoryboardStreamingError) -> (timescale: Int64, duration: Int64) {
+        let step = tileDuration
+        let limit = Int64(UInt32.max)
+        let (product, overflow) = step.value.multipliedReportingOverflow(by: perSheet)
+        if !overflow, product > 0, product <= limit, step.timescale > 0 { return (Int64(step.timescale), product) }
+        let seconds = try Self.checkedSeconds(step.seconds * Double(perSheet))
+        for scale in [1_000_000.0, 1_000, 1] where (seconds * scale).rounded() <= Double(limit) {
+            return (Int64(scale), Int64((seconds * scale).rounded()))
+        }
+        throw StoryboardStreamingError(message: "a sheet of \(seconds) s is longer than an MPD's SegmentTemplate can state")
+    }
+
+    /// The longest sheet a playlist or an MPD states: 10^12 s (31,700 years), which keeps its
+    /// microseconds inside Int64.
+    public static let longestSheetSeconds = 1e12
+
+    /// `seconds` when a sheet may be that long.
+    static func checkedSeconds(_ seconds: Double) throws(StoryboardStreamingError) -> Double {
+        guard seconds.isFinite, seconds >= 0, seconds <= longestSheetSeconds else {
+            throw StoryboardStreamingError(message: "a sheet of \(seconds) s is longer than a playlist or an MPD can state")
+        }
+        return seconds
+    }
+
     /// Seconds with six decimals, as EXTINF, DURATION and the MPD's durations give them.
     static func decimal(_ time: MediaTime) -> String { String(format: "%.6f", time.seconds) }
 }
@@ -200,15 +229,15 @@ extension Storyboard {
     /// `playlist`, the text of a multivariant playlist, with the `EXT-X-IMAGE-STREAM-INF` line
     /// naming `uri` (the image playlist, relative to where the copy is written) at its end.
     ///
-    /// - Throws: `StoryboardMergeError` when the text is not a multivariant playlist (no
+    /// - Throws: `StoryboardStreamingError` when the text is not a multivariant playlist (no
     ///   `#EXTM3U` first, or no `EXT-X-STREAM-INF`).
     public func multivariantPlaylist(
         adding uri: String, to playlist: String, bandwidth: Int, format: PictureFormat
-    ) throws(StoryboardMergeError) -> String {
+    ) throws(StoryboardStreamingError) -> String {
         let lines = playlist.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard lines.first?.trimmingCharacters(in: .whitespaces) == "#EXTM3U",
             lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") })
-        else { throw StoryboardMergeError(message: "not a multivariant playlist (#EXTM3U first, with EXT-X-STREAM-INF)") }
+        else { throw StoryboardStreamingError(message: "not a multivariant playlist (#EXTM3U first, with EXT-X-STREAM-INF)") }
         let text = playlist.hasSuffix("\n") ? playlist : playlist + "\n"
         return text + imageStreamLine(uri: uri, bandwidth: bandwidth, format: format) + "\n"
     }
@@ -217,19 +246,20 @@ extension Storyboard {
     /// template's files under `folder` (relative to where the copy is written, ending in `/`,
     /// or empty).
     ///
-    /// - Throws: `StoryboardMergeError` when the bytes are not XML or have no Period.
+    /// - Throws: `StoryboardStreamingError` when the bytes are not XML or have no Period.
     public func mpd(
         adding layout: SheetLayout, to mpd: [UInt8], folder: String, format: PictureFormat, bandwidth: Int
-    ) throws(StoryboardMergeError) -> [UInt8] {
-        let set = thumbnailAdaptationSet(layout: layout, format: format, bandwidth: bandwidth, folder: folder)
+    ) throws(StoryboardStreamingError) -> [UInt8] {
+        let set = try thumbnailAdaptationSet(layout: layout, format: format, bandwidth: bandwidth, folder: folder)
         do { return try set.appended(toFirst: "Period", in: mpd) } catch {
-            throw StoryboardMergeError(message: "cannot add the thumbnails: \(error)")
+            throw StoryboardStreamingError(message: "cannot add the thumbnails: \(error)")
         }
     }
 }
 
-/// A manifest given to `--merge-into` that the thumbnails cannot be added to.
-public struct StoryboardMergeError: Error, Sendable, Hashable, CustomStringConvertible {
+/// A streaming form that cannot be written: a manifest given to `--merge-into` that the
+/// thumbnails cannot join, or sheets longer than a playlist or an MPD can state.
+public struct StoryboardStreamingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, in words.
     public let message: String
     public var description: String { message }
