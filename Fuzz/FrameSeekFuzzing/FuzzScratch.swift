@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FrameSeekCore
 
 /// Where the fuzz sequences write the files they open: a folder of this process's own, so two
 /// fuzzers (or a fuzzer and the tests) never read each other's inputs, and the repository's
@@ -30,7 +30,7 @@ package enum FuzzScratch {
         return path
     }
 
-    private static let createdFolders = Mutex<[String]>([])
+    private static let createdFolders = Locked<[String]>([])
 
     private static func removeFolders() {
         for path in createdFolders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
@@ -43,7 +43,7 @@ package enum FuzzScratch {
         inputFiles.withLock { _ in body() }
     }
 
-    private static let inputFiles = Mutex(())
+    private static let inputFiles = Locked(())
 
     /// Writes `bytes` to `path` whole, replacing what was there.
     package static func write(_ bytes: [UInt8], to path: String) {

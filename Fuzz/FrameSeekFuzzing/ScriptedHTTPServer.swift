@@ -1,4 +1,5 @@
 import Foundation
+import FrameSeekCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ package final class ScriptedHTTPServer: Sendable {
     /// What honest answers serve, one of them per run.
     private let bodies: [[UInt8]]
     private let listener: Int32
-    private let scripts = Mutex<[Int: Script]>([:])
+    private let scripts = Locked<[Int: Script]>([:])
     private let nextRun = Atomic<Int>(0)
 
     /// Listens on 127.0.0.1 on a port the kernel picks, serving one of `bodies` per run; nil

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FrameSeek
 
 /// Peak resident memory per workload, from Linux's `VmHWM` (the peak RSS of the process).
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// peak is kept here: every reading before a reset is folded into it.
 package enum WorkloadMemory {
     /// The largest `VmHWM` read so far in this process, in bytes.
-    private static let processPeak = Mutex<Int?>(nil)
+    private static let processPeak = Locked<Int?>(nil)
 
     /// Starts a workload's measurement: folds the peak so far into the process-wide peak, then
     /// resets `VmHWM`. False when the kernel refused (an older kernel, no permission): the
