@@ -31,7 +31,7 @@ struct ThumbnailsMerge {
             }
             if let problem = FileKind(at: path).notRegularProblem { throw UsageError(message: "--merge-into \(path): \(problem)") }
             guard FileManager.default.fileExists(atPath: path) else { throw UsageError(message: "--merge-into \(path): no such file") }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            let size = FileKind.byteCount(at: path) ?? 0
             guard size <= maximumBytes else { throw UsageError(message: "--merge-into \(path): more than \(maximumBytes) bytes") }
             let copy = url.deletingPathExtension().path + "-thumbnails." + url.pathExtension
             try ThumbnailsCommand.checkOutputPath(copy)

@@ -49,7 +49,7 @@ public enum OutputFile {
 
     /// Writes `bytes` to `path` as it goes; errors name `shownPath`, the file the caller
     /// will rename it to.
-    static func writeInPlace(_ bytes: [UInt8], to path: String, naming shownPath: String) throws(OutputFileError) {
+    public static func writeInPlace(_ bytes: [UInt8], to path: String, naming shownPath: String) throws(OutputFileError) {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         } catch {

@@ -144,7 +144,7 @@ public struct ManifestCheck {
         if let rebaseline {
             let media = ManifestMedia(
                 path: options.media.map { ManifestRecorder.relativePath(of: $0, fromDirectoryOf: manifestPath) } ?? manifest.media.path,
-                size: ManifestRecorder.fileSize(at: openedPath) ?? manifest.media.size, sha256: sha256,
+                size: FileKind.byteCount(at: openedPath) ?? manifest.media.size, sha256: sha256,
                 streamIndex: engine.media.selectedStreamIndex)
             report.updatedEntries = try rebaseline.commit(media: media, environment: environment)
         }

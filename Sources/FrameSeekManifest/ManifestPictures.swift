@@ -61,7 +61,7 @@ public enum ManifestPictures {
         let temporary = OutputFile.temporaryPath(for: path)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try OutputFile.write(bytes, to: temporary)
+            try OutputFile.writeInPlace(bytes, to: temporary, naming: path)
         } catch {
             throw ManifestError(path: path, reason: .unwritable, cause: "cannot write (\(error))")
         }

@@ -37,16 +37,11 @@ public enum ManifestRecorder {
             entries[position] = entry
         }
         let media = ManifestMedia(
-            path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: fileSize(at: mediaPath) ?? 0,
+            path: relativePath(of: mediaPath, fromDirectoryOf: manifestPath), size: FileKind.byteCount(at: mediaPath) ?? 0,
             sha256: sha256, streamIndex: engine.media.selectedStreamIndex)
         return Manifest(
             media: media, environment: ManifestEnvironment(current: engine), barcode: barcode,
             entries: entries.map { $0! })
-    }
-
-    /// The size of the file at `path` in bytes, nil when it cannot be read.
-    static func fileSize(at path: String) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
     }
 
     /// `path` as seen from the directory of `manifestPath` (`../media/clip.mp4`), so that the

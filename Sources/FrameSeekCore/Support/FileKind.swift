@@ -20,6 +20,11 @@ public enum FileKind: Sendable, Hashable {
     /// Any other kind `stat` names.
     case unknown
 
+    /// The size in bytes of the file at `path`, nil when it cannot be looked at.
+    public static func byteCount(at path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+    }
+
     /// The kind of the file at `path`.
     public init(at path: String) {
         var info = stat()

@@ -103,7 +103,7 @@ extension XMLText {
     ///   or libxml2 runs out of memory.
     package func appended(toFirst parent: String, in document: [UInt8]) throws(XMLTextError) -> [UInt8] {
         let fragment = try self.document()
-        guard let target = Self.parse(document), let own = Self.parse(fragment) else {
+        guard let target = Self.parse(document, name: "document.xml"), let own = Self.parse(fragment, name: "fragment.xml") else {
             throw XMLTextError(function: "xmlReadMemory (not well-formed XML)")
         }
         defer {
@@ -128,12 +128,15 @@ extension XMLText {
         return Array(UnsafeBufferPointer(start: bytes, count: Int(count)))
     }
 
-    private static func parse(_ bytes: [UInt8]) -> xmlDocPtr? {
+    /// `bytes` read by libxml2 as hostile input is read (`XML_PARSE_NONET`, no entity
+    /// substitution, no DTD, errors not printed); nil when they are empty, longer than
+    /// `xmlReadMemory` takes, or not well-formed. The caller frees the document (`xmlFreeDoc`).
+    static func parse(_ bytes: [UInt8], name: String) -> xmlDocPtr? {
         guard !bytes.isEmpty, let length = Int32(exactly: bytes.count) else { return nil }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         return bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { xmlReadMemory($0, length, "document.xml", nil, options) }
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { xmlReadMemory($0, length, name, nil, options) }
             }
         }
     }

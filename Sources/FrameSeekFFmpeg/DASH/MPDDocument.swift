@@ -24,18 +24,10 @@ package enum MPDDocument {
     ///   (with libxml2's message) or it exceeds the limits.
     package static func root(of bytes: [UInt8]) throws(MPDError) -> MPDElement {
         guard !bytes.isEmpty else { throw MPDError(element: "document", reason: "empty: no XML") }
-        guard let length = Int32(exactly: bytes.count) else {
+        guard Int32(exactly: bytes.count) != nil else {
             throw MPDError(element: "document", reason: "\(bytes.count) bytes: more than xmlReadMemory takes")
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    xmlReadMemory($0, length, "manifest.mpd", nil, options)
-                }
-            }
-        }
-        guard let document = parsed else {
+        guard let document = XMLText.parse(bytes, name: "manifest.mpd") else {
             let message = xmlGetLastError().map { String(cString: $0.pointee.message).trimmingCharacters(in: .whitespacesAndNewlines) }
             throw MPDError(element: "document", reason: "xmlReadMemory: not well-formed XML" + (message.map { ": \($0)" } ?? ""))
         }

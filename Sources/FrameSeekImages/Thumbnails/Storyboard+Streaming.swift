@@ -218,12 +218,12 @@ extension Storyboard {
 extension Storyboard {
     /// The sizes of the storyboard's picture files in `directory`, by name.
     public func sheetBytes(in directory: String) -> [String: Int] {
-        var bytes: [String: Int] = [:]
-        for sheet in sheets {
-            let path = directory + "/" + sheet.file
-            bytes[sheet.file] = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        }
-        return bytes
+        sheetBytes { directory + "/" + $0 }
+    }
+
+    /// The sizes of the storyboard's picture files, each read at `path(name)`.
+    func sheetBytes(at path: (String) -> String) -> [String: Int] {
+        Dictionary(sheets.map { ($0.file, Int(FileKind.byteCount(at: path($0.file)) ?? 0)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `playlist`, the text of a multivariant playlist, with the `EXT-X-IMAGE-STREAM-INF` line

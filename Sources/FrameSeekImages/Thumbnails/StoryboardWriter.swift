@@ -129,11 +129,8 @@ public final class StoryboardWriter {
             if !streaming.isEmpty {
                 // The sheets' sizes give the playlist's peak bandwidth: they are on disk, under
                 // their temporary names, once the encoder is drained.
-                var bytes: [String: Int] = [:]
-                for file in staged {
-                    let size = (try? FileManager.default.attributesOfItem(atPath: file.temporary)[.size] as? NSNumber)?.intValue
-                    bytes[URL(fileURLWithPath: file.final).lastPathComponent] = size ?? 0
-                }
+                let temporaries = Dictionary(staged.map { ($0.final, $0.temporary) }, uniquingKeysWith: { first, _ in first })
+                let bytes = storyboard.sheetBytes { name in temporaries[directory + "/" + name] ?? "" }
                 let layout = Storyboard.SheetLayout(columns: columns ?? 1, rows: perFile / (columns ?? 1))
                 let files = try storyboard.streamingFiles(streaming, layout: layout, format: format, sheetBytes: bytes)
                 texts += files
