@@ -17,7 +17,7 @@ public enum CommandLineTool {
 
     static let commands: [any Subcommand.Type] = [
         ProbeCommand.self, FramesCommand.self, SeekCommand.self, LiveCommand.self, StepCommand.self,
-        ThumbnailsCommand.self, BenchCommand.self, ManifestCommand.self, PlayCommand.self, IndexCommand.self
+        ThumbnailsCommand.self, BenchCommand.self, ManifestCommand.self, PlayCommand.self, IndexCommand.self, IFramesCommand.self
     ]
 
     /// Runs `arguments` (without the program name) and returns the exit code.

@@ -56,6 +56,12 @@ extension Demuxer {
         /// A video stream's height in pixels.
         var height: Int { Int(parameters.height) }
 
+        /// The codec's out-of-band setup bytes (an `avcC`, or Annex B parameter sets).
+        var extradata: [UInt8] {
+            guard let bytes = parameters.extradata, parameters.extradata_size > 0 else { return [] }
+            return Array(UnsafeBufferPointer(start: bytes, count: Int(parameters.extradata_size)))
+        }
+
         /// A video stream's pixel format as ffprobe names it; nil when unknown.
         var pixelFormatName: String? { PixelFormat(rawValue: parameters.format).knownName }
 

@@ -23,6 +23,8 @@ final class Packet {
     /// The raw DTS, nil for AV_NOPTS_VALUE.
     var dts: Int64? { pointer.pointee.dts == fs_nopts_value() ? nil : pointer.pointee.dts }
     var duration: Int64 { pointer.pointee.duration }
+    /// The payload's size in bytes.
+    var size: Int64 { Int64(pointer.pointee.size) }
     /// Byte offset in the file, nil when unknown (-1).
     var position: Int64? { pointer.pointee.pos < 0 ? nil : pointer.pointee.pos }
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }

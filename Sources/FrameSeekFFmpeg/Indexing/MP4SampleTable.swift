@@ -62,17 +62,17 @@ extension MP4SampleTable {
     /// walking its top-level box headers through `read(offset, count)`; nil unless the walk
     /// parses every box and ends exactly at `fileSize` (a truncated or damaged file is for a
     /// scan to report).
-    /// `visiting` is told each box's type and body as its header is read, before the walk
-    /// moves past it.
+    /// `visiting` is told each box's type, start and body as its header is read, before the
+    /// walk moves past it.
     static func mediaDataBodies(
         fileSize: Int64, using read: @escaping (Int64, Int) -> [UInt8]?,
-        visiting: (_ box: (type: String, body: Range<Int64>)) -> Void = { _ in }
+        visiting: (_ box: (type: String, start: Int64, body: Range<Int64>)) -> Void = { _ in }
     ) -> [Range<Int64>]? {
         let reader = BoxReader(read: read, fileSize: fileSize)
         var bodies: [Range<Int64>] = []
         var end: Int64 = 0
         reader.forEachChild(of: 0..<fileSize) { box in
-            visiting((box.type, box.body))
+            visiting((box.type, box.start, box.body))
             if box.type == "mdat" { bodies.append(box.body) }
             end = box.body.upperBound
             return true
@@ -139,6 +139,8 @@ private struct TrackParse {
 /// One box: its four-character type and the byte range of its body.
 private struct Box {
     let type: String
+    /// Where its header starts.
+    let start: Int64
     let body: Range<Int64>
 }
 
@@ -164,7 +166,7 @@ private struct BoxReader {
             guard size >= headerSize, size <= range.upperBound - offset, offset + size <= fileSize else { return }
             let type = String(decoding: header[4..<8], as: UTF8.self)
             visited += 1
-            guard visit(Box(type: type, body: (offset + headerSize)..<(offset + size))) else { return }
+            guard visit(Box(type: type, start: offset, body: (offset + headerSize)..<(offset + size))) else { return }
             offset += size
         }
     }
