@@ -11,13 +11,18 @@ enum ThumbnailsCommand: Subcommand {
                              [--decoders N] [--png-compression 0-9] [--tonemap T] [--json]
                              [--format png|jpeg|webp] [--quality 1-100] [--hls] [--dash]
                              [--merge-into MULTIVARIANT.m3u8 | MANIFEST.mpd ...]
+        frameseek thumbnails --catalog CATALOG [--shard K/N] --out DIR [--results FILE]
+                             [--root DIR | --allow-outside-root] [the same export options]
+        frameseek thumbnails merge RESULTS... [--json]
         """
     static let options: [CommandOption] =
         [
             out, every, count, size, columns, rows, precision, .stream, .threads, decoders, pngCompression, format, quality, hls,
             dash, mergeInto, .tonemap, .strict
         ]
-        + CommandOption.network
+        + CommandOption.network + CommandOption.catalogRun
+    /// FILE, or `merge` and the RESULTS files.
+    static let maximumPositionals = Int.max
     static let discussion = """
         Makes one thumbnail every SECONDS (default 10) or N evenly spaced, each fitted in the
         WxH box (default 160x90) in the display aspect: the display matrix (rotation, flips) and
@@ -65,6 +70,17 @@ enum ThumbnailsCommand: Subcommand {
         storyboard, hls, image_stream_inf, dash} (the last three null unless asked for).
         Progress goes to stderr when it is a terminal.
         Under --strict nothing is written when a thumbnail is damaged.
+
+        --catalog CATALOG exports every media file the catalog names (JSON Lines: a path, or
+        {"media": PATH}, relative to the catalog) into DIR/NAME/, NAME being the file's name
+        without its extension, with the other options given; two files giving one NAME are
+        refused before anything is decoded. --shard K/N takes every N-th line from line K
+        (from 0), so N processes (a Kubernetes Indexed Job, a Slurm array) cover the catalog
+        once; paths must resolve inside --root (default: the current folder) and be regular
+        files. One line per export (--json: {"type": "exported" | "error", line, media, name,
+        out, thumbnails | error}) and a summary line; --results FILE also writes those lines,
+        whole at the end. thumbnails merge RESULTS... adds up the shards' summaries, checking
+        that every shard is there once, and exits as one run over the whole catalog would.
         """
     static let exitCodes = """
         Exit codes: 0 success, 2 bad usage, unreadable input or an unwritable DIR.
@@ -104,6 +120,14 @@ enum ThumbnailsCommand: Subcommand {
         help: "the zlib level of the PNGs (default \(PNGCompression.default.level))")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        if arguments.positionals.first == "merge" {
+            return try ThumbnailsCatalog.merge(Array(arguments.positionals.dropFirst()), arguments, output: output)
+        }
+        if arguments.value("--catalog") != nil { return try ThumbnailsCatalog.run(arguments, output: output, errors: errors) }
+        for option in ["--shard", "--results"] where arguments.value(option) != nil {
+            throw UsageError(message: "\(option) goes with --catalog")
+        }
+        if arguments.positionals.count > 1 { throw UsageError(message: "unexpected argument \"\(arguments.positionals[1])\"") }
         let file = try singleFile(arguments)
         guard let directory = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
         let size = try parseSize(arguments.valueOrDefault("--size"))

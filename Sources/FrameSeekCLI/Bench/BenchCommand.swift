@@ -12,13 +12,17 @@ enum BenchCommand: Subcommand {
                         [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
                         [--json] [--report out.html] [--peers RESULTS.json]
         frameseek bench --peers RESULTS.json --report out.html
+        frameseek bench --catalog CATALOG [--shard K/N] [--results FILE]
+                        [--root DIR | --allow-outside-root] [the same measuring options]
+        frameseek bench merge RESULTS... [--json]
         """
     static let maximumPositionals = Int.max
-    static let options: [CommandOption] = [
-        workload, count, seed, targets, precision, threads, .batchDecoders, .stream, variants, .cacheMB, poolMB, noConvert,
-        noSkipNonReference,
-        network, report, peers
-    ]
+    static let options: [CommandOption] =
+        [
+            workload, count, seed, targets, precision, threads, .batchDecoders, .stream, variants, .cacheMB, poolMB, noConvert,
+            noSkipNonReference,
+            network, report, peers
+        ] + CommandOption.catalogRun
     static let discussion = """
         Several FILEs (encodes of one clip, or URLs) are measured side by side: the seeks of
         random, scrub and long go to the first file's targets in every file, at the same times
@@ -82,8 +86,18 @@ enum BenchCommand: Subcommand {
         --json results (medians and p95s per workload and decoder); without FILE the report
         holds that chart alone. A peers file that cannot be read is refused before the run.
         Progress goes to stderr when it is a terminal.
+
+        --catalog CATALOG measures every media file the catalog names (JSON Lines: a path, or
+        {"media": PATH}, relative to the catalog), each on its own with the options given.
+        --shard K/N takes every N-th line from line K (from 0), so N processes cover the
+        catalog once; paths must resolve inside --root (default: the current folder) and be
+        regular files. Prints a line per file and workload (--json: {"type": "row", line,
+        media, result} with result as bench --json prints it, or {"type": "error", line,
+        media, error}) and a summary line; --results FILE also writes those lines, whole at the
+        end. bench merge RESULTS... joins the shards' rows into one report in catalog order,
+        checking that every shard is there once; --report is for one run, not a catalog.
         """
-    static let exitCodes = "Exit codes: 0 success, 2 bad usage or unreadable input."
+    static let exitCodes = "Exit codes: 0 success, 2 bad usage or unreadable input (a catalog file that could not be measured)."
 
     static let workload = CommandOption(
         "--workload", .text(placeholder: "W[,W...]"), default: "random", help: "the workloads to run, listed above")
@@ -115,6 +129,13 @@ enum BenchCommand: Subcommand {
         "--peers", .text(placeholder: "RESULTS.json"), help: "add the peers' results to the report (compare_peers.py --json)")
 
     static func run(_ arguments: Arguments, output: TextOutput, errors: TextOutput) throws -> CommandLineTool.ExitCode {
+        if arguments.positionals.first == "merge" {
+            return try BenchCatalog.merge(Array(arguments.positionals.dropFirst()), arguments, output: output)
+        }
+        if arguments.value("--catalog") != nil { return try BenchCatalog.run(arguments, output: output, errors: errors) }
+        for option in ["--shard", "--results"] where arguments.value(option) != nil {
+            throw UsageError(message: "\(option) goes with --catalog")
+        }
         let report = arguments.value("--report")
         // Found out now, not after minutes of measuring.
         if let report { try checkOutputPath(report) }

@@ -59,6 +59,16 @@ struct Arguments {
     /// Every value given for `option`, in order (an option that may be repeated).
     func values(_ option: String) -> [String] { values[option] ?? [] }
 
+    /// The options as words again, without `removing` and without the positionals: what a
+    /// catalog run hands on to the run of each of its lines.
+    func optionWords(removing: Set<String>) -> [String] {
+        var words = flags.filter { !removing.contains($0) }.sorted()
+        for (name, given) in values.sorted(by: { $0.key < $1.key }) where !removing.contains(name) {
+            for value in given { words += [name, value] }
+        }
+        return words
+    }
+
     /// The value of `option`, or its declared default when it is not given.
     func valueOrDefault(_ option: String) -> String {
         guard let text = value(option) ?? declared[option]?.defaultValue else {

@@ -16,6 +16,16 @@ extension CommandOption {
     /// Taken by every command that opens media that may be over the network.
     static let network: [CommandOption] = [retries, timeout, deadline, insecure, playlistLimit]
 
+    /// The options of a catalog run of `thumbnails` or `bench` (`landing` declares its own).
+    static let catalogRun: [CommandOption] = [
+        CommandOption(
+            "--catalog", .text(placeholder: "CATALOG"),
+            help: "JSON Lines, one media file per line (a path or {\"media\": PATH}, relative to the catalog)"),
+        CommandOption("--shard", .text(placeholder: "K/N"), help: "only every N-th catalog line from line K (from 0), deterministically"),
+        CommandOption("--results", .text(placeholder: "FILE"), help: "also write the catalog run's JSON lines to FILE, for merge"),
+        ManifestCommand.root, ManifestCommand.allowOutsideRoot
+    ]
+
     static let retries = CommandOption(
         "--retries", .wholeNumber(placeholder: "N", range: 0...100),
         help: "for a URL: retries of a failed request (default 3; see the Damaged media article)")

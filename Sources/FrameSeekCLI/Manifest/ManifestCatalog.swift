@@ -114,7 +114,7 @@ struct ManifestCatalog: Sendable {
 
     /// `line` with the paths `action` opens resolved with their symbolic links
     /// (`ManifestRoot.checkedPath`): the media and the manifest for `record` (which reads the
-    /// one and writes the other), the manifest for `check`.
+    /// one and writes the other), the manifest for `check`, the media for `thumbnails`.
     ///
     /// A path whose folder is missing is kept as written, for the run to name as missing.
     ///
@@ -132,8 +132,13 @@ struct ManifestCatalog: Sendable {
             }
         }
         var media = line.media
-        if action == .record, let given = line.givenMedia, let resolved = line.media {
+        if action != .check, let given = line.givenMedia, let resolved = line.media {
             media = try check(given, field: "media", resolved: resolved)
+        }
+        if action == .thumbnails {
+            guard media != nil else { throw UsageError(message: "\(source): a thumbnails catalog line names a media file") }
+            return Line(
+                number: line.number, givenMedia: line.givenMedia, givenManifest: nil, media: media, manifest: line.manifest)
         }
         // A media line's default manifest is named by the media's path.
         let manifestGiven = line.givenManifest ?? (line.givenMedia ?? "") + ".landing.json"

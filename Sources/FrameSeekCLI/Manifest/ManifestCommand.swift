@@ -12,9 +12,9 @@ enum ManifestCommand: Subcommand {
         allowOutsideRoot
     ]
 
-    /// The actions that read catalogs.
+    /// The actions that read catalogs (`thumbnails` is `frameseek thumbnails --catalog`).
     enum Action: Sendable, Hashable {
-        case record, check
+        case record, check, thumbnails
     }
     /// The action, then FILE, MANIFESTs or RESULTS files.
     static let maximumPositionals = Int.max
@@ -163,7 +163,7 @@ enum ManifestCommand: Subcommand {
             guard !rest.isEmpty else { throw UsageError(message: "missing RESULTS files") }
             let junit = arguments.value("--junit")
             if let junit { try checkOutputPath(junit) }
-            let (summary, lines) = try ManifestResultsMerge.mergeWithLines(rest)
+            let (summary, lines) = try ShardedResults.merge(rest, as: ManifestRunSummary.self)
             if let junit {
                 guard summary.command == "check" else { throw UsageError(message: "--junit merges the results of landing check") }
                 try LandingJUnit.write(lines: lines, to: junit)

@@ -65,27 +65,9 @@ struct ManifestRunSummary: Sendable, Hashable {
     /// - Throws: `UsageError` naming `file` and the field.
     init?(json object: [String: Any], file: String) throws(UsageError) {
         guard object["type"] as? String == "summary" else { return nil }
-        func refuse(_ field: String, _ cause: String) -> UsageError {
-            UsageError(message: "\(file): summary field \"\(field)\" \(cause)")
-        }
-        guard let command = object["command"] as? String, command == "record" || command == "check" else {
-            throw refuse("command", "is not \"record\" or \"check\"")
-        }
-        self.command = command
-        switch object["shard"] {
-        case nil, is NSNull: shard = nil
-        case let text as String:
-            do { shard = try Shard(parsing: text) } catch { throw refuse("shard", "is not K/N with 0 <= K < N") }
-        default: throw refuse("shard", "is not K/N or null")
-        }
-        func count(_ key: String) throws(UsageError) -> Int {
-            // JSON's true and false also arrive as NSNumber, of Objective-C type "c".
-            guard let value = object[key] as? NSNumber, String(cString: value.objCType) != "c", let number = value as? Int else {
-                throw refuse(key, "is missing or not a whole number")
-            }
-            guard number >= 0 else { throw refuse(key, "is \(number): a count cannot be negative") }
-            return number
-        }
+        let fields = try SummaryFields(object, file: file, commands: ["record", "check"])
+        let count = fields.count
+        (command, shard) = (fields.command, fields.shard)
         catalogLines = try count("catalog_lines")
         manifests = try count("manifests")
         passed = try count("passed")
@@ -93,10 +75,10 @@ struct ManifestRunSummary: Sendable, Hashable {
         errors = try count("errors")
         entries = try count("entries")
         mismatches = try count("mismatches")
-        if let problem = invariantProblem() { throw refuse(problem.field, problem.cause) }
+        if let problem = invariantProblem() { throw fields.refuse(problem.field, problem.cause) }
         let exitCode = try count("exit_code")
         guard exitCode == self.exitCode.rawValue else {
-            throw refuse("exit_code", "is \(exitCode), but the counts give \(self.exitCode.rawValue)")
+            throw fields.refuse("exit_code", "is \(exitCode), but the counts give \(self.exitCode.rawValue)")
         }
     }
 
@@ -146,84 +128,14 @@ struct ManifestRunSummary: Sendable, Hashable {
     }
 }
 
-/// `landing merge`: the shards' results files read back and added up.
-enum ManifestResultsMerge {
-    /// Merges the summaries of `paths`, checking that together they are one whole catalog
-    /// run: one command, one shard count, every shard exactly once, each finished, and each
-    /// file's counts possible (`ManifestRunSummary(json:file:)`) and matching its own lines.
-    ///
-    /// - Throws: `UsageError` naming the file when one is not a regular file, cannot be read,
-    ///   has no summary line (its shard did not finish) or a count that cannot be (naming the
-    ///   field), and when shards are missing, repeated or disagree.
-    static func merge(_ paths: [String]) throws(UsageError) -> ManifestRunSummary {
-        try mergeWithLines(paths).summary
-    }
-
-    /// Merges as `merge(_:)` does, and returns every line of the files besides their summaries,
-    /// from which `--junit` writes the whole run's JUnit (`LandingJUnit`).
-    static func mergeWithLines(_ paths: [String]) throws(UsageError) -> (summary: ManifestRunSummary, lines: [String]) {
-        var summaries: [(path: String, summary: ManifestRunSummary)] = []
-        var lines: [String] = []
-        for path in paths {
-            if let problem = FileKind(at: path).notRegularProblem {
-                throw UsageError(message: "\(path): the results file \(problem)")
-            }
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw UsageError(message: "\(path): cannot read the results file")
-            }
-            var found: [ManifestRunSummary] = []
-            var tally = ResultLines()
-            for line in text.split(whereSeparator: \.isNewline) {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if let summary = try ManifestRunSummary(json: object, file: path) {
-                    found.append(summary)
-                } else {
-                    tally.add(object)
-                    lines.append(String(line))
-                }
-            }
-            guard found.count == 1, let summary = found.first else {
-                throw UsageError(
-                    message: found.isEmpty
-                        ? "\(path): no summary line: the run that wrote it did not finish"
-                        : "\(path): \(found.count) summary lines: give each shard's results file once, not files joined together")
-            }
-            if let problem = tally.disagreement(with: summary) {
-                throw UsageError(message: "\(path): summary field \"\(problem.field)\" \(problem.cause)")
-            }
-            summaries.append((path, summary))
-        }
-        guard let first = summaries.first?.summary else { throw UsageError(message: "missing RESULTS files") }
-        var merged = ManifestRunSummary(command: first.command, shard: nil, catalogLines: first.catalogLines)
-        let shardCount = first.shard?.count ?? 1
-        var seen: [Int: String] = [:]
-        for (path, summary) in summaries {
-            guard summary.command == first.command else {
-                throw UsageError(message: "\(path): results of landing \(summary.command), the others are of landing \(first.command)")
-            }
-            let shard = summary.shard ?? .whole
-            guard shard.count == shardCount, summary.catalogLines == first.catalogLines else {
-                throw UsageError(
-                    message:
-                        "\(path): shard \(shard) of a \(summary.catalogLines)-line catalog does not belong with shard \(first.shard ?? .whole) of a \(first.catalogLines)-line catalog"
-                )
-            }
-            if let other = seen[shard.index] {
-                throw UsageError(message: "\(path): shard \(shard) is also in \(other)")
-            }
-            seen[shard.index] = path
-            guard let sum = merged.adding(summary) else { throw UsageError(message: "\(path): the counts overflow when added up") }
-            merged = sum
-        }
-        let missing = (0..<shardCount).filter { seen[$0] == nil }
-        guard missing.isEmpty else {
-            let names = missing.prefix(5).map { "\($0)/\(shardCount)" }.joined(separator: ", ")
-            throw UsageError(
-                message:
-                    "results of shard\(missing.count == 1 ? "" : "s") \(names)\(missing.count > 5 ? ", …" : "") missing: a merge must cover the whole catalog"
-            )
-        }
-        return (merged, lines)
+extension ManifestRunSummary: ShardRunSummary {
+    var commandName: String { "landing \(command)" }
+    func sameRun(as other: ManifestRunSummary) -> Bool { command == other.command }
+    func merged() -> ManifestRunSummary { ManifestRunSummary(command: command, shard: nil, catalogLines: catalogLines) }
+    func disagreement(with lines: [[String: Any]]) -> (field: String, cause: String)? {
+        var tally = ResultLines()
+        for line in lines { tally.add(line) }
+        return tally.disagreement(with: self)
     }
 }
 
