@@ -1,7 +1,7 @@
 # FrameSeek: `make demo` and `make test` are the two commands a fresh Debian 12 machine needs.
 SWIFT ?= swift
 
-.PHONY: deps build demo test test-tsan test-asan docs lint fuzz fixtures clean
+.PHONY: deps build demo test test-tsan test-asan docs lint fuzz fixtures bench-compare clean
 
 deps:
 	@scripts/install-deps.sh
@@ -58,6 +58,14 @@ FUZZ_TARGET ?= media
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_TARGET) $(FUZZ_SECONDS)
+
+# Side by side against an earlier commit (scripts/bench-compare.py): BASE built in a worktree,
+# the random, scrub, sample, sequential and long workloads run alternately on both builds for
+# ROUNDS rounds; each ratio with its spread, and the ones that moved beyond it.
+ROUNDS ?= 3
+bench-compare: deps
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<commit> [ROUNDS=3]" >&2; exit 2; }
+	scripts/bench-compare.py $(BASE) --rounds $(ROUNDS)
 
 # Rebuilds the synthetic encodes and the ffprobe/framemd5 oracles (needs the ffmpeg CLI).
 fixtures:

@@ -360,17 +360,6 @@ static inline void fs_install_log_filter(void) {
     av_log_set_callback(fs_log_filter);
 }
 
-// glibc's mallopt(M_MMAP_THRESHOLD): from `bytes` up, every block av_malloc and Swift ask
-// for is mapped on its own and unmapped when freed (see ProcessMemory.swift).
-static inline int fs_map_blocks_from(int bytes) {
-#ifdef M_MMAP_THRESHOLD
-    return mallopt(M_MMAP_THRESHOLD, bytes);
-#else
-    (void)bytes;
-    return 0;
-#endif
-}
-
 // ---- Filter graphs (HDR tone mapping) ----
 //
 // libavfilter is not linked: it is opened with dlopen the first time a picture is tone-mapped.

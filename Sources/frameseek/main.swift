@@ -1,5 +1,4 @@
 import FrameSeekCLI
-import FrameSeekFFmpeg
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -14,7 +13,6 @@ if arguments.count == 2, arguments[0] == "--write-command-line-article" {
     }
     exit(CommandLineTool.ExitCode.success.rawValue)
 }
-ProcessMemory.mapLargeBlocksOnTheirOwn()
 CommandDeadline.of(arguments)?.arm()
 let code = CommandLineTool.run(
     arguments,

@@ -1,22 +1,14 @@
 internal import CFFmpeg
 
-/// How the process's allocator treats large blocks: a setting for a command-line process to
-/// make once, before it opens anything.
+/// How large FFmpeg's blocks may be: a setting made once, when the first demuxer opens.
+///
+/// glibc's own policy for large blocks is left as it is: a block of 128 KiB or more is mapped
+/// on its own until one such is freed, and from then on blocks up to that size come from the
+/// heap, where freed pictures are reused without faulting their pages in again. Fixing the
+/// threshold at 128 KiB instead held a two-hour film's seek about 1 MiB lower, and made every
+/// picture-sized buffer a fresh mapping: each scrub sample (a 720p frame converted to RGB,
+/// 2.7 MB) paid 1.7 ms of page faults.
 public enum ProcessMemory {
-    /// Maps every block of 128 KiB or more on its own, so that it leaves the process's RSS
-    /// when freed (glibc's `mallopt(M_MMAP_THRESHOLD, 128 KiB)`, through `fs_map_blocks_from`).
-    ///
-    /// glibc otherwise raises that threshold each time a mapped block is freed, up to 32 MiB.
-    /// Opening an edit-listed MP4 frees one (the mov demuxer's index before the edit list is
-    /// applied, megabytes on a long film), so afterwards the frame buffers and the frame
-    /// table come from the brk heap, where freed space stays resident: a two-hour film's seek
-    /// peaked about 1 MiB higher, and by a different amount each run. Returns false where the
-    /// allocator has no such setting.
-    @discardableResult
-    public static func mapLargeBlocksOnTheirOwn() -> Bool {
-        fs_map_blocks_from(128 * 1024) == 1
-    }
-
     /// The largest block FFmpeg may allocate at once (`av_max_alloc`), set when the first
     /// demuxer opens: 256 MiB, above an 8K 16-bit 4:4:4 picture (199 MB) and a day of 60 fps
     /// index entries (about 130 MB).
