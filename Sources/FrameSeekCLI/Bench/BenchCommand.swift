@@ -21,7 +21,7 @@ enum BenchCommand: Subcommand {
         [
             workload, count, seed, targets, precision, threads, .batchDecoders, .stream, variants, .cacheMB, poolMB, noConvert,
             noSkipNonReference,
-            network, report, peers
+            network, report, peers, floor
         ] + CommandOption.catalogRun
     static let discussion = """
         Several FILEs (encodes of one clip, or URLs) are measured side by side: the seeks of
@@ -62,6 +62,12 @@ enum BenchCommand: Subcommand {
         n counts measured operations only: backstep's landing before its first step is not one.
         Each landed frame is converted to RGB, as the peers' decoders do; --no-convert skips it.
         --no-skip-nonref decodes every frame on the way (to measure what skipping saves).
+        --floor also decodes, after each workload, the same landings in a bare libavcodec loop
+        (the same decoder, threads and skipping of non-reference frames before the landed one;
+        one decoder going forward within a GOP, else seeking to the landing's keyframe; no
+        table, cache, pool or RGB) and reports floor
+        {n, median_ms, p95_ms, overhead}: overhead is the workload's median over the floor's,
+        less one. Seek, scrub, backstep, sequential and sample workloads on a file have one.
         --pool-mb MB bounds the decoders parked in recently visited GOPs (default 256; 0 keeps one
         decoder, to measure what the pool saves); pool_peak_mb and pool_bound_mb report it.
         Decoding uses one thread unless --threads says otherwise.
@@ -125,6 +131,8 @@ enum BenchCommand: Subcommand {
     static let network = CommandOption(
         "--network", .text(placeholder: "RTT,BW"), help: "the network to model (50ms,20mbit; or 3g, 4g, wifi)")
     static let report = CommandOption("--report", .text(placeholder: "PATH"), help: "write a self-contained HTML report")
+    static let floor = CommandOption(
+        "--floor", help: "also time the same landings in a bare libavcodec loop, and report the overhead above it")
     static let peers = CommandOption(
         "--peers", .text(placeholder: "RESULTS.json"), help: "add the peers' results to the report (compare_peers.py --json)")
 
@@ -159,6 +167,7 @@ enum BenchCommand: Subcommand {
             runner.batchDecoders = decoders
         }
         runner.convertsToRGB = !arguments.has("--no-convert")
+        runner.measuresFloor = arguments.has("--floor")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
         if let megabytes = try arguments.integer("--cache-mb") {
             runner.cacheBytes = megabytes * 1024 * 1024
@@ -306,6 +315,16 @@ package enum BenchJSON {
                 ("modeled_p95_ms", cost.modeledSeeks.map { .number($0.p95) } ?? .null)
             ]
         }
+        if let floor = r.floor {
+            fields.append(
+                (
+                    "floor",
+                    .object([
+                        ("n", .integer(Int64(floor.count))), ("median_ms", .number(floor.median)), ("p95_ms", .number(floor.p95)),
+                        ("overhead", r.floorOverhead.map { .number($0) } ?? .null)
+                    ])
+                ))
+        }
         fields += [("settings", r.settings.json), ("samples", .array(samples))]
         return .object(fields)
     }
@@ -333,6 +352,10 @@ package enum BenchJSON {
         }
         if let network, let modeled = SeekCostSummary(r, network: network).modeledSeeks {
             line += "  modeled over \(network.description): median \(modeled.median.fixed(3)) ms, p95 \(modeled.p95.fixed(3)) ms"
+        }
+        if let floor = r.floor {
+            line += "  floor median \(ms(floor.median))"
+            if let overhead = r.floorOverhead { line += String(format: " (overhead %+.0f%%)", overhead * 100) }
         }
         if namingFile { line += "  file \(SeekCostSummary.name(r.input))" }
         return line

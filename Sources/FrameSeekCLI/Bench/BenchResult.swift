@@ -97,6 +97,15 @@ public struct BenchResult: Sendable {
     /// Whether the run was asked for its variant by `--variant`, and `input` names it.
     public var namesVariant = false
 
+    /// With `--floor`, each sample's time in the bare decode loop (`DecodeFloor`), in order.
+    public var floor: LatencySamples?
+
+    /// FrameSeek's median over the floor's, less one: what it spends above the decoding.
+    public var floorOverhead: Double? {
+        guard let floor, floor.count > 0, floor.median > 0 else { return nil }
+        return median / floor.median - 1
+    }
+
     /// What was measured, as reports and verdicts name it: the file, and the variant when
     /// `--variant` chose it (`bench URL --variant 0,2` compares renditions).
     public var input: String {

@@ -21,6 +21,8 @@ public struct BenchRunner {
     public var progress: ((Int, Int) -> Void)?
     /// The `--targets` file the targets came from, for the settings the run reports.
     public var targetsFile: String?
+    /// Also time the landings in the bare decode loop (`--floor`, `DecodeFloor`).
+    public var measuresFloor = false
 
     /// A runner with the defaults.
     public init() {}
@@ -144,13 +146,35 @@ public struct BenchRunner {
             batchDecoders: operations.contains { $0.isBatch } ? batchDecoders : nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
-        return BenchResult(
+        var result = BenchResult(
             file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads + (setUpReads ?? .none),
             durationSeconds: duration.seconds, samples: samples,
             peakResidentBytes: memory.workload, processPeakResidentBytes: memory.process,
             poolPeakBytes: engine.decoderPoolPeakBytes, poolBoundBytes: engine.decoderPoolBoundBytes, threads: threads,
             precision: seekPrecision,
             ffmpegFramesPerSecond: ffmpeg, settings: settings)
+        if measuresFloor, isVideo, ![.open, .long, .thumbnails].contains(workload) {
+            result.floor = try floor(of: samples, in: table, file: file)
+        }
+        return result
+    }
+
+    /// The samples' landings timed in the bare decode loop.
+    private func floor(of samples: [BenchSample], in table: FrameTable, file: String) throws -> LatencySamples {
+        let landings = samples.compactMap { sample -> DecodeFloor.Landing? in
+            guard table.frames.indices.contains(sample.frameIndex),
+                let keyframe = table.randomAccessPoint(forFrame: sample.frameIndex)
+            else { return nil }
+            return DecodeFloor.Landing(keyframePTS: keyframe.pts, keyframeDTS: keyframe.dts, framePTS: table.frames[sample.frameIndex].pts)
+        }
+        var floor = LatencySamples()
+        for latency in try DecodeFloor.latencies(
+            path: file, streamIndex: table.streamIndex, threads: threads, skipsNonReferenceFrames: skipsNonReferenceFrames,
+            landings: landings)
+        {
+            floor.add(latency)
+        }
+        return floor
     }
 
     private func convert(_ engine: FFmpegEngine) throws(MediaError) {
