@@ -15,7 +15,8 @@ sample is bench's 32 frames spread evenly on one decoder; sequential steps over 
 long is one whole `frameseek seek FILM 3600.48 --md5` process, with an empty index cache, (FILM: default
 .build/bench-media/film_2h.mp4 when it exists, else the 720p encode at its middle), timed
 here, so that it runs on any commit. Exit 0 when nothing moved, 1 when a ratio moved beyond its
-spread (either way), 2 on a failure to build or run.
+spread (either way), 2 on a failure to build or run, any run included: a workload an older
+BASE does not have is reported as not measured, and the exit is 2.
 """
 
 import argparse
@@ -47,6 +48,8 @@ def worktree(base):
     path = os.path.join(ROOT, ".build", "bench-compare", sha)
     if not os.path.isdir(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        # `make clean` removes the folder but not git's record of it.
+        run(["git", "worktree", "prune"], cwd=ROOT)
         run(["git", "worktree", "add", "--detach", path, sha], cwd=ROOT, stdout=subprocess.DEVNULL)
     return sha, path
 
@@ -118,8 +121,13 @@ def main():
     media = os.path.join(ROOT, ".build", "bench-media", "h264_720p_gop250.mp4")
     film = options.film if os.path.exists(options.film) else media
     results = {(build, workload): [] for build in builds for workload in workloads}
+    failures = 0
     with tempfile.TemporaryDirectory() as scratch:
-        paths = targets(scratch, media)
+        try:
+            paths = targets(scratch, media)
+        except (subprocess.CalledProcessError, ValueError) as error:
+            print(f"bench-compare: cannot make the targets: {error}", file=sys.stderr)
+            return 2
         for number in range(1, options.rounds + 1):
             order = ["base", "head"] if number % 2 else ["head", "base"]
             for build_name in order:
@@ -128,6 +136,7 @@ def main():
                         value = measure(builds[build_name], workload, media, film, paths, scratch)
                     except (subprocess.CalledProcessError, ValueError, KeyError, IndexError) as error:
                         print(f"bench-compare: {build_name} {workload}: {error}", file=sys.stderr)
+                        failures += 1
                         continue
                     results[(build_name, workload)].append(value)
             print(f"round {number} of {options.rounds} done", file=sys.stderr)
@@ -141,6 +150,9 @@ def main():
             print(f"{workload:11s} not measured on {'base' if not base else 'head'}")
             continue
         base_median, head_median = statistics.median(base), statistics.median(head)
+        if base_median <= 0 or head_median <= 0:
+            print(f"{workload:11s} a median of 0 ms: no ratio")
+            continue
         ratio = head_median / base_median
         spread = max((max(base) - min(base)) / base_median, (max(head) - min(head)) / head_median)
         verdict = "within the spread"
@@ -149,6 +161,9 @@ def main():
             moved = True
         print(f"{workload:11s} base {base_median:9.3f} ms  head {head_median:9.3f} ms  ratio {ratio:5.2f} "
               f"± {spread:.2f}  {verdict}   (base {sorted(base)}, head {sorted(head)})")
+    if failures:
+        print(f"bench-compare: {failures} runs failed (see above); their workloads are not compared", file=sys.stderr)
+        return 2
     return 1 if moved else 0
 
 

@@ -15,11 +15,14 @@ enum ThumbnailsCatalog {
         guard arguments.positionals.isEmpty else { throw UsageError(message: "give FILE or --catalog, not both") }
         guard let directory = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
         try ManifestCommand.checkResultsPath(arguments)
+        if !arguments.values("--merge-into").isEmpty {
+            throw UsageError(message: "--merge-into names one manifest; a catalog's exports would each write its copy")
+        }
         guard let taken = try ManifestCommand.catalogLines(arguments, for: .thumbnails) else {
             throw UsageError(message: "missing --catalog")
         }
         // Names come from the whole catalog, so every shard agrees on them and none is written twice.
-        let names = try exportNames(ManifestCatalog(path: arguments.value("--catalog") ?? ""))
+        let names = try exportNames(taken.catalog)
         if let problem = ThumbnailsCommand.outputFolderProblem(directory) {
             throw UsageError(message: "\(directory): cannot write the output folder (\(problem))")
         }
@@ -28,9 +31,16 @@ enum ThumbnailsCatalog {
         var summary = CatalogRunSummary(.thumbnails, shard: taken.shard, catalogLines: taken.total)
         var lines: [String] = []
         for line in taken.lines {
-            let name = names[line.number] ?? "\(line.number + 1)"
+            guard let name = names[line.number] else { throw UsageError(message: "catalog line \(line.number + 1) has no export name") }
             let folder = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-            let run = CatalogLineRun("thumbnails", media: line.media ?? "", words: ["--out", folder, "--json"] + passed)
+            // An export folder that is a symbolic link (or not a folder) would send the pictures,
+            // and the clean-up of an earlier set, somewhere else.
+            var status = stat()
+            let blocked = lstat(folder, &status) == 0 && status.st_mode & S_IFMT != S_IFDIR
+            let run =
+                blocked
+                ? CatalogLineRun(failing: "frameseek thumbnails: \(folder): exists and is not a folder (a symbolic link is not followed)")
+                : CatalogLineRun("thumbnails", media: line.media ?? "", words: ["--out", folder, "--json"] + passed)
             var fields: [(String, JSONValue)] = [
                 ("line", .integer(Int64(line.number + 1))), ("media", .string(line.givenMedia)), ("name", .string(name))
             ]
@@ -71,18 +81,22 @@ enum ThumbnailsCatalog {
         var names: [Int: String] = [:]
         var taken: [String: Int] = [:]
         for line in catalog.lines {
-            let file = URL(fileURLWithPath: line.media ?? "").lastPathComponent
+            guard let media = line.media else {
+                throw UsageError(message: "\(catalog.path):\(line.number + 1): a thumbnails catalog line names a media file")
+            }
+            let file = URL(fileURLWithPath: media).lastPathComponent
             let name = (file as NSString).deletingPathExtension
             guard !name.isEmpty, name != ".", name != "..", !name.contains("/"),
                 !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
                 throw UsageError(message: "\(catalog.path):\(line.number + 1): \"\(file)\" gives no folder name for its export")
             }
-            if let other = taken[name] {
+            // Case folded: two names that differ only in case are one folder on some file systems.
+            if let other = taken[name.lowercased()] {
                 throw UsageError(
                     message: "\(catalog.path):\(line.number + 1): its export would be \(name)/, as line \(other + 1)'s is: rename one file")
             }
-            taken[name] = line.number
+            taken[name.lowercased()] = line.number
             names[line.number] = name
         }
         return names

@@ -81,6 +81,39 @@ struct CLIThumbnailsCatalogTests {
         #expect(twice.code == .usageOrInput && twice.err.count == 1, "\(twice.err)")
     }
 
+    @Test(
+        "A playlist, a symbolic link in place of an export folder, and a forged results line are refused line by line; the other exports are written"
+    )
+    func hostileLines() throws {
+        let media = try CatalogMedia.made.get()
+        // A file that would make FFmpeg open other resources, whatever its name says.
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nfile:///etc/hostname\n#EXT-X-ENDLIST\n"
+            .write(toFile: media.path("list.mp4"), atomically: true, encoding: .utf8)
+        let out = media.path("out-hostile")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let elsewhere = media.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(out)/noise", withDestinationPath: elsewhere)
+        let catalog = media.path("hostile.jsonl")
+        try "\"bars.mp4\"\n\"list.mp4\"\n\"noise.mkv\"\n".write(toFile: catalog, atomically: true, encoding: .utf8)
+        let results = media.path("hostile-results.jsonl")
+        let result = frameseek([
+            "thumbnails", "--catalog", catalog, "--out", out, "--results", results, "--root", media.folder.path, "--json"
+        ])
+        #expect(result.code == .usageOrInput)
+        let objects = try result.out.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { $0["type"] as? String } == ["exported", "error", "error", "summary"], "\(result.out)")
+        #expect((objects[1]["error"] as? String)?.contains("playlist") == true)
+        #expect((objects[2]["error"] as? String)?.contains("symbolic link") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty, "nothing written through the link")
+        // A results file whose line names a catalog line another shard takes cannot be merged.
+        let forged = media.path("forged.jsonl")
+        let text = try String(contentsOfFile: results, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"line\":1,", with: "\"line\":9,").write(toFile: forged, atomically: true, encoding: .utf8)
+        let merged = frameseek(["thumbnails", "merge", forged])
+        #expect(merged.code == .usageOrInput && merged.err.first?.contains("catalog line") == true, "\(merged.err)")
+    }
+
     @Test("A line that cannot be exported is an error line and exit 2; the other exports are still written")
     func failingLine() throws {
         let media = try CatalogMedia.made.get()
@@ -109,10 +142,20 @@ struct CLIThumbnailsCatalogTests {
         let first = frameseek(["thumbnails", "--catalog", clash, "--out", media.path("out-clash"), "--root", media.folder.path])
         #expect(first.code == .usageOrInput && first.err.count == 1 && first.err[0].contains("line 1"), "\(first.err)")
         #expect(!FileManager.default.fileExists(atPath: media.path("out-clash")))
+        // A file that exists, outside the root: refused for where it is, not for being missing.
+        let outsideFile = media.folder.deletingLastPathComponent().appendingPathComponent("outside-\(UUID().uuidString).mp4")
+        try FileManager.default.copyItem(atPath: media.path("bars.mp4"), toPath: outsideFile.path)
+        defer { try? FileManager.default.removeItem(at: outsideFile) }
         let outside = media.path("outside.jsonl")
-        try "\"../outside.mp4\"\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        try "\"../\(outsideFile.lastPathComponent)\"\n".write(toFile: outside, atomically: true, encoding: .utf8)
         let escaped = frameseek(["thumbnails", "--catalog", outside, "--out", media.path("out-outside"), "--root", media.folder.path])
-        #expect(escaped.code == .usageOrInput && escaped.err.count == 1, "\(escaped.err)")
+        #expect(escaped.code == .usageOrInput && escaped.err.count == 1 && escaped.err[0].contains("outside the root"), "\(escaped.err)")
+        // One manifest for a whole catalog would be written by every export.
+        let merging = frameseek([
+            "thumbnails", "--catalog", media.path("catalog.jsonl"), "--out", media.path("out-merge"), "--hls", "--merge-into",
+            media.path("catalog.jsonl"), "--root", media.folder.path
+        ])
+        #expect(merging.code == .usageOrInput && merging.err.first?.contains("--merge-into") == true, "\(merging.err)")
         #expect(!FileManager.default.fileExists(atPath: media.path("out-outside")))
         let stray = frameseek(["thumbnails", media.path("bars.mp4"), "--out", media.path("out-stray"), "--shard", "0/2"])
         #expect(stray.code == .usageOrInput && stray.err.first?.contains("--catalog") == true, "\(stray.err)")

@@ -55,13 +55,15 @@ enum BenchCatalog {
     /// summary; the rows as they were written with `--json`, else a line each.
     static func merge(_ paths: [String], _ arguments: Arguments, output: TextOutput) throws(UsageError) -> CommandLineTool.ExitCode {
         let (summary, lines) = try CatalogRunSummary.merge(paths, .bench)
-        let ordered = lines.enumerated().sorted { left, right in
-            (lineNumber(left.element), left.offset) < (lineNumber(right.element), right.offset)
+        // Each line read once: a row holds every sample of its workload.
+        let parsed = lines.map { line in (line, try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) }
+        let ordered = parsed.enumerated().sorted { left, right in
+            (left.element.1?["line"] as? Int ?? .max, left.offset) < (right.element.1?["line"] as? Int ?? .max, right.offset)
         }
-        for (_, line) in ordered {
+        for (_, (line, object)) in ordered {
             if arguments.has("--json") {
                 output.line(line)
-            } else if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+            } else if let object {
                 let media = object["media"] as? String ?? ""
                 if let result = object["result"] as? [String: Any] {
                     output.line(textRow(result, media: media))
@@ -72,11 +74,6 @@ enum BenchCatalog {
         }
         output.line(arguments.has("--json") ? summary.json.serialized : summary.text)
         return summary.exitCode
-    }
-
-    /// A results line's catalog line, for ordering the merged report.
-    private static func lineNumber(_ line: String) -> Int {
-        ((try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["line"] as? Int) ?? Int.max
     }
 
     /// One row for a person, from bench's JSON object.

@@ -67,7 +67,9 @@ enum BenchCommand: Subcommand {
         one decoder going forward within a GOP, else seeking to the landing's keyframe; no
         table, cache, pool or RGB) and reports floor
         {n, median_ms, p95_ms, overhead}: overhead is the workload's median over the floor's,
-        less one. Seek, scrub, backstep, sequential and sample workloads on a file have one.
+        less one, or floor {error} when the bare loop could not make a landing (the run goes
+        on). Seek, scrub, backstep, sequential and sample workloads on a file have one; the
+        floor uses one decoder, also where sample uses several.
         --pool-mb MB bounds the decoders parked in recently visited GOPs (default 256; 0 keeps one
         decoder, to measure what the pool saves); pool_peak_mb and pool_bound_mb report it.
         Decoding uses one thread unless --threads says otherwise.
@@ -315,6 +317,7 @@ package enum BenchJSON {
                 ("modeled_p95_ms", cost.modeledSeeks.map { .number($0.p95) } ?? .null)
             ]
         }
+        if let error = r.floorError { fields.append(("floor", .object([("error", .string(error))]))) }
         if let floor = r.floor {
             fields.append(
                 (

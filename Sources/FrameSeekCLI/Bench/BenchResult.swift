@@ -99,6 +99,8 @@ public struct BenchResult: Sendable {
 
     /// With `--floor`, each sample's time in the bare decode loop (`DecodeFloor`), in order.
     public var floor: LatencySamples?
+    /// With `--floor`, why the bare loop could not make the landings (the run goes on without).
+    public var floorError: String?
 
     /// FrameSeek's median over the floor's, less one: what it spends above the decoding.
     public var floorOverhead: Double? {

@@ -154,7 +154,9 @@ public struct BenchRunner {
             precision: seekPrecision,
             ffmpegFramesPerSecond: ffmpeg, settings: settings)
         if measuresFloor, isVideo, ![.open, .long, .thumbnails].contains(workload) {
-            result.floor = try floor(of: samples, in: table, file: file)
+            // The floor is a measure beside the run, not part of it: a landing the bare loop
+            // cannot make (a damaged stretch FrameSeek decodes around) is reported, not fatal.
+            do { result.floor = try floor(of: samples, in: table, file: file) } catch { result.floorError = "\(error)" }
         }
         return result
     }

@@ -89,6 +89,23 @@ struct CatalogRunSummary: ShardRunSummary, Hashable {
     func disagreement(with lines: [[String: Any]]) -> (field: String, cause: String)? {
         let names = kind.fieldNames
         let doneType = kind == .thumbnails ? "exported" : "row"
+        // Every line names a catalog line this shard takes, and each catalog line ends once:
+        // an export or the rows of one file, or an error.
+        let shard = self.shard ?? .whole
+        var ended: [Int: String] = [:]
+        for line in lines {
+            let type = line["type"] as? String ?? ""
+            guard type == doneType || type == "error" else {
+                return ("type", "a line of type \"\(type)\" is not one \(kind.rawValue) writes")
+            }
+            guard let number = line["line"] as? Int, number >= 1, number <= catalogLines, shard.owns(number - 1) else {
+                return ("line", "a \(type) line names a catalog line shard \(shard) does not take")
+            }
+            if let other = ended[number], other != type || type != "row" {
+                return ("line", "catalog line \(number) ends twice")
+            }
+            ended[number] = type
+        }
         let doneLines = lines.filter { $0["type"] as? String == doneType }
         let errorLines = lines.filter { $0["type"] as? String == "error" }.count
         guard errorLines == errors else { return ("errors", "is \(errors), but the file has \(errorLines) error lines") }
@@ -112,8 +129,9 @@ extension CatalogRunSummary {
     /// Ends a catalog run: the summary after `lines`, printed (as JSON with `--json`), and
     /// every line written to `--results`; returns the run's exit code.
     func finish(_ lines: [String], _ arguments: Arguments, output: TextOutput) throws -> CommandLineTool.ExitCode {
-        output.line(arguments.has("--json") ? json.serialized : text)
+        // Written first: a summary printed with exit code 0 must not be followed by a failure.
         try ManifestCommand.writeResults(lines + [json.serialized], arguments)
+        output.line(arguments.has("--json") ? json.serialized : text)
         return exitCode
     }
 

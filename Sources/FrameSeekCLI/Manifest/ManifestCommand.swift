@@ -180,7 +180,7 @@ enum ManifestCommand: Subcommand {
     /// `--catalog`. `--shard` without a catalog is refused: there is nothing to split.
     static func catalogLines(
         _ arguments: Arguments, for action: Action
-    ) throws(UsageError) -> (lines: [ManifestCatalog.Line], shard: Shard?, total: Int)? {
+    ) throws(UsageError) -> (lines: [ManifestCatalog.Line], shard: Shard?, total: Int, catalog: ManifestCatalog)? {
         let shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(parsing: text) }
         guard let path = arguments.value("--catalog") else {
             if shard != nil { throw UsageError(message: "--shard splits a --catalog; give one") }
@@ -191,7 +191,7 @@ enum ManifestCommand: Subcommand {
         let lines = try catalog.lines(of: shard ?? .whole).map { line throws(UsageError) in
             try catalog.checked(line, for: action, root: root)
         }
-        return (lines, shard, catalog.lines.count)
+        return (lines, shard, catalog.lines.count, catalog)
     }
 
     /// The root every path a manifest or catalog names must be inside: `--root`, else the

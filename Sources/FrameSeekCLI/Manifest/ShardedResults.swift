@@ -46,7 +46,8 @@ enum ShardedResults {
             }
             var found: [Summary] = []
             var others: [[String: Any]] = []
-            for line in text.split(whereSeparator: \.isNewline) {
+            // JSON lines end at "\n" (and "\r\n"); JSONValue escapes every other line separator.
+            for line in text.split(separator: "\n") {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
                 if let summary = try Summary(json: object, file: path) {
                     found.append(summary)

@@ -68,7 +68,9 @@ package enum JSONValue: Sendable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // U+0085, U+2028 and U+2029 end a line for some readers (Swift's isNewline):
+                // escaped, a JSON line stays one line whatever a string holds.
+                if scalar.value < 0x20 || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -72,7 +72,8 @@ public enum DecodeFloor {
         return latencies
     }
 
-    /// Feeds packets until the frame with PTS `target` comes out; false at the end of the stream.
+    /// Feeds packets until the frame with PTS `target` comes out; false when a later frame
+    /// comes out first, or at the end of the stream.
     private static func decode(
         until target: Int64, _ demuxer: Demuxer, _ decoder: Decoder, _ packet: Packet, _ frame: Frame, stream: Int,
         skipping: Bool
@@ -82,7 +83,8 @@ public enum DecodeFloor {
         while true {
             while case .frame = try decoder.receive(into: frame) {
                 defer { frame.unref() }
-                if frame.pts == target { return true }
+                // Frames come out in presentation order: one past the target means it is not coming.
+                if let pts = frame.pts, pts >= target { return pts == target }
             }
             if ended { return false }
             if try demuxer.read(into: packet) {
