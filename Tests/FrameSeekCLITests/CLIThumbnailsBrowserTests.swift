@@ -77,12 +77,7 @@ struct CLIThumbnailsBrowserTests {
             }
             #expect(outside == 0, "\(outside) pixels drawn outside the tile at \(time) s")
             let actual = try #require(tile["actual"] as? Double)
-            let log = try runTool([
-                "ffmpeg", "-nostdin", "-hide_banner", "-i", shot, "-ss", String(format: "%.6f", actual), "-i", export.media,
-                "-lavfi", "[0]crop=160:90:0:0,format=yuv420p[t];[1]scale=160:90,format=yuv420p[f];[t][f]psnr=stats_file=-",
-                "-frames:v", "1", "-f", "null", "-"
-            ])
-            let psnr = try #require(log.firstMatch(of: /psnr_avg:([0-9.]+|inf)/).map { $0.1 == "inf" ? Double.infinity : Double($0.1)! })
+            let psnr = try tilePSNR(shot, x: 0, y: 0, againstFrameOf: export.media, at: actual)
             #expect(psnr >= 30, "what Chromium drew at \(time) s against ffmpeg's frame at \(actual) s: \(psnr) dB")
         }
     }

@@ -125,6 +125,20 @@ private struct StreamingForms {
     }
 }
 
+/// The ffmpeg CLI's psnr filter between the 160x90 cell at (`x`, `y`) of the picture `file`
+/// and ffmpeg's own frame of `media` at `seconds`, scaled to 160x90; both in yuv420p.
+func tilePSNR(_ file: String, x: Int, y: Int, againstFrameOf media: String, at seconds: Double) throws -> Double {
+    let log = try runTool([
+        "ffmpeg", "-nostdin", "-hide_banner", "-i", file, "-ss", String(format: "%.6f", seconds), "-i", media,
+        "-lavfi", "[0]crop=160:90:\(x):\(y),format=yuv420p[t];[1]scale=160:90,format=yuv420p[f];[t][f]psnr=stats_file=-",
+        "-frames:v", "1", "-f", "null", "-"
+    ])
+    guard let psnr = log.firstMatch(of: /psnr_avg:([0-9.]+|inf)/).map({ $0.1 == "inf" ? Double.infinity : Double($0.1) ?? -1 }) else {
+        throw OracleError("no psnr_avg in ffmpeg's log")
+    }
+    return psnr
+}
+
 @Suite("CLI: thumbnails for streaming players", .ffmpegLog)
 struct CLIThumbnailsStreamingTests {
     @Test("One export writes JPEG sheets, an image playlist whose EXTINFs add up to the duration, and an MPD naming them")
@@ -205,12 +219,7 @@ struct CLIThumbnailsStreamingTests {
             let actual = try #require(tile["actual"] as? Double)
             let (x, y) = (try #require(tile["x"] as? Int), try #require(tile["y"] as? Int))
             let file = export.file(try #require(tile["file"] as? String))
-            let log = try runTool([
-                "ffmpeg", "-nostdin", "-hide_banner", "-i", file, "-ss", String(format: "%.6f", actual), "-i", export.media,
-                "-lavfi", "[0]crop=160:90:\(x):\(y),format=yuv420p[t];[1]scale=160:90,format=yuv420p[f];[t][f]psnr=stats_file=-",
-                "-frames:v", "1", "-f", "null", "-"
-            ])
-            let psnr = try #require(log.firstMatch(of: /psnr_avg:([0-9.]+|inf)/).map { $0.1 == "inf" ? Double.infinity : Double($0.1)! })
+            let psnr = try tilePSNR(file, x: x, y: y, againstFrameOf: export.media, at: actual)
             #expect(psnr >= 30, "tile at \(actual) s in \(file) at \(x),\(y): \(psnr) dB")
         }
     }

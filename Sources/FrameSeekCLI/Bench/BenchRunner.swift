@@ -167,7 +167,7 @@ public struct BenchRunner {
             guard table.frames.indices.contains(sample.frameIndex),
                 let keyframe = table.randomAccessPoint(forFrame: sample.frameIndex)
             else { return nil }
-            return DecodeFloor.Landing(keyframePTS: keyframe.pts, keyframeDTS: keyframe.dts, framePTS: table.frames[sample.frameIndex].pts)
+            return (keyframe, table.frames[sample.frameIndex].pts)
         }
         var floor = LatencySamples()
         for latency in try DecodeFloor.latencies(

@@ -46,10 +46,13 @@ public struct HLSIFramePlaylist: Sendable {
 
     public init(iframes: [IFrame]) { self.iframes = iframes }
 
+    /// EXT-X-TARGETDURATION in seconds: RFC 8216 4.3.3.1 has every EXTINF, rounded to the
+    /// nearest integer, at most the target.
+    public var targetDuration: Int64 { max(1, iframes.map { Self.roundedSeconds($0.durationMicroseconds) }.max() ?? 0) }
+
     /// The playlist's text.
     public var text: String {
-        // RFC 8216 4.3.3.1: every EXTINF, rounded to the nearest integer, is at most the target.
-        let target = max(1, iframes.map { Self.roundedSeconds($0.durationMicroseconds) }.max() ?? 0)
+        let target = targetDuration
         let hasMap = iframes.contains { $0.map != nil }
         // RFC 8216 7: BYTERANGE and I-FRAMES-ONLY need version 4, EXT-X-MAP in an I-frame
         // playlist version 5.
@@ -78,7 +81,7 @@ public struct HLSIFramePlaylist: Sendable {
     /// the work on a hostile playlist of many tiny entries and one long one); of the whole
     /// playlist when no run qualifies.
     public var peakBandwidth: Int {
-        let target = Double(max(1, iframes.map { Self.roundedSeconds($0.durationMicroseconds) }.max() ?? 0)) * 1_000_000
+        let target = Double(targetDuration) * 1_000_000
         var peak: Double?
         for first in iframes.indices {
             var bytes = 0.0, duration = 0.0

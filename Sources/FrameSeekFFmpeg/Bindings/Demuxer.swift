@@ -244,6 +244,20 @@ final class Demuxer {
         av_add_index_entry(avStream(streamIndex), position, timestamp, 0, 0, AVINDEX_KEYFRAME)
     }
 
+    /// Seeks `streamIndex` to the keyframe `point`, by the timestamp this demuxer finds it by.
+    ///
+    /// Matroska and most demuxers seek by PTS, where the smaller of DTS and PTS never lands
+    /// after the keyframe. FFmpeg's mov demuxer takes the PTS and shifts it by the composition
+    /// offset before searching its DTS index (`mov_seek_stream`), so a DTS lands a whole GOP
+    /// early there: a GOP read for nothing, megabytes over HTTP. A PTS that lands late is for
+    /// the caller to send further back.
+    ///
+    /// - Throws: `FFmpegError` from `av_seek_frame`.
+    func seek(streamIndex: Int, toKeyframe point: RandomAccessPoint) throws(FFmpegError) {
+        let timestamp = formatName.hasPrefix("mov") ? point.pts : min(point.dts ?? point.pts, point.pts)
+        try seek(streamIndex: streamIndex, to: timestamp)
+    }
+
     /// Seeks `streamIndex` to the last keyframe at or before `timestamp` (stream time base).
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.

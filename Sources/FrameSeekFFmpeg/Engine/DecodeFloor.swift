@@ -8,22 +8,13 @@ import FrameSeekCore
 ///
 /// The loop keeps one decoder. A landing in the same GOP as the one before and after it goes
 /// on decoding forward; any other seeks the demuxer to the landing's keyframe, as FrameSeek's
-/// executor seeks it, flushes, and decodes until the landed frame comes out. Every frame on
-/// the way is decoded: skipping non-reference frames needs the table's plan.
+/// executor seeks it (`Demuxer.seek(streamIndex:toKeyframe:)`), flushes, and decodes until
+/// the landed frame comes out. With `skipsNonReferenceFrames`, as FrameSeek's own setting,
+/// packets presented before the landed frame are sent with `skip_frame = AVDISCARD_NONREF`
+/// (for the codecs where no frame refers to those), which needs their PTS alone, not a plan.
 public enum DecodeFloor {
-    /// One landing: the keyframe decoding starts from and the landed frame, as raw
-    /// timestamps of the stream (the keyframe's PTS and DTS, the frame's PTS).
-    public struct Landing: Sendable, Hashable {
-        public let keyframePTS: Int64
-        public let keyframeDTS: Int64?
-        public let framePTS: Int64
-
-        public init(keyframePTS: Int64, keyframeDTS: Int64?, framePTS: Int64) {
-            self.keyframePTS = keyframePTS
-            self.keyframeDTS = keyframeDTS
-            self.framePTS = framePTS
-        }
-    }
+    /// One landing: the keyframe decoding starts from, and the landed frame's raw PTS.
+    public typealias Landing = (keyframe: RandomAccessPoint, framePTS: Int64)
 
     /// The time of each landing in the bare loop, in order.
     ///
@@ -49,13 +40,8 @@ public enum DecodeFloor {
         for landing in landings {
             let start = clock.now
             do {
-                if last?.keyframePTS != landing.keyframePTS || (last?.framePTS ?? .max) >= landing.framePTS {
-                    // As the executor seeks: the PTS for mov, whose demuxer shifts it onto its DTS
-                    // index; the smaller of DTS and PTS elsewhere.
-                    let timestamp =
-                        demuxer.formatName.hasPrefix("mov")
-                        ? landing.keyframePTS : min(landing.keyframeDTS ?? landing.keyframePTS, landing.keyframePTS)
-                    try demuxer.seek(streamIndex: streamIndex, to: timestamp)
+                if last?.keyframe != landing.keyframe || (last?.framePTS ?? .max) >= landing.framePTS {
+                    try demuxer.seek(streamIndex: streamIndex, toKeyframe: landing.keyframe)
                     decoder.flush()
                 }
                 guard try decode(until: landing.framePTS, demuxer, decoder, packet, frame, stream: streamIndex, skipping: skips) else {

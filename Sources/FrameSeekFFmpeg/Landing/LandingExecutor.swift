@@ -303,12 +303,6 @@ final class LandingExecutor {
         pool.active.startDecoding(from: decodeStart)
         let demuxer = pool.active.demuxer
         if !fromFileStart {
-            // Matroska and most demuxers seek by PTS, where the smaller of DTS and PTS never
-            // lands after the keyframe. FFmpeg's mov demuxer takes the PTS and shifts it by
-            // the composition offset before searching its DTS index (`mov_seek_stream`), so a
-            // DTS lands a whole GOP early there: a GOP read for nothing, megabytes over HTTP.
-            // A PTS that lands late is sent further back below, as for any demuxer.
-            let timestamp = demuxer.formatName.hasPrefix("mov") ? seekPoint.pts : min(seekPoint.dts ?? seekPoint.pts, seekPoint.pts)
             // An audio frame's packet has one timestamp, its PTS, except the first frame's,
             // which priming moved: past it, the table can say where the packet is.
             if media.selectedStream.mediaType == .audio, let frame = seekPoint.frameIndex, frame > 0,
@@ -317,7 +311,8 @@ final class LandingExecutor {
                 demuxer.addSeekPoint(streamIndex: table.streamIndex, position: position, timestamp: seekPoint.pts)
             }
             do {
-                try demuxer.seek(streamIndex: table.streamIndex, to: timestamp)
+                // A PTS that lands late is sent further back below, as for any demuxer.
+                try demuxer.seek(streamIndex: table.streamIndex, toKeyframe: seekPoint)
                 return
             } catch {
                 // Some inputs cannot seek at all; reading from the start still lands right.
