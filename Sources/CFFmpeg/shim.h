@@ -401,6 +401,47 @@ static inline int fs_avfilter_resolve(void *library, fs_avfilter_api *api) {
     return 1;
 }
 
+/// Never frees: the buffers fs_sws_scale_frame lends swscale belong to its caller.
+static inline void fs_buffer_keep(void *opaque, uint8_t *data) { (void)opaque; (void)data; }
+
+/// Converts the picture in `src` (`src_format`, `src_width` x `src_height`) into `dst`, one
+/// packed plane of `dst_stride` bytes a row, with `sws_scale_frame`: the call through which a
+/// context made with a `threads` option converts slices of the picture side by side
+/// (`sws_scale` converts on one thread whatever the context says). Both pictures are lent to
+/// swscale as frames whose buffers are never freed, so no pixel is copied. Returns 0 or an
+/// AVERROR (ENOMEM from the frames, or sws_scale_frame's own).
+static inline int fs_sws_scale_frame(struct SwsContext *context,
+                                     uint8_t *const src[4], const int src_stride[4], int src_format,
+                                     int src_width, int src_height,
+                                     uint8_t *dst, int dst_stride, int dst_format, int dst_width,
+                                     int dst_height) {
+    AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
+    int ret = AVERROR(ENOMEM);
+    if (!in || !out) goto end;
+    for (int i = 0; i < 4; i++) {
+        in->data[i] = src[i];
+        in->linesize[i] = src_stride[i];
+    }
+    in->format = src_format;
+    in->width = src_width;
+    in->height = src_height;
+    out->data[0] = dst;
+    out->linesize[0] = dst_stride;
+    out->format = dst_format;
+    out->width = dst_width;
+    out->height = dst_height;
+    // swscale refs both frames: a frame without buffers would be copied (the source) or given
+    // new ones (the destination).
+    in->buf[0] = av_buffer_create(src[0], 1, fs_buffer_keep, NULL, 0);
+    out->buf[0] = av_buffer_create(dst, (size_t)dst_stride * (size_t)dst_height, fs_buffer_keep, NULL, 0);
+    if (!in->buf[0] || !out->buf[0]) goto end;
+    ret = sws_scale_frame(context, out, in);
+end:
+    av_frame_free(&in);
+    av_frame_free(&out);
+    return ret < 0 ? ret : 0;
+}
+
 /// AVERROR_FILTER_NOT_FOUND.
 static inline int fs_averror_filter_not_found(void) { return AVERROR_FILTER_NOT_FOUND; }
 

@@ -8,14 +8,14 @@ enum SeekCommand: Subcommand {
     static let usage = """
         frameseek seek FILE [TIME ...] [--at TIME ...] [--targets FILE] [--sample N] [--every S]
                        [--precision P] [--index full|as-needed] [--stream N] [--threads N]
-                       [--decoders N] [--pool-mb MB] [--md5]
+                       [--convert-threads N] [--decoders N] [--pool-mb MB] [--md5]
                        [--png PATH] [--png-depth 8|16] [--tonemap T] [--no-autorotate]
                        [--strict] [--json]
         frameseek seek PLAYLIST (TIME ... | --date ISO8601 | --live-edge) [--variant N] [options]
         """
     static let options: [CommandOption] =
         [
-            .at, .targets, sample, every, .precision, .index, .stream, .threads, .batchDecoders, .poolMB, .md5, png,
+            .at, .targets, sample, every, .precision, .index, .stream, .threads, .convertThreads, .batchDecoders, .poolMB, .md5, png,
             .pngDepth, .tonemap, .noAutorotate, .strict, date, liveEdge, .variant
         ] + CommandOption.network
     /// FILE and any number of TIMEs.

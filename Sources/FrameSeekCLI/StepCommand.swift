@@ -7,11 +7,12 @@ enum StepCommand: Subcommand {
     static let usage = """
         frameseek step FILE (TIME | --at TIME) (--forward | --backward) [--count N] [--repeat K]
                        [--index I] [--stream N] [--variant V] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
-                       [--png-depth 8|16] [--tonemap T] [--strict] [--json]
+                       [--convert-threads N] [--png-depth 8|16] [--tonemap T] [--strict] [--json]
         """
     static let options: [CommandOption] =
         [
-            at, forward, backward, count, repeatCount, .index, stream, .variant, threads, decoders, cacheMB, .md5, png, .pngDepth,
+            at, forward, backward, count, repeatCount, .index, stream, .variant, threads, .convertThreads, decoders, cacheMB, .md5, png,
+            .pngDepth,
             .tonemap,
             .noAutorotate, .strict
         ] + CommandOption.network

@@ -8,7 +8,7 @@ enum BenchCommand: Subcommand {
     static let usage = """
         frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
                         [--precision P] [--threads N] [--decoders N] [--stream N] [--variant V[,V...]]
-                        [--cache-mb MB]
+                        [--cache-mb MB] [--convert-threads N]
                         [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
                         [--json] [--report out.html] [--peers RESULTS.json]
         frameseek bench --peers RESULTS.json --report out.html
@@ -19,7 +19,8 @@ enum BenchCommand: Subcommand {
     static let maximumPositionals = Int.max
     static let options: [CommandOption] =
         [
-            workload, count, seed, targets, precision, threads, .batchDecoders, .stream, variants, .cacheMB, poolMB, noConvert,
+            workload, count, seed, targets, precision, threads, .convertThreads, .batchDecoders, .stream, variants, .cacheMB, poolMB,
+            noConvert,
             noSkipNonReference,
             network, report, peers, floor
         ] + CommandOption.catalogRun
@@ -79,7 +80,7 @@ enum BenchCommand: Subcommand {
         the kernel cannot reset the peak), process_peak_rss_mb, pool_peak_mb, pool_bound_mb,
         threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
         frame_count, gop_median_frames, requested_n, seed, targets_file, threads, batch_decoders, cache_mb,
-        skip_nonref, convert_rgb, ffmpeg_libraries, cpu_model, date}, and samples [{target,
+        skip_nonref, convert_rgb, convert_threads, ffmpeg_libraries, cpu_model, date}, and samples [{target,
         latency_ms, frame_index, frames_decoded, key_frame_index, bytes_read, requests,
         frames_demuxed, frames_skipped, decode_ms, served_from_cache}], then open_bytes_read,
         open_requests, bytes_read and requests (the operations', added), and with --network
@@ -169,6 +170,7 @@ enum BenchCommand: Subcommand {
             runner.batchDecoders = decoders
         }
         runner.convertsToRGB = !arguments.has("--no-convert")
+        if let threads = try arguments.integer("--convert-threads") { runner.conversionThreads = threads }
         runner.measuresFloor = arguments.has("--floor")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
         if let megabytes = try arguments.integer("--cache-mb") {

@@ -24,6 +24,7 @@ extension BenchRunner {
             streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
         options.indexing = .asNeeded
+        options.conversionThreads = conversionThreads
         let clock = ContinuousClock()
         // As in `seek`, the open describes the streams from the segment the first seek needs.
         func open(describingAt time: MediaTime?) throws(MediaError) -> HLSEngine {
@@ -93,6 +94,7 @@ extension BenchRunner {
             statistics: engine.indexedFrameTable?.statistics, variant: engine.variant, requestedCount: count, seed: seed,
             targetsFile: givenTargets == nil ? nil : targetsFile, threads: threads, batchDecoders: nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
+            conversionThreads: convertsToRGB ? conversionThreads : nil,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
         return BenchResult(
             file: url, workload: workload, openLatency: openLatency, openReads: openReads,

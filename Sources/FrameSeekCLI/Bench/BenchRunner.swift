@@ -11,6 +11,8 @@ public struct BenchRunner {
     /// Convert each landed frame to RGB, as the peers do (PyAV, torchcodec and decord all hand
     /// back RGB arrays), so the comparison is like for like.
     public var convertsToRGB = true
+    /// See `FFmpegEngine.Options.conversionThreads`.
+    public var conversionThreads = FFmpegEngine.Options.defaultConversionThreads
     /// Engine options beyond the thread count.
     public var cacheBytes = FFmpegEngine.Options.defaultCacheBytes
     /// See `FFmpegEngine.Options.skipsNonReferenceFrames`.
@@ -41,9 +43,10 @@ public struct BenchRunner {
         let date = Date()
         // Before the engine opens: its index and buffers are part of the workload's memory.
         let memoryReset = WorkloadMemory.startWorkload()
-        let options = FFmpegEngine.Options(
+        var options = FFmpegEngine.Options(
             streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
+        options.conversionThreads = conversionThreads
         let engine = try FFmpegEngine(path: file, options: options)
         let table = engine.frameTable
         let duration = engine.media.duration ?? table.frames.last.map(\.end) ?? .zero
@@ -145,6 +148,7 @@ public struct BenchRunner {
             targetsFile: targets == nil ? nil : targetsFile, threads: threads,
             batchDecoders: operations.contains { $0.isBatch } ? batchDecoders : nil, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
+            conversionThreads: convertsToRGB ? conversionThreads : nil,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
         var result = BenchResult(
             file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads + (setUpReads ?? .none),

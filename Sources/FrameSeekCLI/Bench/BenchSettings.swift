@@ -44,6 +44,8 @@ public struct BenchSettings: Sendable {
     public let skipsNonReferenceFrames: Bool
     /// Whether each landed frame was converted to RGB, as the peers' decoders do.
     public let convertsToRGB: Bool
+    /// The threads each conversion to RGB ran on (`--convert-threads`); nil without conversion.
+    public let conversionThreads: Int?
     /// The FFmpeg libraries linked at run time, by name (`libavcodec`: `59.37.100`, ...).
     public let libraryVersions: [String: String]
     /// The CPU, from /proc/cpuinfo's "model name"; nil where the kernel does not say.
@@ -95,6 +97,7 @@ extension BenchSettings {
             ("batch_decoders", JSONValue.integer(batchDecoders)),
             ("cache_mb", .number(Double(cacheBytes) / 1_048_576)),
             ("skip_nonref", .bool(skipsNonReferenceFrames)), ("convert_rgb", .bool(convertsToRGB)),
+            ("convert_threads", JSONValue.integer(conversionThreads)),
             ("ffmpeg_libraries", libraries), ("cpu_model", .string(cpuModel)), ("date", .string(isoDate))
         ])
     }

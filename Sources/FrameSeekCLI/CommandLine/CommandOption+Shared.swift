@@ -57,6 +57,12 @@ extension CommandOption {
             decode-forward runs of clean media; see the Performance article's "Threads" for why
             the default stays 1
             """)
+    static let convertThreads = CommandOption(
+        "--convert-threads", .wholeNumber(placeholder: "N", range: 1...16),
+        help: """
+            threads that convert each picture to RGB, a slice of its rows each (default:
+            one per core, at most 2); the pixels are the same for any N
+            """)
     static let strict = CommandOption(
         "--strict",
         help: """

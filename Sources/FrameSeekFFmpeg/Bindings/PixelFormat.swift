@@ -32,6 +32,14 @@ struct PixelFormat: Hashable, Sendable {
     /// Whether the format is one of the yuvj formats, full range by definition.
     var isFullRangeYUV: Bool { [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(av) }
 
+    /// Whether the format is luma alone, with or without alpha (gray, ya): full range unless a
+    /// frame says otherwise, as swscale takes it when it makes a context.
+    var isGray: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(av)?.pointee else { return false }
+        let notGray = UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_PAL) | UInt64(AV_PIX_FMT_FLAG_HWACCEL)
+        return descriptor.nb_components <= 2 && descriptor.flags & notGray == 0
+    }
+
     /// The plane pointers and strides of a `width` x `height` picture in this format whose
     /// planes lie packed from `bytes` on, with no row padding (`av_image_fill_arrays`).
     ///

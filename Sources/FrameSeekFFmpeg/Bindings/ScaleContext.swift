@@ -1,11 +1,28 @@
 internal import CFFmpeg
 
-/// An owned swscale context (`SwsContext`), kept between conversions with
-/// `sws_getCachedContext` and freed with `sws_freeContext`.
+/// An owned swscale context (`SwsContext`), kept while consecutive pictures share their size,
+/// formats and colour, and freed with `sws_freeContext`.
+///
+/// A context of more than one thread converts horizontal slices of each picture side by side
+/// (swscale's slice threads). Every output row is computed as on one thread, from the same
+/// input rows with the same filters, so the pixels are the same: `PictureConversionTests`
+/// compares both, and ffmpeg's scale filter, byte for byte.
 ///
 /// Not Sendable: one converter uses it, on one thread at a time.
 final class ScaleContext {
+    /// What a context is made for; a picture that differs in any of it needs a new one.
+    private struct Setup: Equatable {
+        var width: Int32, height: Int32, format: PixelFormat
+        var outputWidth: Int32, outputHeight: Int32, output: PixelFormat
+        var flags: Int32
+        /// swscale's coefficient table for YUV in (`SWS_CS_*`), nil for RGB in.
+        var matrix: Int32?
+        var fullRange: Bool
+    }
+
+    private let threads: Int
     private var context: OpaquePointer?
+    private var setup: Setup?
 
     /// How samples are interpolated (`SWS_BILINEAR`, `SWS_AREA`), always with accurate rounding
     /// (`SWS_ACCURATE_RND`).
@@ -13,7 +30,8 @@ final class ScaleContext {
         case bilinear, area
     }
 
-    init() {}
+    /// A context that converts each picture on `threads` threads (1: on the caller's alone).
+    init(threads: Int = 1) { self.threads = max(1, threads) }
 
     deinit { sws_freeContext(context) }
 
@@ -22,37 +40,69 @@ final class ScaleContext {
     /// `outputHeight` with `bytesPerPixel`. `source` states the matrix and range of YUV in
     /// (nil for RGB in, which has neither); RGB out is full range.
     ///
-    /// - Throws: `FFmpegError` from `sws_getCachedContext` (`AVERROR(EINVAL)`: a format swscale
+    /// - Throws: `FFmpegError` from `sws_init_context` (`AVERROR(EINVAL)`: a format swscale
     ///   cannot convert), `sws_setColorspaceDetails` (which refuses only YUV to YUV, never
-    ///   asked for here), or `sws_scale` (`AVERROR_EXTERNAL` when it converts no rows).
+    ///   asked for here), or `sws_scale_frame` (out of memory, or a picture it cannot convert).
     func convert(
         planes: [UnsafePointer<UInt8>?], strides: [Int32], format: PixelFormat, width: Int, height: Int,
         to output: PixelFormat, width outputWidth: Int, height outputHeight: Int, bytesPerPixel: Int,
         interpolation: Interpolation, source: (matrix: ColorMatrix, fullRange: Bool)?
     ) throws(FFmpegError) -> [UInt8] {
-        let flags = (interpolation == .area ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND
-        // On failure the old context is freed too, so the NULL is kept.
-        context = sws_getCachedContext(
-            context, Int32(width), Int32(height), format.av, Int32(outputWidth), Int32(outputHeight),
-            output.av, flags, nil, nil, nil)
-        guard let context else { throw FFmpegError(function: "sws_getCachedContext", code: fs_averror(EINVAL)) }
-        if let source {
-            try check(
-                sws_setColorspaceDetails(
-                    context, sws_getCoefficients(Self.coefficients(source.matrix, height: height)), source.fullRange ? 1 : 0,
-                    sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16),
-                "sws_setColorspaceDetails")
-        }
+        let wanted = Setup(
+            width: Int32(width), height: Int32(height), format: format,
+            outputWidth: Int32(outputWidth), outputHeight: Int32(outputHeight), output: output,
+            flags: (interpolation == .area ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND,
+            matrix: source.map { Self.coefficients($0.matrix, height: height) }, fullRange: source?.fullRange ?? true)
+        let context = try context(for: wanted)
         let rowBytes = outputWidth * bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: rowBytes * outputHeight)
-        let rows = pixels.withUnsafeMutableBufferPointer { buffer in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var destinationStrides: [Int32] = [Int32(rowBytes), 0, 0, 0]
-            return sws_scale(context, planes, strides, 0, Int32(height), &destination, &destinationStrides)
+        var sourcePlanes = (0..<4).map { i in i < planes.count ? UnsafeMutablePointer(mutating: planes[i]) : nil }
+        var sourceStrides = (0..<4).map { i in i < strides.count ? strides[i] : 0 }
+        let result = pixels.withUnsafeMutableBufferPointer { buffer in
+            fs_sws_scale_frame(
+                context, &sourcePlanes, &sourceStrides, format.rawValue, Int32(width), Int32(height),
+                buffer.baseAddress, Int32(rowBytes), output.rawValue, Int32(outputWidth), Int32(outputHeight))
         }
-        // sws_scale returns the rows it wrote: a negative AVERROR, or 0 when it failed without one.
-        guard rows > 0 else { throw FFmpegError(function: "sws_scale", code: rows < 0 ? rows : fs_averror_external()) }
+        try check(result, "sws_scale_frame")
         return pixels
+    }
+
+    /// The context for `wanted`: the one kept, or a new one in its place.
+    private func context(for wanted: Setup) throws(FFmpegError) -> OpaquePointer {
+        if let context, setup == wanted { return context }
+        sws_freeContext(context)
+        context = nil
+        setup = nil
+        guard let made = sws_alloc_context() else { throw FFmpegError(function: "sws_alloc_context", code: fs_averror(ENOMEM)) }
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(wanted.width)), ("srch", Int64(wanted.height)), ("src_format", Int64(wanted.format.rawValue)),
+            ("dstw", Int64(wanted.outputWidth)), ("dsth", Int64(wanted.outputHeight)),
+            ("dst_format", Int64(wanted.output.rawValue)), ("sws_flags", Int64(wanted.flags)), ("threads", Int64(threads))
+        ]
+        for (name, value) in options {
+            let set = av_opt_set_int(UnsafeMutableRawPointer(made), name, value, 0)
+            guard set >= 0 else {
+                sws_freeContext(made)
+                throw FFmpegError(function: "av_opt_set_int(\(name))", code: set)
+            }
+        }
+        let initialized = sws_init_context(made, nil, nil)
+        guard initialized >= 0 else {
+            sws_freeContext(made)
+            throw FFmpegError(function: "sws_init_context", code: initialized)
+        }
+        if let matrix = wanted.matrix {
+            let applied = sws_setColorspaceDetails(
+                made, sws_getCoefficients(matrix), wanted.fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
+                1 << 16, 1 << 16)
+            guard applied >= 0 else {
+                sws_freeContext(made)
+                throw FFmpegError(function: "sws_setColorspaceDetails", code: applied)
+            }
+        }
+        context = made
+        setup = wanted
+        return made
     }
 
     /// swscale's coefficient table for `matrix`; for one it has none for, what players assume

@@ -58,7 +58,14 @@ public final class FFmpegEngine: PlaybackEngine {
         /// How HDR pictures (PQ, HLG) are brought to SDR BT.709 in every picture the engine
         /// makes; SDR pictures and MD5s are the same whatever it says.
         public var toneMapping = ToneMapping.default
+        /// Threads that convert each picture to RGB side by side, a slice of its rows each
+        /// (`ScaleContext`); 1 converts on the engine's own thread. The pixels are the same
+        /// whatever it says. By default one per core, at most 2 (the Performance article's
+        /// "Pictures on two threads").
+        public var conversionThreads = Options.defaultConversionThreads
 
+        /// One conversion thread per core, at most 2.
+        public static let defaultConversionThreads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 2)
         /// The default frame cache bound (192 MiB).
         public static let defaultCacheBytes = FrameCache.defaultCapacityBytes
         /// The default bound on the decoder pool (256 MiB).
@@ -185,7 +192,7 @@ public final class FFmpegEngine: PlaybackEngine {
         let clock = ContinuousClock()
         let start = clock.now
         self.options = options
-        self.converter = PixelConverter(toneMapping: options.toneMapping)
+        self.converter = PixelConverter(toneMapping: options.toneMapping, threads: options.conversionThreads)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log
@@ -320,7 +327,7 @@ public final class FFmpegEngine: PlaybackEngine {
         let start = clock.now
         let path = blueprint.path
         options = blueprint.options
-        converter = PixelConverter(toneMapping: options.toneMapping)
+        converter = PixelConverter(toneMapping: options.toneMapping, threads: options.conversionThreads)
         FFmpegLog.installOnce()
         let log = FFmpegLogSink()
         self.log = log

@@ -20,8 +20,13 @@ struct PictureColor: Sendable, Hashable {
     /// else 1000 nits: the container's first, so that every frame of a stream maps alike.
     init(_ frame: Frame, stream: ColorDescription?) {
         matrix = frame.colorMatrix
-        // The yuvj formats are full range by definition, whatever the frame says.
-        fullRange = frame.isFullRange == true || frame.pixelFormat.isFullRangeYUV
+        // The yuvj formats are full range by definition, whatever the frame says. Gray is full
+        // range unless the frame says otherwise: swscale converts untagged gray to 8-bit RGB as
+        // full range whatever it is told, so telling it limited made 16-bit RGB disagree
+        // with 8-bit (and with ffmpeg's scale filter, which leaves gray full range).
+        fullRange =
+            frame.isFullRange == true || frame.pixelFormat.isFullRangeYUV
+            || (frame.isFullRange == nil && frame.pixelFormat.isGray)
         transfer = frame.colorTransfer
         primaries = frame.colorPrimaries
         if transfer == .unspecified, let value = stream?.transfer.flatMap(ColorTransfer.init(named:)) { transfer = value }

@@ -17,11 +17,16 @@ enum RGBDepth: Sendable, Hashable {
 /// SDR pictures never are. Each `FFmpegEngine` has one, which converts its landed frames and
 /// the pictures handed to it.
 final class PixelConverter {
-    private let scaler = ScaleContext()
+    private let scaler: ScaleContext
     private let toneMapper: ToneMapper
 
-    /// A converter that tone-maps HDR pictures with `toneMapping`.
-    init(toneMapping: ToneMapping = .default, filterExists: @escaping (String) -> Bool = FilterLibrary.hasFilter) {
+    /// A converter that tone-maps HDR pictures with `toneMapping` and converts each picture on
+    /// `threads` threads (`ScaleContext`).
+    init(
+        toneMapping: ToneMapping = .default, threads: Int = 1,
+        filterExists: @escaping (String) -> Bool = FilterLibrary.hasFilter
+    ) {
+        scaler = ScaleContext(threads: threads)
         toneMapper = ToneMapper(mapping: toneMapping, filterExists: filterExists)
     }
 
