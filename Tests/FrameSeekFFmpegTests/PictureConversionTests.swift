@@ -28,6 +28,8 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
         ConversionCase(pixelFormat: "yuv444p", width: 641, height: 359),
         ConversionCase(pixelFormat: "nv12", width: 1280, height: 720),
         ConversionCase(pixelFormat: "gray", width: 320, height: 240),
+        ConversionCase(pixelFormat: "gray10le", width: 322, height: 240),
+        ConversionCase(pixelFormat: "yuvj422p", width: 640, height: 360),
         ConversionCase(pixelFormat: "yuvj420p", width: 1920, height: 1080)
     ]
 }

@@ -111,7 +111,9 @@ public struct BenchRunner {
                 sample = BenchSample(target: landing.frame.time, latency: clock.now - start, landing: landing)
             case .thumbnail(let target):
                 if thumbnailer == nil {
-                    thumbnailer = try ThumbnailGenerator(path: file, options: .init(streamIndex: stream, threads: threads))
+                    var thumbnailOptions = FFmpegEngine.Options(streamIndex: stream, threads: threads)
+                    thumbnailOptions.conversionThreads = conversionThreads
+                    thumbnailer = try ThumbnailGenerator(path: file, options: thumbnailOptions)
                     thumbnailer?.precision = seekPrecision
                 }
                 let thumbnail = try thumbnailer!.thumbnail(at: target)

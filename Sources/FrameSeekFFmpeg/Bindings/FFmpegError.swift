@@ -6,7 +6,7 @@ import FrameSeekCore
 /// Every throwing function of the C layer documents which C function its `FFmpegError` comes
 /// from (`Demuxer.read` → `av_read_frame`, `Frame.reference` → `av_frame_ref`, ...), and
 /// `function` names it at run time. Functions that signal failure without a code (a NULL
-/// `SwsContext`, a `sws_scale` that writes no rows) get the `AVERROR` that describes the cause
+/// `SwsContext`, an `AVFrame` that cannot be allocated) get the `AVERROR` that describes the cause
 /// (`AVERROR(ENOMEM)`, `AVERROR(EINVAL)`, `AVERROR_EXTERNAL`). The engine turns these into
 /// `MediaError`s, which name the file.
 struct FFmpegError: Error, Sendable, CustomStringConvertible {

@@ -30,14 +30,19 @@ struct PixelFormat: Hashable, Sendable {
     var isRGB: Bool { (av_pix_fmt_desc_get(av)?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 }
 
     /// Whether the format is one of the yuvj formats, full range by definition.
-    var isFullRangeYUV: Bool { [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(av) }
+    var isFullRangeYUV: Bool {
+        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P].contains(av)
+    }
 
-    /// Whether the format is luma alone, with or without alpha (gray, ya): full range unless a
-    /// frame says otherwise, as swscale takes it when it makes a context.
+    /// Whether the format is luma alone, with or without alpha, in integers (gray8 to gray16,
+    /// ya8, ya16): the formats swscale takes as full range when it makes a context, as it takes
+    /// the yuvj ones (libswscale's `handle_jpeg`).
     var isGray: Bool {
-        guard let descriptor = av_pix_fmt_desc_get(av)?.pointee else { return false }
-        let notGray = UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_PAL) | UInt64(AV_PIX_FMT_FLAG_HWACCEL)
-        return descriptor.nb_components <= 2 && descriptor.flags & notGray == 0
+        [
+            AV_PIX_FMT_GRAY8, AV_PIX_FMT_YA8, AV_PIX_FMT_GRAY9LE, AV_PIX_FMT_GRAY9BE, AV_PIX_FMT_GRAY10LE,
+            AV_PIX_FMT_GRAY10BE, AV_PIX_FMT_GRAY12LE, AV_PIX_FMT_GRAY12BE, AV_PIX_FMT_GRAY14LE, AV_PIX_FMT_GRAY14BE,
+            AV_PIX_FMT_GRAY16LE, AV_PIX_FMT_GRAY16BE, AV_PIX_FMT_YA16BE, AV_PIX_FMT_YA16LE
+        ].contains(av)
     }
 
     /// The plane pointers and strides of a `width` x `height` picture in this format whose
