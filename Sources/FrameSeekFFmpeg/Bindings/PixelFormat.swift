@@ -34,17 +34,6 @@ struct PixelFormat: Hashable, Sendable {
         [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P].contains(av)
     }
 
-    /// Whether the format is luma alone, with or without alpha, in integers (gray8 to gray16,
-    /// ya8, ya16): the formats swscale takes as full range when it makes a context, as it takes
-    /// the yuvj ones (libswscale's `handle_jpeg`).
-    var isGray: Bool {
-        [
-            AV_PIX_FMT_GRAY8, AV_PIX_FMT_YA8, AV_PIX_FMT_GRAY9LE, AV_PIX_FMT_GRAY9BE, AV_PIX_FMT_GRAY10LE,
-            AV_PIX_FMT_GRAY10BE, AV_PIX_FMT_GRAY12LE, AV_PIX_FMT_GRAY12BE, AV_PIX_FMT_GRAY14LE, AV_PIX_FMT_GRAY14BE,
-            AV_PIX_FMT_GRAY16LE, AV_PIX_FMT_GRAY16BE, AV_PIX_FMT_YA16BE, AV_PIX_FMT_YA16LE
-        ].contains(av)
-    }
-
     /// The plane pointers and strides of a `width` x `height` picture in this format whose
     /// planes lie packed from `bytes` on, with no row padding (`av_image_fill_arrays`).
     ///

@@ -17,7 +17,8 @@ final class ScaleContext {
         var flags: Int32
         /// swscale's coefficient table for YUV in (`SWS_CS_*`), nil for RGB in.
         var matrix: Int32?
-        var fullRange: Bool
+        /// The range of YUV in; nil for the one swscale takes for the format.
+        var fullRange: Bool?
     }
 
     private let threads: Int
@@ -38,7 +39,9 @@ final class ScaleContext {
     /// Converts a `width` x `height` picture in `format`, whose planes start at `planes` with
     /// `strides` bytes per row, to `output` packed in one plane of `outputWidth` x
     /// `outputHeight` with `bytesPerPixel`. `source` states the matrix and range of YUV in
-    /// (nil for RGB in, which has neither); RGB out is full range.
+    /// (nil for RGB in, which has neither); RGB out is full range. A range source does not
+    /// state is the one swscale takes for the format when it makes a context: full for gray
+    /// and yuvj, limited for other YUV, as ffmpeg's scale filter leaves it.
     ///
     /// - Throws: `FFmpegError` from `sws_init_context` (`AVERROR(EINVAL)`: a format swscale
     ///   cannot convert), `sws_setColorspaceDetails` (which refuses only YUV to YUV, never
@@ -46,13 +49,13 @@ final class ScaleContext {
     func convert(
         planes: [UnsafePointer<UInt8>?], strides: [Int32], format: PixelFormat, width: Int, height: Int,
         to output: PixelFormat, width outputWidth: Int, height outputHeight: Int, bytesPerPixel: Int,
-        interpolation: Interpolation, source: (matrix: ColorMatrix, fullRange: Bool)?
+        interpolation: Interpolation, source: (matrix: ColorMatrix, fullRange: Bool?)?
     ) throws(FFmpegError) -> [UInt8] {
         let wanted = Setup(
             width: Int32(width), height: Int32(height), format: format,
             outputWidth: Int32(outputWidth), outputHeight: Int32(outputHeight), output: output,
             flags: (interpolation == .area ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND,
-            matrix: source.map { Self.coefficients($0.matrix, height: height) }, fullRange: source?.fullRange ?? true)
+            matrix: source.map { Self.coefficients($0.matrix, height: height) }, fullRange: source?.fullRange)
         let context = try context(for: wanted)
         let rowBytes = outputWidth * bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: rowBytes * outputHeight)
@@ -92,8 +95,9 @@ final class ScaleContext {
             throw FFmpegError(function: "sws_init_context", code: initialized)
         }
         if let matrix = wanted.matrix {
+            let fullRange = wanted.fullRange ?? Self.formatRangeIsFull(made)
             let applied = sws_setColorspaceDetails(
-                made, sws_getCoefficients(matrix), wanted.fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
+                made, sws_getCoefficients(matrix), fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
                 1 << 16, 1 << 16)
             guard applied >= 0 else {
                 sws_freeContext(made)
@@ -103,6 +107,16 @@ final class ScaleContext {
         context = made
         setup = wanted
         return made
+    }
+
+    /// Whether `context`, as made, takes its YUV or gray input as full range
+    /// (`sws_getColorspaceDetails`, which only fails for a NULL context).
+    private static func formatRangeIsFull(_ context: OpaquePointer) -> Bool {
+        var inverseTable: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
+        var sourceRange: Int32 = 0, destinationRange: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
+        _ = sws_getColorspaceDetails(
+            context, &inverseTable, &sourceRange, &table, &destinationRange, &brightness, &contrast, &saturation)
+        return sourceRange != 0
     }
 
     /// swscale's coefficient table for `matrix`; for one it has none for, what players assume

@@ -7,7 +7,9 @@ import FrameSeekCore
 /// video green and dull; and an HDR transfer read as SDR gives a grey, flat picture.
 struct PictureColor: Sendable, Hashable {
     var matrix = ColorMatrix.unspecified
-    var fullRange = false
+    /// Whether the samples are full range; nil where the frame does not say, for swscale's own
+    /// range for the format (full for gray and yuvj, limited for other YUV; `ScaleContext`).
+    var fullRange: Bool?
     var transfer = ColorTransfer.unspecified
     var primaries = ColorPrimaries.unspecified
     /// The peak to tone-map from, in nits.
@@ -20,13 +22,8 @@ struct PictureColor: Sendable, Hashable {
     /// else 1000 nits: the container's first, so that every frame of a stream maps alike.
     init(_ frame: Frame, stream: ColorDescription?) {
         matrix = frame.colorMatrix
-        // The yuvj formats are full range by definition, whatever the frame says. Gray is full
-        // range unless the frame says otherwise: swscale converts untagged gray to 8-bit RGB as
-        // full range whatever it is told, so telling it limited made 16-bit RGB disagree
-        // with 8-bit (and with ffmpeg's scale filter, which leaves gray full range).
-        fullRange =
-            frame.isFullRange == true || frame.pixelFormat.isFullRangeYUV
-            || (frame.isFullRange == nil && frame.pixelFormat.isGray)
+        // The yuvj formats are full range by definition, whatever the frame says.
+        fullRange = frame.pixelFormat.isFullRangeYUV ? true : frame.isFullRange
         transfer = frame.colorTransfer
         primaries = frame.colorPrimaries
         if transfer == .unspecified, let value = stream?.transfer.flatMap(ColorTransfer.init(named:)) { transfer = value }
@@ -35,7 +32,7 @@ struct PictureColor: Sendable, Hashable {
         // HDR one takes the stream's where the frame is silent, and BT.2020 where both are.
         guard isHDR else { return }
         if matrix == .unspecified { matrix = stream?.matrix.flatMap(ColorMatrix.init(named:)) ?? .bt2020NonConstant }
-        if frame.isFullRange == nil, stream?.range == "pc" { fullRange = true }
+        if fullRange == nil, stream?.range == "pc" { fullRange = true }
         if primaries == .unspecified { primaries = .bt2020 }
         let streamPeak = stream.flatMap {
             ColorDescription.statedPeakLuminance(contentLightLevel: $0.contentLightLevel, masteringDisplay: $0.masteringDisplay)
