@@ -11,7 +11,8 @@ enum StepCommand: Subcommand {
         """
     static let options: [CommandOption] =
         [
-            at, forward, backward, count, repeatCount, .index, stream, .variant, threads, .convertThreads, decoders, cacheMB, .md5, png,
+            at, forward, backward, count, repeatCount, .index, stream, .variant, threads, .convertThreads, .noDecodeAhead, decoders,
+            cacheMB, .md5, png,
             .pngDepth,
             .tonemap,
             .noAutorotate, .strict

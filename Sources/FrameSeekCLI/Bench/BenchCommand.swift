@@ -19,7 +19,8 @@ enum BenchCommand: Subcommand {
     static let maximumPositionals = Int.max
     static let options: [CommandOption] =
         [
-            workload, count, seed, targets, precision, threads, .convertThreads, .batchDecoders, .stream, variants, .cacheMB, poolMB,
+            workload, count, seed, targets, precision, threads, .convertThreads, .noDecodeAhead, .batchDecoders, .stream, variants,
+            .cacheMB, poolMB,
             noConvert,
             noSkipNonReference,
             network, report, peers, floor
@@ -80,7 +81,7 @@ enum BenchCommand: Subcommand {
         the kernel cannot reset the peak), process_peak_rss_mb, pool_peak_mb, pool_bound_mb,
         threads, precision, ffmpeg_fps (sequential), settings {file, codec, width, height,
         frame_count, gop_median_frames, requested_n, seed, targets_file, threads, batch_decoders, cache_mb,
-        skip_nonref, convert_rgb, convert_threads, ffmpeg_libraries, cpu_model, date}, and samples [{target,
+        skip_nonref, convert_rgb, convert_threads, decode_ahead, ffmpeg_libraries, cpu_model, date}, and samples [{target,
         latency_ms, frame_index, frames_decoded, key_frame_index, bytes_read, requests,
         frames_demuxed, frames_skipped, decode_ms, served_from_cache}], then open_bytes_read,
         open_requests, bytes_read and requests (the operations', added), and with --network
@@ -171,6 +172,7 @@ enum BenchCommand: Subcommand {
         }
         runner.convertsToRGB = !arguments.has("--no-convert")
         if let threads = try arguments.integer("--convert-threads") { runner.conversionThreads = threads }
+        runner.decodesAhead = !arguments.has("--no-decode-ahead")
         runner.measuresFloor = arguments.has("--floor")
         runner.skipsNonReferenceFrames = !arguments.has("--no-skip-nonref")
         if let megabytes = try arguments.integer("--cache-mb") {

@@ -13,6 +13,8 @@ public struct BenchRunner {
     public var convertsToRGB = true
     /// See `FFmpegEngine.Options.conversionThreads`.
     public var conversionThreads = FFmpegEngine.Options.defaultConversionThreads
+    /// See `FFmpegEngine.Options.decodesAhead`.
+    public var decodesAhead = true
     /// Engine options beyond the thread count.
     public var cacheBytes = FFmpegEngine.Options.defaultCacheBytes
     /// See `FFmpegEngine.Options.skipsNonReferenceFrames`.
@@ -47,6 +49,7 @@ public struct BenchRunner {
             streamIndex: stream, threads: threads, cacheBytes: cacheBytes,
             skipsNonReferenceFrames: skipsNonReferenceFrames, decoderPoolBytes: decoderPoolBytes)
         options.conversionThreads = conversionThreads
+        options.decodesAhead = decodesAhead
         let engine = try FFmpegEngine(path: file, options: options)
         let table = engine.frameTable
         let duration = engine.media.duration ?? table.frames.last.map(\.end) ?? .zero
@@ -126,11 +129,14 @@ public struct BenchRunner {
                 let report = engine.step(operation.isBackward ? .backward : .forward, count: 1)
                 guard report.result.didStep, let frame = report.frame else { sample = nil; break }
                 try convert(engine)
+                // Read before the time is taken: reading waits for the next step decoding ahead
+                // (`FFmpegEngine.Options.decodesAhead`), and every wait belongs to some sample.
+                let reads = engine.demuxerReads - readsBefore
                 var step = BenchSample(
                     target: frame.time, latency: clock.now - start, frameIndex: frame.index,
                     framesDecoded: report.framesDecoded,
                     keyFrameIndex: table.randomAccessPoint(forFrame: frame.index)?.frameIndex)
-                step.reads = engine.demuxerReads - readsBefore
+                step.reads = reads
                 sample = step
             }
             if let sample { samples.append(sample) }
@@ -144,7 +150,7 @@ public struct BenchRunner {
         // Read while the engine is still open, so its cache and buffers count.
         let memory = WorkloadMemory.endWorkload(reset: memoryReset)
         let stream = engine.media.selectedStream
-        let settings = BenchSettings(
+        var settings = BenchSettings(
             file: file, codec: stream.codec, width: stream.width, height: stream.height, statistics: table.statistics,
             variant: nil, requestedCount: count, seed: seed,
             targetsFile: targets == nil ? nil : targetsFile, threads: threads,
@@ -152,6 +158,7 @@ public struct BenchRunner {
             skipsNonReferenceFrames: skipsNonReferenceFrames, convertsToRGB: convertsToRGB,
             conversionThreads: convertsToRGB ? conversionThreads : nil,
             libraryVersions: FFmpegLibraries.versions, cpuModel: BenchSettings.cpuModelName(), date: date)
+        if operations.contains(where: { if case .stepForward = $0 { true } else { false } }) { settings.decodesAhead = decodesAhead }
         var result = BenchResult(
             file: file, workload: workload, openLatency: engine.openLatency, openReads: engine.openReads + (setUpReads ?? .none),
             durationSeconds: duration.seconds, samples: samples,

@@ -46,6 +46,9 @@ public struct BenchSettings: Sendable {
     public let convertsToRGB: Bool
     /// The threads each conversion to RGB ran on (`--convert-threads`); nil without conversion.
     public let conversionThreads: Int?
+    /// Whether each forward step landed the next on another thread (`--no-decode-ahead` turns
+    /// it off); nil for workloads that do not step forward.
+    public var decodesAhead: Bool?
     /// The FFmpeg libraries linked at run time, by name (`libavcodec`: `59.37.100`, ...).
     public let libraryVersions: [String: String]
     /// The CPU, from /proc/cpuinfo's "model name"; nil where the kernel does not say.
@@ -98,6 +101,7 @@ extension BenchSettings {
             ("cache_mb", .number(Double(cacheBytes) / 1_048_576)),
             ("skip_nonref", .bool(skipsNonReferenceFrames)), ("convert_rgb", .bool(convertsToRGB)),
             ("convert_threads", JSONValue.integer(conversionThreads)),
+            ("decode_ahead", decodesAhead.map(JSONValue.bool) ?? .null),
             ("ffmpeg_libraries", libraries), ("cpu_model", .string(cpuModel)), ("date", .string(isoDate))
         ])
     }

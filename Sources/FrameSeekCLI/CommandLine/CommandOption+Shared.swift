@@ -63,6 +63,12 @@ extension CommandOption {
             threads that convert each picture to RGB, a slice of its rows each (default:
             one per core, at most 2); the pixels are the same for any N
             """)
+    static let noDecodeAhead = CommandOption(
+        "--no-decode-ahead",
+        help: """
+            steps forward one at a time: without it, each forward step lands the next on
+            another thread while this one's picture is made (the same frames and pixels)
+            """)
     static let strict = CommandOption(
         "--strict",
         help: """

@@ -26,6 +26,7 @@ extension Subcommand {
             decoderPoolBytes: poolMegabytes.map { $0 * 1024 * 1024 } ?? FFmpegEngine.Options.defaultDecoderPoolBytes)
         options.indexing = indexing
         if let threads = try arguments.integer("--convert-threads") { options.conversionThreads = threads }
+        if arguments.has("--no-decode-ahead") { options.decodesAhead = false }
         // Media over HTTP: how often a failed request is tried again, and how long one may take.
         if let retries = try arguments.integer("--retries") { options.network.retries = retries }
         if let timeout = try arguments.integer("--timeout") { options.network.timeout = .seconds(timeout) }

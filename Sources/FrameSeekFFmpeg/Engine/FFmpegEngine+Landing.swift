@@ -38,11 +38,12 @@ extension FFmpegEngine {
         try executor.land(plan, mode: mode, interruption: interruption)
     }
 
-    /// The last frame landed on, as FFmpeg decoded it.
-    var landedFrame: Frame { executor.landedFrame }
+    /// The last frame landed on, as FFmpeg decoded it. While the next step is decoded ahead,
+    /// the caller's own reference to it, read without waiting (`DecodeAhead.standing`).
+    var landedFrame: Frame { decodeAhead.standing?.frame ?? executor.landedFrame }
 
     /// The table index of the last frame landed on, nil before any.
-    var landedFrameIndex: Int? { executor.landedFrameIndex }
+    var landedFrameIndex: Int? { decodeAhead.standing.map(\.index) ?? executor.landedFrameIndex }
 
     /// Frames known not to come out of the decoder, even decoding from the start, with why.
     var undecodable: [Int: String] { executor.undecodable }

@@ -13,7 +13,14 @@ extension FFmpegEngine {
     /// On a seek window (`FrameIndexing.asNeeded`) a step reads another window when the
     /// destination lies beyond the frames the current one proved complete, and its report
     /// is not indexed (`FrameStepReport.isIndexed`).
+    ///
+    /// With `Options.decodesAhead`, a forward step that decoded its frame lands the next
+    /// step of the same count on another thread before it returns (`DecodeAhead`). The next
+    /// forward step takes it, with the report it would have made but for its latency, which
+    /// is the time the caller waited. Anything else waits for that thread first.
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
+        let clock = ContinuousClock()
+        let start = clock.now
         // Audio has no frames to step: the loop says so without any table. Steps move by frame
         // number: where no window holds the destination, the whole table must.
         if media.selectedStream.mediaType == .video, (try? prepareWindow(forStep: direction, count: count)) != true,
@@ -23,7 +30,35 @@ extension FFmpegEngine {
                 result: .unavailable(.decodeFailed), direction: direction, requestedCount: count, framesStepped: 0, frame: nil,
                 framesDecoded: 0, latency: .zero)
         }
-        return FrameStepLoop(executor: executor).step(direction, count: count, from: landedFrameIndex ?? 0)
+        let executor = self.executor
+        let from = executor.landedFrameIndex ?? 0
+        let report: FrameStepReport
+        if direction == .forward, let kept = decodeAhead.take(from: from, count: count, landingCount: executor.landingCount) {
+            // A decoded landing joins the trail, as it would have landing now; one from the cache
+            // stays where it is.
+            executor.restoreLanding((kept.frame, kept.index, kept.decodeErrors), joiningTrail: kept.report.framesDecoded > 0)
+            report = kept.report.waited(clock.now - start)
+        } else {
+            report = FrameStepLoop(executor: executor).step(direction, count: count, from: from)
+        }
+        decodeNextStepAhead(after: report, count: count, on: executor)
+        return report
+    }
+
+    /// Forward steps taken from `DecodeAhead`: landed on another thread while the caller
+    /// worked with the step before.
+    package var stepsDecodedAhead: Int { decodeAhead.stepsTaken }
+
+    /// Starts landing the next forward step of `count` frames on another thread, when the
+    /// step just taken went forward and its decoder stands right after its frame: going on
+    /// from there costs that step's own decoding, and nothing more if the caller goes elsewhere.
+    private func decodeNextStepAhead(after report: FrameStepReport, count: Int, on executor: LandingExecutor) {
+        guard options.decodesAhead, report.direction == .forward, report.result.didStep,
+            executor.media.selectedStream.mediaType == .video, executor.table.coversStream,
+            let current = executor.landedFrameIndex, let last = executor.position?.lastOutputPTS,
+            last == executor.table.frames[current].pts
+        else { return }
+        decodeAhead.start(on: executor, from: current, count: count)
     }
 
     /// Takes up to `repeats` forward steps of `count` frames from the current frame, as
@@ -59,9 +94,9 @@ extension FFmpegEngine {
         each: @escaping @Sendable (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output,
         delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
     ) throws {
-        // One decoder steps on through windows (and audio, which has no steps, needs no table);
-        // a split between decoders needs the whole table.
-        if !executor.table.coversStream, decoders <= 1 || media.selectedStream.mediaType != .video {
+        // One decoder steps on, through windows and decoding each next step ahead (audio, which
+        // has no steps, needs no table); a split between decoders needs the whole table.
+        if decoders <= 1 || media.selectedStream.mediaType != .video {
             for ordinal in 0..<max(0, repeats) {
                 let report = step(.forward, count: count)
                 try delivered(report, try each(ordinal, report, self))
@@ -72,5 +107,14 @@ extension FFmpegEngine {
         try completeFrameTable()
         try ForwardStepPass(engine: self, count: count, each: each).run(
             from: landedFrameIndex ?? 0, repeats: repeats, decoders: decoders, delivered: delivered)
+    }
+}
+
+extension FrameStepReport {
+    /// The same report, its latency the time its caller waited for it.
+    fileprivate func waited(_ latency: Duration) -> FrameStepReport {
+        FrameStepReport(
+            result: result, direction: direction, requestedCount: requestedCount, framesStepped: framesStepped, frame: frame,
+            framesDecoded: framesDecoded, latency: latency, decodeErrors: decodeErrors, isIndexed: isIndexed)
     }
 }

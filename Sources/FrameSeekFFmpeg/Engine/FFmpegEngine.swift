@@ -63,6 +63,11 @@ public final class FFmpegEngine: PlaybackEngine {
         /// whatever it says. By default one per core, at most 2 (the Performance article's
         /// "Pictures on two threads").
         public var conversionThreads = Options.defaultConversionThreads
+        /// Whether a forward step lands the next one on another thread while the caller works
+        /// with its frame (`DecodeAhead`), as a player decodes ahead: step after step with a
+        /// picture each, decoding and conversion then share the cores. Changes no landing, no
+        /// pixel and no report but the step's latency, which is the time its caller waited.
+        public var decodesAhead = true
 
         /// One conversion thread per core, at most 2.
         public static let defaultConversionThreads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 2)
@@ -85,8 +90,8 @@ public final class FFmpegEngine: PlaybackEngine {
         }
     }
 
-    /// The opened media.
-    public var media: MediaDescription { executor.media }
+    /// The opened media (as the last landing left it while a step is decoded ahead).
+    public var media: MediaDescription { decodeAhead.standing?.media ?? executor.media }
     /// The selected stream's frames in presentation order. An engine opened with
     /// `FrameIndexing.asNeeded` builds the table on first use (`completeFrameTable()`); should
     /// that fail, this is the seek window the last landing was planned on
@@ -147,7 +152,17 @@ public final class FFmpegEngine: PlaybackEngine {
     var path: String { media.path }
     let options: Options
     /// Lands plans: the decoders, where they stand, the landed frame and the frame cache.
-    let executor: LandingExecutor
+    /// Reached through `executor`, which waits for a step decoded ahead.
+    private let landingExecutor: LandingExecutor
+    /// The executor, once no step is being decoded ahead on another thread (`DecodeAhead`):
+    /// every use of it waits here, so only one thread ever touches it.
+    var executor: LandingExecutor {
+        decodeAhead.finish()
+        return landingExecutor
+    }
+    /// The next forward step, landed on another thread while the caller works with this one's
+    /// frame (`Options.decodesAhead`).
+    let decodeAhead = DecodeAhead()
     /// Keyframes decoded while the file was scanned, shared with the engines opened from this
     /// one's index; nil unless `Options.prefetchesKeyframes`.
     package var keyframePrefetch: KeyframePrefetch? { executor.keyframePrefetch }
@@ -162,6 +177,10 @@ public final class FFmpegEngine: PlaybackEngine {
     /// run between (`BatchDecoders.leaveRunsToHelpers()`): for tests, since the engine would
     /// otherwise take runs too rather than wait.
     package func leaveBatchRunsToHelpers() { batchDecoders.leaveRunsToHelpers() }
+
+    // A step decoded ahead holds the executor, its demuxer's file and its decoders: they close
+    // with the engine, not after it.
+    deinit { decodeAhead.finish() }
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///
@@ -309,7 +328,7 @@ public final class FFmpegEngine: PlaybackEngine {
         openReads = demuxer.reads + (built.separateReads ?? .none)
         let media = MediaProbe.describe(
             demuxer, path: path, selectedStream: streamIndex, truncation: truncation, missingData: built.table.missingData)
-        executor = LandingExecutor(
+        landingExecutor = LandingExecutor(
             media: media, table: built.table, packetOrder: built.packetOrder, pool: pool, cacheBytes: options.cacheBytes,
             skipsNonReferenceFrames: options.skipsNonReferenceFrames, keyframePrefetch: prefetch)
         openLatency = clock.now - start
@@ -349,7 +368,7 @@ public final class FFmpegEngine: PlaybackEngine {
         openReads = demuxer.reads
         openCacheOutcome = nil
         deferredIndex = nil
-        executor = LandingExecutor(
+        landingExecutor = LandingExecutor(
             media: blueprint.media, table: blueprint.frameTable, packetOrder: blueprint.packetOrder, pool: pool,
             cacheBytes: options.cacheBytes, skipsNonReferenceFrames: options.skipsNonReferenceFrames,
             keyframePrefetch: blueprint.keyframePrefetch)

@@ -47,6 +47,9 @@ final class LandingExecutor {
     private(set) var interruption: SeekInterruptionFlag?
     /// The frame and the packet every decoding run reads into.
     let buffers = (frame: Frame(), packet: Packet())
+    /// Landings so far, counting a landed frame put back (`restoreLanding(_:)`) and a table
+    /// adopted: a step decoded ahead (`DecodeAhead`) is taken only while this has not moved.
+    private(set) var landingCount = 0
 
     init(
         media: MediaDescription, table: FrameTable, packetOrder: DecodeOrderByPTS, pool: DecoderPool,
@@ -83,6 +86,29 @@ final class LandingExecutor {
         undecodable = [:]
         landedFrameIndex = landedPTS.flatMap(built.table.frameIndex(ofPTS:))
         pool.forgetPositions()
+        landingCount += 1
+    }
+
+    /// The landed frame, moved out of `landedFrame` (no pixel is copied) with its index and
+    /// damage, so that another landing can run and the frame be put back: how `DecodeAhead`
+    /// lands the next step and leaves the engine standing where it was. The index stays.
+    func setLandingAside() -> (frame: Frame, index: Int?, decodeErrors: Int) {
+        let frame = Frame()
+        frame.take(landedFrame)
+        return (frame, landedFrameIndex, landedDecodeErrors)
+    }
+
+    /// Makes `landing`, set aside by `setLandingAside()`, the landed frame again; it cannot fail,
+    /// as the frame's buffers move back without a reference being made. A step landed ahead
+    /// (`LandingMode.steppingAhead`) joins the cache's trail here, as its landing would have.
+    func restoreLanding(_ landing: (frame: Frame, index: Int?, decodeErrors: Int), joiningTrail: Bool = false) {
+        landedFrame.take(landing.frame)
+        landedFrameIndex = landing.index
+        landedDecodeErrors = landing.decodeErrors
+        landingCount += 1
+        if joiningTrail, let index = landing.index {
+            cache.insert(landedFrame, as: index, decodeErrors: landing.decodeErrors, trailing: true)
+        }
     }
 
     /// The active decoder's position; nil means "unknown: seek before decoding". Moved, through
@@ -117,6 +143,7 @@ final class LandingExecutor {
     ) throws(MediaError) -> SeekLanding {
         self.interruption = interruption
         defer { self.interruption = nil }
+        landingCount += 1
         let clock = ContinuousClock()
         let start = clock.now
         let readsBefore = pool.reads
@@ -148,9 +175,11 @@ final class LandingExecutor {
             // A pass forward (steps, a batch) rarely lands on a frame again: its landings keep
             // to the short trail, so the decoder's buffers go back to its pool instead of the
             // cache holding a fresh one per landing.
-            cache.insert(
-                landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
-                trailing: mode == .steppingForward || mode == .forwardPass)
+            if mode != .steppingAhead {
+                cache.insert(
+                    landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
+                    trailing: mode == .steppingForward || mode == .forwardPass)
+            }
         }
         return SeekLanding(
             plan: plan, frame: table.frames[landedFrameIndex ?? index],

@@ -67,11 +67,14 @@ struct FrameStepLoop {
 }
 
 extension FrameStepLoop {
-    /// The step on a file's table, landed by `executor`.
-    init(executor: LandingExecutor) {
+    /// The step on a file's table, landed by `executor`; a forward step lands in
+    /// `forwardMode` (`.steppingAhead` for a step decoded ahead of its caller).
+    init(executor: LandingExecutor, forwardMode: LandingMode = .steppingForward) {
         self.init(
             table: executor.table, isVideo: executor.media.selectedStream.mediaType == .video,
-            land: { plan, mode throws(MediaError) in try executor.land(plan, mode: mode) },
+            land: { plan, mode throws(MediaError) in
+                try executor.land(plan, mode: mode == .steppingForward ? forwardMode : mode)
+            },
             isUndecodable: { executor.undecodable[$0] != nil },
             currentFrame: { executor.landedFrameIndex.map { executor.table.frames[$0] } })
     }

@@ -1,0 +1,113 @@
+// Forward steps decoded ahead (FFmpegEngine.Options.decodesAhead, DecodeAhead): while the
+// caller works with a step's frame, the next step lands on another thread. Every landing and
+// every picture must be what it is without that: ffprobe's frame, ffmpeg's framemd5 MD5 (each
+// picture is checked while the next step is being decoded), the same report and the same
+// cache. Whatever the caller does instead of the next step must find the engine where the
+// step left it.
+
+import FrameSeekCore
+@testable import FrameSeekFFmpeg
+import FrameSeekTestSupport
+import Testing
+
+@Suite("Steps decoded ahead", .ffmpegLog)
+struct DecodeAheadTests {
+    static let fixtures = [FrameStepTests.longGOP, "hevc_opengop.s0", "vp9_altref.s0", "h264_vfr.s0"]
+
+    static func openEngine(
+        _ fixture: Fixture, decodesAhead: Bool, cacheBytes: Int = FFmpegEngine.Options.defaultCacheBytes
+    ) throws
+        -> FFmpegEngine
+    {
+        var options = FFmpegEngine.Options(streamIndex: fixture.stream, threads: 1, cacheBytes: cacheBytes)
+        options.decodesAhead = decodesAhead
+        return try FFmpegEngine(path: fixture.path, options: options)
+    }
+
+    @Test(
+        "Steps of 1 and of 3 over a GOP boundary land on ffmpeg's frames, taken from the thread ahead, with the reports and the cache of steps without it",
+        arguments: fixtures)
+    func sameAsWithout(id: String) throws {
+        let fixture = try #require(FixtureCatalog.fixture(id))
+        let oracle = try Oracle(fixture)
+        let boundary = oracle.keyframes.dropFirst().first ?? oracle.lastIndex / 2
+        let start = max(0, boundary - 12)
+        for count in [1, 3] {
+            let ahead = try Self.openEngine(fixture, decodesAhead: true)
+            let plain = try Self.openEngine(fixture, decodesAhead: false)
+            try land(ahead, on: start, oracle: oracle, context: fixture.id)
+            try land(plain, on: start, oracle: oracle, context: fixture.id)
+            // The seek's landing is the one frame cached so far.
+            let frameBytes = plain.cacheUsedBytes
+            var expected = start
+            var steps = 0
+            while expected + count <= min(oracle.lastIndex, boundary + 12) {
+                expected += count
+                steps += 1
+                let context = "\(fixture.id): step \(steps) of \(count) to frame \(expected)"
+                let report = ahead.step(.forward, count: count)
+                verifyStep(
+                    report, engine: ahead, oracle: oracle, direction: .forward, count: count, expected: expected, moved: count,
+                    context: context)
+                let without = plain.step(.forward, count: count)
+                #expect(
+                    report.framesDecoded == without.framesDecoded && report.decodeErrors == without.decodeErrors
+                        && report.frame == without.frame && report.isIndexed == without.isIndexed,
+                    "\(context): \(report) against \(without) without decoding ahead")
+                if report.frame?.index != expected { break }
+            }
+            // Every step after the first comes from the thread ahead; none without it.
+            #expect(ahead.stepsDecodedAhead == steps - 1, "\(fixture.id): \(ahead.stepsDecodedAhead) of \(steps) steps of \(count)")
+            #expect(plain.stepsDecodedAhead == 0)
+            // The same cache, but for the frames the step decoded ahead of the last one passed on
+            // the way (kept for a drag back, as a step of more than one keeps them), which no
+            // step took.
+            let passed = (count - 1) * frameBytes
+            #expect(ahead.cacheUsedBytes == plain.cacheUsedBytes + passed, "\(fixture.id): the cache after steps of \(count)")
+            #expect(ahead.cachePeakBytes == plain.cachePeakBytes + passed, "\(fixture.id): the cache's peak over steps of \(count)")
+        }
+    }
+
+    @Test("After a step decoded ahead, a seek, a step back and a step of another count land where they must")
+    func somethingElseNext() throws {
+        let fixture = try #require(FixtureCatalog.fixture(FrameStepTests.longGOP))
+        let oracle = try Oracle(fixture)
+        let engine = try Self.openEngine(fixture, decodesAhead: true)
+        try land(engine, on: 40, oracle: oracle, context: fixture.id)
+        walk(engine, .forward, onto: 41...43, oracle: oracle, context: "\(fixture.id) forward")
+        #expect(engine.currentFrameIndex == 43, "\(fixture.id): the current frame while the next decodes")
+
+        // A step back: the frame ahead is not taken, and the one before lands.
+        walk(engine, .backward, onto: [42], oracle: oracle, context: "\(fixture.id) back")
+        // A step of 2 from there: not the step of 1 decoded ahead of the step back.
+        let two = engine.step(.forward, count: 2)
+        verifyStep(two, engine: engine, oracle: oracle, direction: .forward, count: 2, expected: 44, moved: 2, context: "\(fixture.id) +2")
+        // A seek elsewhere, then a step: from the seek's frame, not from the step ahead.
+        try land(engine, on: 10, oracle: oracle, context: fixture.id)
+        walk(engine, .forward, onto: 11...12, oracle: oracle, context: "\(fixture.id) after the seek")
+        // A seek back onto the frame a step ahead was decoded from: the kept step is still not
+        // taken, since a landing came between.
+        let taken = engine.stepsDecodedAhead
+        try land(engine, on: 12, oracle: oracle, context: fixture.id)
+        walk(engine, .forward, onto: [13], oracle: oracle, context: "\(fixture.id) after the seek onto the same frame")
+        #expect(engine.stepsDecodedAhead == taken, "a step decoded before a landing was taken after it")
+        walk(engine, .forward, onto: [14], oracle: oracle, context: "\(fixture.id) on")
+        #expect(engine.stepsDecodedAhead == taken + 1)
+    }
+
+    @Test("Without a frame cache, steps decoded ahead still land right; an engine closed while one decodes closes cleanly")
+    func noCacheAndClose() throws {
+        let fixture = try #require(FixtureCatalog.fixture(FrameStepTests.longGOP))
+        let oracle = try Oracle(fixture)
+        let engine = try Self.openEngine(fixture, decodesAhead: true, cacheBytes: 0)
+        try land(engine, on: 0, oracle: oracle, context: fixture.id)
+        walk(engine, .forward, onto: 1...30, oracle: oracle, context: "\(fixture.id) without a cache")
+        #expect(engine.stepsDecodedAhead == 29)
+        for round in 0..<5 {
+            let closing = try Self.openEngine(fixture, decodesAhead: true)
+            try land(closing, on: round, oracle: oracle, context: fixture.id)
+            walk(closing, .forward, onto: [round + 1], oracle: oracle, context: "\(fixture.id) round \(round)")
+            // Dropped here, with the next step decoding on another thread.
+        }
+    }
+}
