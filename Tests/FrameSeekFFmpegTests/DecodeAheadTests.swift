@@ -79,9 +79,12 @@ struct DecodeAheadTests {
 
         // A step back: the frame ahead is not taken, and the one before lands.
         walk(engine, .backward, onto: [42], oracle: oracle, context: "\(fixture.id) back")
-        // A step of 2 from there: not the step of 1 decoded ahead of the step back.
+        // A step of 2 from there is not the step of 1 decoded ahead before the step back, but it
+        // lands on that step's frame, 44: found beside the cache, decoding nothing, though the
+        // decoder has gone past it.
         let two = engine.step(.forward, count: 2)
         verifyStep(two, engine: engine, oracle: oracle, direction: .forward, count: 2, expected: 44, moved: 2, context: "\(fixture.id) +2")
+        #expect(two.framesDecoded == 0, "\(fixture.id): the step onto the frame decoded ahead decoded \(two.framesDecoded) frames")
         // A seek elsewhere, then a step: from the seek's frame, not from the step ahead.
         try land(engine, on: 10, oracle: oracle, context: fixture.id)
         walk(engine, .forward, onto: 11...12, oracle: oracle, context: "\(fixture.id) after the seek")
@@ -89,10 +92,34 @@ struct DecodeAheadTests {
         // taken, since a landing came between.
         let taken = engine.stepsDecodedAhead
         try land(engine, on: 12, oracle: oracle, context: fixture.id)
-        walk(engine, .forward, onto: [13], oracle: oracle, context: "\(fixture.id) after the seek onto the same frame")
+        let thirteen = walk(engine, .forward, onto: [13], oracle: oracle, context: "\(fixture.id) after the seek onto the same frame")
         #expect(engine.stepsDecodedAhead == taken, "a step decoded before a landing was taken after it")
+        #expect(thirteen.first?.framesDecoded == 0, "the frame decoded ahead was decoded again")
         walk(engine, .forward, onto: [14], oracle: oracle, context: "\(fixture.id) on")
         #expect(engine.stepsDecodedAhead == taken + 1)
+    }
+
+    @Test(
+        "Over a frame no decoder produces (bitflip_mdat.mp4, frame 222), steps decoded ahead land, move and count damage as steps without it"
+    )
+    func overUndecodableFrame() throws {
+        let path = Repository.fixture("bad/bitflip_mdat.mp4")
+        var options = FFmpegEngine.Options()
+        let ahead = try FFmpegEngine(path: path, options: options)
+        options.decodesAhead = false
+        let plain = try FFmpegEngine(path: path, options: options)
+        for engine in [ahead, plain] { _ = try engine.seek(to: engine.frameTable.frames[200].time, precision: .exact) }
+        for step in 1...40 {
+            let report = ahead.step(.forward)
+            let without = plain.step(.forward)
+            #expect(
+                report.frame == without.frame && report.framesStepped == without.framesStepped
+                    && report.decodeErrors == without.decodeErrors && report.result.didStep == without.result.didStep,
+                "step \(step): \(report) against \(without)")
+            #expect(try ahead.landedPicture()?.md5 == plain.landedPicture()?.md5, "step \(step): the picture")
+        }
+        #expect(ahead.currentFrameIndex == plain.currentFrameIndex && ahead.currentFrameIndex.map { $0 > 223 } == true)
+        #expect(ahead.stepsDecodedAhead > 30, "\(ahead.stepsDecodedAhead) of 40 steps taken from the thread ahead")
     }
 
     @Test("Without a frame cache, steps decoded ahead still land right; an engine closed while one decodes closes cleanly")

@@ -33,10 +33,9 @@ extension FFmpegEngine {
         let executor = self.executor
         let from = executor.landedFrameIndex ?? 0
         let report: FrameStepReport
-        if direction == .forward, let kept = decodeAhead.take(from: from, count: count, landingCount: executor.landingCount) {
-            // A decoded landing joins the trail, as it would have landing now; one from the cache
-            // stays where it is.
-            executor.restoreLanding((kept.frame, kept.index, kept.decodeErrors), joiningTrail: kept.report.framesDecoded > 0)
+        if direction == .forward, let kept = decodeAhead.take(from: from, count: count, landingCount: executor.landingCount),
+            executor.landDecodedAhead()
+        {
             report = kept.report.waited(clock.now - start)
         } else {
             report = FrameStepLoop(executor: executor).step(direction, count: count, from: from)
@@ -50,15 +49,16 @@ extension FFmpegEngine {
     package var stepsDecodedAhead: Int { decodeAhead.stepsTaken }
 
     /// Starts landing the next forward step of `count` frames on another thread, when the
-    /// step just taken went forward and its decoder stands right after its frame: going on
-    /// from there costs that step's own decoding, and nothing more if the caller goes elsewhere.
+    /// step just taken went forward and its decoder stands right after its frame: on clean
+    /// media the step ahead then goes on from there, and costs one step's decoding. (Over a
+    /// frame the decoder cannot produce it retries as any step does, and a call after it waits.)
     private func decodeNextStepAhead(after report: FrameStepReport, count: Int, on executor: LandingExecutor) {
         guard options.decodesAhead, report.direction == .forward, report.result.didStep,
             executor.media.selectedStream.mediaType == .video, executor.table.coversStream,
             let current = executor.landedFrameIndex, let last = executor.position?.lastOutputPTS,
             last == executor.table.frames[current].pts
         else { return }
-        decodeAhead.start(on: executor, from: current, count: count)
+        decodeAhead.start(on: executor, count: count)
     }
 
     /// Takes up to `repeats` forward steps of `count` frames from the current frame, as

@@ -65,8 +65,10 @@ public final class FFmpegEngine: PlaybackEngine {
         public var conversionThreads = Options.defaultConversionThreads
         /// Whether a forward step lands the next one on another thread while the caller works
         /// with its frame (`DecodeAhead`), as a player decodes ahead: step after step with a
-        /// picture each, decoding and conversion then share the cores. Changes no landing, no
-        /// pixel and no report but the step's latency, which is the time its caller waited.
+        /// picture each, decoding and conversion then share the cores. Steps land on the same
+        /// frames, with the same pixels and reports but for their latency, which is the time the
+        /// caller waited; a later landing on a frame decoded ahead and never taken finds it
+        /// without decoding it again.
         public var decodesAhead = true
 
         /// One conversion thread per core, at most 2.
@@ -97,6 +99,7 @@ public final class FFmpegEngine: PlaybackEngine {
     /// that fail, this is the seek window the last landing was planned on
     /// (`FrameTable.coversStream` is false), and `completeFrameTable()` throws why.
     public var frameTable: FrameTable {
+        if let standing = decodeAhead.standing { return standing.table }
         if !executor.table.coversStream { _ = try? completeFrameTable() }
         return executor.table
     }
@@ -124,9 +127,16 @@ public final class FFmpegEngine: PlaybackEngine {
     let deferredIndex: DeferredIndex?
     /// The frame the engine last landed or stepped on, nil before any and while landings are
     /// planned on a seek window (its frames are not numbered in the stream).
-    public var currentFrameIndex: Int? { executor.table.coversStream ? executor.landedFrameIndex : nil }
+    public var currentFrameIndex: Int? {
+        // Steps are decoded ahead only on the whole stream's table.
+        if let standing = decodeAhead.standing { return standing.index }
+        return executor.table.coversStream ? executor.landedFrameIndex : nil
+    }
     /// The landed frame's time, also on a seek window, whose frames are not numbered.
-    public var currentFrameTime: MediaTime? { executor.landedFrameIndex.map { executor.table.frames[$0].time } }
+    public var currentFrameTime: MediaTime? {
+        if let standing = decodeAhead.standing { return standing.table.frames[standing.index].time }
+        return executor.landedFrameIndex.map { executor.table.frames[$0].time }
+    }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
     /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different
     /// decoder of the same codec may produce different pixels.

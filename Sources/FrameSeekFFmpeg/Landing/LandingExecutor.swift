@@ -50,6 +50,10 @@ final class LandingExecutor {
     /// Landings so far, counting a landed frame put back (`restoreLanding(_:)`) and a table
     /// adopted: a step decoded ahead (`DecodeAhead`) is taken only while this has not moved.
     private(set) var landingCount = 0
+    /// The frame the last step decoded ahead of its caller landed on (`DecodeAhead`), kept
+    /// beside the cache: the step that follows takes it (`landDecodedAhead()`), and any other
+    /// landing on it finds it as it finds a cached frame, since the decoder has gone past it.
+    private var decodedAhead: (index: Int, frame: Frame, decodeErrors: Int, decoded: Bool)?
 
     init(
         media: MediaDescription, table: FrameTable, packetOrder: DecodeOrderByPTS, pool: DecoderPool,
@@ -86,6 +90,7 @@ final class LandingExecutor {
         undecodable = [:]
         landedFrameIndex = landedPTS.flatMap(built.table.frameIndex(ofPTS:))
         pool.forgetPositions()
+        decodedAhead = nil
         landingCount += 1
     }
 
@@ -99,16 +104,43 @@ final class LandingExecutor {
     }
 
     /// Makes `landing`, set aside by `setLandingAside()`, the landed frame again; it cannot fail,
-    /// as the frame's buffers move back without a reference being made. A step landed ahead
-    /// (`LandingMode.steppingAhead`) joins the cache's trail here, as its landing would have.
-    func restoreLanding(_ landing: (frame: Frame, index: Int?, decodeErrors: Int), joiningTrail: Bool = false) {
+    /// as the frame's buffers move back without a reference being made.
+    func restoreLanding(_ landing: (frame: Frame, index: Int?, decodeErrors: Int)) {
         landedFrame.take(landing.frame)
         landedFrameIndex = landing.index
         landedDecodeErrors = landing.decodeErrors
         landingCount += 1
-        if joiningTrail, let index = landing.index {
-            cache.insert(landedFrame, as: index, decodeErrors: landing.decodeErrors, trailing: true)
-        }
+    }
+
+    /// Moves the frame a step decoded ahead just landed on (`LandingMode.steppingAhead`) out of
+    /// `landedFrame` into `decodedAhead`; `decoded` says it did not come from the cache.
+    func holdLandingAhead(decoded: Bool) {
+        guard let index = landedFrameIndex else { return }
+        let frame = Frame()
+        frame.take(landedFrame)
+        decodedAhead = (index, frame, landedDecodeErrors, decoded)
+    }
+
+    /// Lands the frame the step decoded ahead landed on, as that step would have landed it now:
+    /// a decoded frame joins the cache's trail. False when none is held.
+    func landDecodedAhead() -> Bool {
+        guard let ahead = decodedAhead else { return false }
+        decodedAhead = nil
+        landedFrame.take(ahead.frame)
+        landedFrameIndex = ahead.index
+        landedDecodeErrors = ahead.decodeErrors
+        landingCount += 1
+        if ahead.decoded { cache.insert(landedFrame, as: ahead.index, decodeErrors: ahead.decodeErrors, trailing: true) }
+        return true
+    }
+
+    /// Frame `index`, when a step decoded ahead landed on it and no step took it, for a landing
+    /// in `mode`: kept in the cache as that landing would keep a frame it decoded.
+    private func takeDecodedAhead(_ index: Int, mode: LandingMode) -> (frame: Frame, decodeErrors: Int)? {
+        guard mode != .steppingAhead, let ahead = decodedAhead, ahead.index == index else { return nil }
+        decodedAhead = nil
+        cache.insert(ahead.frame, as: index, decodeErrors: ahead.decodeErrors, trailing: mode == .steppingForward || mode == .forwardPass)
+        return (ahead.frame, ahead.decodeErrors)
     }
 
     /// The active decoder's position; nil means "unknown: seek before decoding". Moved, through
@@ -151,7 +183,7 @@ final class LandingExecutor {
         let point = plan.randomAccessPoint
         let work: DecodeWork
         let fromCache: Bool
-        if let cached = cache.frame(index) ?? prefetchedKeyframe(index, from: point, mode: mode) {
+        if let cached = cache.frame(index) ?? prefetchedKeyframe(index, from: point, mode: mode) ?? takeDecodedAhead(index, mode: mode) {
             try landFromCache(cached.frame, as: index)
             landedDecodeErrors = cached.decodeErrors
             fromCache = true

@@ -13,9 +13,8 @@ package enum LandingMode: Sendable, Hashable {
     /// a sequential pass does not fill the cache with frames it never asks for again.
     case steppingForward
     /// As `steppingForward`, for a step landed ahead of its caller (`DecodeAhead`): the landed
-    /// frame does not join the cache's trail. The step that takes it puts it there then, so
-    /// the cache is as if the step had landed then; a step never taken leaves the trail as it
-    /// was, holding only the frames a step of more than one passed on the way.
+    /// frame is held beside the cache, not in its trail. The step that takes it puts it there
+    /// then, so the cache is as if the step had landed then.
     case steppingAhead
     /// Read and decode only the planned keyframe's packet, then drain the decoder: one packet
     /// per picture instead of a GOP (thumbnails). Decodes as `decode` does when the planned

@@ -6,57 +6,63 @@ import FrameSeekCore
 /// while the caller converts a picture, hashes it or writes a PNG.
 ///
 /// After `step(.forward, count:)` lands frame N by decoding, `start` runs the same step again
-/// from N on a worker thread: the same `FrameStepLoop`, the same landing of frame N + count, with
-/// the same report. It keeps what that step landed and puts frame N back as the landed frame
-/// (`LandingExecutor.restoreLanding`). The engine stands where the caller left it. Only its
-/// decoder has gone on, and the next frame is in hand.
+/// from N on a worker thread: the same `FrameStepLoop`, the same landing of frame N + count
+/// (in `LandingMode.steppingAhead`), the same report. The executor holds that frame beside its
+/// cache (`LandingExecutor.holdLandingAhead`), and frame N is put
+/// back as the landed frame (`restoreLanding`). The engine stands where the caller left it;
+/// only its decoder has gone on.
 ///
-/// The next `step(.forward, count:)` from N takes the kept step (`take`). It waits at most for
-/// the rest of that frame's decoding, and its report is the kept one. Any other call waits for
-/// the worker first, since the engine reaches its executor only through `finish()`. It then
-/// finds the executor as after any landing, one frame further on; the kept step is never taken
-/// once anything else has landed (`LandingExecutor.landingCount`).
+/// The next `step(.forward, count:)` from N takes the step (`take`): it waits at most for the
+/// rest of that decoding, and its report is the kept one. Any other call waits for the worker
+/// first, since the engine reaches its executor only through `finish()`. A landing on the frame
+/// decoded ahead then finds it as it finds a cached frame. Once anything else has landed, the
+/// kept report is never taken (`LandingExecutor.landingCount`).
 ///
-/// While the worker runs, the caller's pictures come from `standing`, its own reference to
-/// frame N: conversion touches no state the worker changes.
+/// While the worker runs, the caller's pictures and the current frame come from `standing`:
+/// its own reference to frame N, and the table and media as the step left them.
 ///
-/// Owns the work in flight and the step it kept. Only the engine's thread calls it.
+/// Owns the work in flight and the report it kept. Only the engine's thread calls it.
 final class DecodeAhead {
-    /// A step the worker landed: its report, its frame and the executor's landing count after
-    /// the frame the caller stands on was put back.
+    /// A step the worker landed: its report, and the executor's landing count after the frame
+    /// the caller stands on was put back.
     struct KeptStep {
         let from: Int
         let count: Int
         let report: FrameStepReport
-        let frame: Frame
-        let index: Int
-        let decodeErrors: Int
         let landingCount: Int
     }
 
-    /// The frame the caller stands on while the worker runs, with the media as the caller last
-    /// saw it; nil when no worker runs.
-    private(set) var standing: (frame: Frame, index: Int, media: MediaDescription)?
+    /// What the caller stands on while the worker runs: its frame, the frame's index in the
+    /// table, and the table and media as the caller last saw them; nil when no worker runs.
+    struct Standing {
+        let frame: Frame
+        let index: Int
+        let table: FrameTable
+        let media: MediaDescription
+    }
+
+    private(set) var standing: Standing?
     private var inFlight: Work?
     private var kept: KeptStep?
     /// Steps taken from the worker so far: how tests tell that it ran.
     private(set) var stepsTaken = 0
 
-    /// Lands the step of `count` frames forward from frame `from` on a worker thread. The
-    /// executor's landed frame must be frame `from`.
-    func start(on executor: LandingExecutor, from: Int, count: Int) {
+    /// Lands the step of `count` frames forward from the executor's landed frame on a worker
+    /// thread.
+    func start(on executor: LandingExecutor, count: Int) {
         finish()
         kept = nil
+        guard let from = executor.landedFrameIndex else { return }
         let picture = Frame()
         // A reference the caller's pictures read: the worker moves the executor's own.
         guard (try? picture.reference(executor.landedFrame)) != nil else { return }
         let work = Work(executor: executor, from: from, count: count)
-        standing = (picture, from, executor.media)
+        standing = Standing(frame: picture, index: from, table: executor.table, media: executor.media)
         inFlight = work
         DispatchQueue.global(qos: .userInitiated).async(group: work.done) { work.run() }
     }
 
-    /// Waits for the worker, if one runs, and keeps what it landed.
+    /// Waits for the worker, if one runs, and keeps the report of what it landed.
     func finish() {
         guard let work = inFlight else { return }
         work.done.wait()
@@ -65,8 +71,9 @@ final class DecodeAhead {
         kept = work.kept
     }
 
-    /// The kept step of `count` frames forward from frame `from`, when nothing has landed since
-    /// it was kept; taken once.
+    /// The kept report of the step of `count` frames forward from frame `from`, when nothing has
+    /// landed since it was kept; taken once. The caller then lands its frame
+    /// (`LandingExecutor.landDecodedAhead()`).
     func take(from: Int, count: Int, landingCount: Int) -> KeptStep? {
         finish()
         defer { kept = nil }
@@ -89,8 +96,7 @@ extension DecodeAhead {
         let from: Int
         let count: Int
         let done = DispatchGroup()
-        /// What the worker landed, handed over under a lock: the worker's last write, and so
-        /// the edge that orders everything it did to the executor before the engine's reads.
+        /// The report of what the worker landed, handed over under a lock.
         private let result = Locked<KeptStep?>(nil)
         var kept: KeptStep? { result.withLock { $0 } }
 
@@ -103,17 +109,11 @@ extension DecodeAhead {
         func run() {
             let aside = executor.setLandingAside()
             let report = FrameStepLoop(executor: executor, forwardMode: .steppingAhead).step(.forward, count: count, from: from)
-            var landed: (frame: Frame, index: Int, decodeErrors: Int)?
-            if report.result.didStep, let index = executor.landedFrameIndex {
-                let next = executor.setLandingAside()
-                landed = (next.frame, index, next.decodeErrors)
-            }
+            if report.result.didStep { executor.holdLandingAhead(decoded: report.framesDecoded > 0) }
             executor.restoreLanding(aside)
-            let kept = landed.map {
-                KeptStep(
-                    from: from, count: count, report: report, frame: $0.frame, index: $0.index, decodeErrors: $0.decodeErrors,
-                    landingCount: executor.landingCount)
-            }
+            let kept =
+                report.result.didStep
+                ? KeptStep(from: from, count: count, report: report, landingCount: executor.landingCount) : nil
             result.withLock { $0 = kept }
         }
     }
