@@ -7,7 +7,7 @@ enum StepCommand: Subcommand {
     static let usage = """
         frameseek step FILE (TIME | --at TIME) (--forward | --backward) [--count N] [--repeat K]
                        [--index I] [--stream N] [--variant V] [--threads N] [--decoders N] [--cache-mb MB] [--md5] [--png PATTERN]
-                       [--convert-threads N] [--png-depth 8|16] [--tonemap T] [--strict] [--json]
+                       [--convert-threads N] [--no-decode-ahead] [--png-depth 8|16] [--tonemap T] [--strict] [--json]
         """
     static let options: [CommandOption] =
         [
@@ -72,7 +72,9 @@ enum StepCommand: Subcommand {
         a pass forward (--forward with --repeat, without --png) splits the GOPs it
         steps through between N decoders, each on a core (default: one per core, at most 2).
         Every frame decodes as on one decoder; damage is then counted from the keyframe of each
-        step's GOP, as a seek counts it, and latency_ms is each step's own decoding
+        step's GOP, as a seek counts it, and latency_ms is each step's own decoding. With N = 1
+        it steps one by one: damage is counted from where the decoder started, and latency_ms
+        is the time the step was waited for (see --no-decode-ahead)
         """)
     static let cacheMB = CommandOption.cacheMB
     static let png = CommandOption(

@@ -8,7 +8,7 @@ enum BenchCommand: Subcommand {
     static let usage = """
         frameseek bench FILE [FILE...] [--workload W[,W...]] [-n N] [--seed S] [--targets FILE]
                         [--precision P] [--threads N] [--decoders N] [--stream N] [--variant V[,V...]]
-                        [--cache-mb MB] [--convert-threads N]
+                        [--cache-mb MB] [--convert-threads N] [--no-decode-ahead]
                         [--pool-mb MB] [--no-convert] [--no-skip-nonref] [--network RTT,BW]
                         [--json] [--report out.html] [--peers RESULTS.json]
         frameseek bench --peers RESULTS.json --report out.html

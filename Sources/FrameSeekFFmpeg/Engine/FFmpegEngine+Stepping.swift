@@ -14,10 +14,12 @@ extension FFmpegEngine {
     /// destination lies beyond the frames the current one proved complete, and its report
     /// is not indexed (`FrameStepReport.isIndexed`).
     ///
-    /// With `Options.decodesAhead`, a forward step that decoded its frame lands the next
-    /// step of the same count on another thread before it returns (`DecodeAhead`). The next
-    /// forward step takes it, with the report it would have made but for its latency, which
-    /// is the time the caller waited. Anything else waits for that thread first.
+    /// With `Options.decodesAhead`, a forward step after which the decoder stands right after
+    /// its frame lands the next step of the same count on another thread before it returns
+    /// (`DecodeAhead`). The next forward step takes it, with the report it would have made but
+    /// for its latency, which is the time the caller waited. Anything else that reaches the
+    /// decoders waits for that thread first; the landed picture, the current frame, the table
+    /// and the media are read without waiting.
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
         let clock = ContinuousClock()
         let start = clock.now

@@ -134,10 +134,13 @@ final class LandingExecutor {
         return true
     }
 
-    /// Frame `index`, when a step decoded ahead landed on it and no step took it, for a landing
-    /// in `mode`: kept in the cache as that landing would keep a frame it decoded.
+    /// Frame `index`, when a step decoded ahead landed on it and no step took it, for a seek or
+    /// a step: kept in the cache as that landing would keep a frame it decoded. Not for a batch
+    /// or a thumbnail, whose landings report the work and damage of a decode from the keyframe
+    /// whichever decoder lands them.
     private func takeDecodedAhead(_ index: Int, mode: LandingMode) -> (frame: Frame, decodeErrors: Int)? {
-        guard mode != .steppingAhead, let ahead = decodedAhead, ahead.index == index else { return nil }
+        guard [.decode, .steppingForward, .refillingBackward].contains(mode), let ahead = decodedAhead, ahead.index == index
+        else { return nil }
         decodedAhead = nil
         cache.insert(ahead.frame, as: index, decodeErrors: ahead.decodeErrors, trailing: mode == .steppingForward || mode == .forwardPass)
         return (ahead.frame, ahead.decodeErrors)

@@ -5,7 +5,8 @@ import FrameSeekCore
 /// last one landed on, as a player decodes ahead of what it shows. One decoder then decodes
 /// while the caller converts a picture, hashes it or writes a PNG.
 ///
-/// After `step(.forward, count:)` lands frame N by decoding, `start` runs the same step again
+/// After `step(.forward, count:)` lands frame N with the decoder standing right after it,
+/// `start` runs the same step again
 /// from N on a worker thread: the same `FrameStepLoop`, the same landing of frame N + count
 /// (in `LandingMode.steppingAhead`), the same report. The executor holds that frame beside its
 /// cache (`LandingExecutor.holdLandingAhead`), and frame N is put
