@@ -122,6 +122,37 @@ struct DecodeAheadTests {
         #expect(ahead.stepsDecodedAhead > 30, "\(ahead.stepsDecodedAhead) of 40 steps taken from the thread ahead")
     }
 
+    @Test(
+        "A conversion that fails after steps over bitflip_mdat.mp4's undecodable frame quotes its own cause, never a decoder's message (left by a landing, or logged by the step decoding ahead)",
+        arguments: [true, false])
+    func conversionCauseIsItsOwn(decodesAhead: Bool) throws {
+        let transcript = FFmpegLogTranscript()
+        try FFmpegLogTranscript.$current.withValue(transcript) {
+            var options = FFmpegEngine.Options()
+            options.decodesAhead = decodesAhead
+            let engine = try FFmpegEngine(path: Repository.fixture("bad/bitflip_mdat.mp4"), options: options)
+            _ = try engine.seek(to: engine.frameTable.frames[215].time, precision: .exact)
+            var causes: [String] = []
+            for _ in 1...12 {
+                _ = engine.step(.forward)
+                // A width of 0 is refused before swscale logs anything: the cause can only be
+                // what the conversion itself says, or a message left by someone else.
+                do {
+                    _ = try engine.landedImage(width: 0, height: 90)
+                    Issue.record("a 0x90 picture converted")
+                } catch let error as MediaError {
+                    causes.append(error.cause)
+                }
+            }
+            // What the decoder logged over frame 222, from FFmpeg's own lines ("error [h264] ...").
+            let decoderLines = transcript.text.filter { $0.hasPrefix("error [h264]") }.map { $0.dropFirst("error [h264] ".count) }
+            #expect(!decoderLines.isEmpty, "the steps crossed frame 222 and the decoder said so")
+            for cause in causes {
+                #expect(decoderLines.allSatisfy { !cause.contains($0) }, "\(cause)")
+            }
+        }
+    }
+
     @Test("Without a frame cache, steps decoded ahead still land right; an engine closed while one decodes closes cleanly")
     func noCacheAndClose() throws {
         let fixture = try #require(FixtureCatalog.fixture(FrameStepTests.longGOP))

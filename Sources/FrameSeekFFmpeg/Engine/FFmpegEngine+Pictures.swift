@@ -29,7 +29,7 @@ extension FFmpegEngine {
             return try source.withUnsafeMutableBufferPointer { (buffer) throws(FFmpegError) in
                 let (planes, strides) = try picture.pixelFormatID.planes(
                     packedAt: buffer.baseAddress, width: picture.width, height: picture.height)
-                return try FFmpegLog.attributing(to: log) { () throws(FFmpegError) in
+                return try FFmpegLog.attributing(to: conversionLog) { () throws(FFmpegError) in
                     try converter.packedRGB(
                         planes: planes, strides: strides,
                         format: picture.pixelFormatID, width: picture.width, height: picture.height,
@@ -57,7 +57,7 @@ extension FFmpegEngine {
     func landedRGB(width: Int?, height: Int?) throws(MediaError) -> RGBImage? {
         guard let index = landedFrameIndex, media.selectedStream.mediaType == .video else { return nil }
         do {
-            let (w, h, pixels) = try FFmpegLog.attributing(to: log) { () throws(FFmpegError) in
+            let (w, h, pixels) = try FFmpegLog.attributing(to: conversionLog) { () throws(FFmpegError) in
                 try converter.rgb(landedFrame, stream: media.selectedStream.color, width: width, height: height)
             }
             return RGBImage(width: w, height: h, pixels: pixels)
@@ -78,6 +78,6 @@ extension FFmpegEngine {
         }
         return MediaError(
             path: path, reason: .conversionFailed,
-            cause: "cannot convert \(what) to RGB\(size): \(error.function): \(log.message(for: error))")
+            cause: "cannot convert \(what) to RGB\(size): \(error.function): \(conversionLog.message(for: error))")
     }
 }

@@ -181,6 +181,10 @@ public final class FFmpegEngine: PlaybackEngine {
     let converter: PixelConverter
     /// The error messages FFmpeg logs for this engine's demuxer and decoders, and no other's.
     let log: FFmpegLogSink
+    /// The error messages swscale and the tone-mapping graph log while the caller converts a
+    /// picture: a sink of their own, because a step decoding ahead (`DecodeAhead`) logs into
+    /// `log` from its worker at the same time, and a failed conversion must quote its own cause.
+    let conversionLog = FFmpegLogSink()
     /// The decoders that share a batch's GOP runs with this engine (`BatchDecoders`).
     let batchDecoders = BatchDecoders()
     /// Makes this engine land only the first and last runs of a batch, and its helpers every

@@ -12,17 +12,16 @@ struct ForwardStepPass<Output: Sendable> {
     /// What to make of each step, on the thread of the decoder that landed it.
     let each: @Sendable (_ ordinal: Int, _ report: FrameStepReport, _ engine: FFmpegEngine) throws -> Output
 
-    /// Takes up to `repeats` steps from frame `start` on up to `decoders` decoders, handing
-    /// each step's report and output to `delivered` in step order.
+    /// Takes up to `repeats` steps from frame `start` of a video stream's complete table on
+    /// `decoders` decoders (more than one: `stepForward` sends one decoder, and audio, step
+    /// by step through `FFmpegEngine.step`), handing each step's report and output to
+    /// `delivered` in step order.
     func run(
         from start: Int, repeats: Int, decoders: Int,
         delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
     ) throws {
         let executor = engine.executor
         let table = executor.table
-        guard decoders > 1, executor.media.selectedStream.mediaType == .video else {
-            return try oneByOne(from: start, repeats: repeats, firstOrdinal: 0, delivered: delivered)
-        }
         var destinations: [(index: Int, moved: Int)] = []
         var edge: FrameStepUnavailableReason?
         var current = start
