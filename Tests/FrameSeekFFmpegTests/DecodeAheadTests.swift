@@ -99,6 +99,20 @@ struct DecodeAheadTests {
         #expect(engine.stepsDecodedAhead == taken + 1)
     }
 
+    /// Takes `count` forward steps on both engines, expecting the same frames, moves, damage
+    /// and pictures from the one that decodes ahead as from the one that does not.
+    static func expectSameSteps(_ count: Int, ahead: FFmpegEngine, plain: FFmpegEngine, context: String) throws {
+        for step in 1...count {
+            let report = ahead.step(.forward)
+            let without = plain.step(.forward)
+            #expect(
+                report.frame == without.frame && report.framesStepped == without.framesStepped
+                    && report.decodeErrors == without.decodeErrors && report.result.didStep == without.result.didStep,
+                "\(context), step \(step): \(report) against \(without)")
+            #expect(try ahead.landedPicture()?.md5 == plain.landedPicture()?.md5, "\(context), step \(step): the picture")
+        }
+    }
+
     @Test(
         "Over a frame no decoder produces (bitflip_mdat.mp4, frame 222), steps decoded ahead land, move and count damage as steps without it"
     )
@@ -109,17 +123,45 @@ struct DecodeAheadTests {
         options.decodesAhead = false
         let plain = try FFmpegEngine(path: path, options: options)
         for engine in [ahead, plain] { _ = try engine.seek(to: engine.frameTable.frames[200].time, precision: .exact) }
-        for step in 1...40 {
-            let report = ahead.step(.forward)
-            let without = plain.step(.forward)
-            #expect(
-                report.frame == without.frame && report.framesStepped == without.framesStepped
-                    && report.decodeErrors == without.decodeErrors && report.result.didStep == without.result.didStep,
-                "step \(step): \(report) against \(without)")
-            #expect(try ahead.landedPicture()?.md5 == plain.landedPicture()?.md5, "step \(step): the picture")
-        }
+        try Self.expectSameSteps(40, ahead: ahead, plain: plain, context: "over frame 222")
         #expect(ahead.currentFrameIndex == plain.currentFrameIndex && ahead.currentFrameIndex.map { $0 > 223 } == true)
         #expect(ahead.stepsDecodedAhead > 30, "\(ahead.stepsDecodedAhead) of 40 steps taken from the thread ahead")
+    }
+
+    @Test(
+        "A seek, or a step back, while the step ahead retries over bitflip_mdat.mp4's undecodable frame stops that step instead of waiting for it; what lands after is what lands without decoding ahead",
+        arguments: ["seek", "step back"])
+    func abandonedOverDamage(next: String) throws {
+        let path = Repository.fixture("bad/bitflip_mdat.mp4")
+        var options = FFmpegEngine.Options()
+        let ahead = try FFmpegEngine(path: path, options: options)
+        options.decodesAhead = false
+        let plain = try FFmpegEngine(path: path, options: options)
+        for engine in [ahead, plain] {
+            _ = try engine.seek(to: engine.frameTable.frames[219].time, precision: .exact)
+            // Onto 220, then 221: the step decoded ahead from there is the one onto frame 222,
+            // which no decoder produces, so it retries, decoding the GOP from its keyframe.
+            _ = engine.step(.forward)
+            _ = engine.step(.forward)
+        }
+        #expect(ahead.currentFrameIndex == 221 && plain.currentFrameIndex == 221)
+        if next == "seek" {
+            let landing = try ahead.seek(to: ahead.frameTable.frames[100].time, precision: .exact)
+            let without = try plain.seek(to: plain.frameTable.frames[100].time, precision: .exact)
+            #expect(landing.frame == without.frame && landing.frame.index == 100, "\(landing.frame) against \(without.frame)")
+        } else {
+            let report = ahead.step(.backward)
+            let without = plain.step(.backward)
+            #expect(report.frame == without.frame && report.frame?.index == 220, "\(report) against \(without)")
+        }
+        #expect(try ahead.landedPicture()?.md5 == plain.landedPicture()?.md5, "the picture after the \(next)")
+        // The step ahead was under way (it decodes at least 222 frames of its GOP before it
+        // could give up) when the call stopped it.
+        #expect(ahead.stepsAbandonedAhead == 1, "\(ahead.stepsAbandonedAhead) steps ahead stopped")
+        #expect(ahead.undecodable.isEmpty, "a stopped step proves nothing undecodable")
+        // On from there, over the damage again when the step went back: the same steps as without.
+        try Self.expectSameSteps(12, ahead: ahead, plain: plain, context: "after the \(next)")
+        #expect(ahead.stepsAbandonedAhead == 1, "steps that follow one another are never stopped")
     }
 
     @Test(

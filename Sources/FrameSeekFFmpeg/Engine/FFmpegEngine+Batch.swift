@@ -29,6 +29,7 @@ extension FFmpegEngine {
         to times: [MediaTime], precision: SeekPrecision, interruption: SeekInterruptionFlag? = nil,
         each: (_ position: Int, _ landing: SeekLanding) throws -> Void = { _, _ in }
     ) throws -> [SeekLanding] {
+        decodeAhead.abandon()
         let plans = try times.map { time throws(MediaError) in try plan(at: time, precision: precision) }
         return try land(plans, interruption: interruption, each: each)
     }
@@ -39,6 +40,7 @@ extension FFmpegEngine {
         _ plans: [LandingPlan], interruption: SeekInterruptionFlag? = nil,
         each: (_ position: Int, _ landing: SeekLanding) throws -> Void
     ) throws -> [SeekLanding] {
+        decodeAhead.abandon()
         var landings = [SeekLanding?](repeating: nil, count: plans.count)
         try ForwardPass(executor: executor).land(ForwardPass.landingOrder(of: plans), of: plans, interruption: interruption) {
             position, landing in
@@ -87,6 +89,7 @@ extension FFmpegEngine {
         to times: [MediaTime], precision: SeekPrecision, decoders: Int, interruption: SeekInterruptionFlag? = nil,
         each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output
     ) throws -> [(landing: SeekLanding, output: Output)] {
+        decodeAhead.abandon()
         let plans = try times.map { time throws(MediaError) in try plan(at: time, precision: precision) }
         return try land(plans, decoders: decoders, interruption: interruption, each: each)
     }
@@ -114,6 +117,7 @@ extension FFmpegEngine {
         each: @escaping @Sendable (_ position: Int, _ landing: SeekLanding, _ engine: FFmpegEngine) throws -> Output,
         deliver: (_ run: [BatchLanded<Output>]) throws -> Void
     ) throws {
+        decodeAhead.abandon()
         try batchDecoders.land(plans, on: self, decoders: decoders, interruption: interruption, each: each, deliver: deliver)
     }
 }

@@ -11,6 +11,7 @@ extension FFmpegEngine {
         to time: MediaTime, precision: SeekPrecision,
         interruption: SeekInterruptionFlag?
     ) throws(MediaError) -> SeekLanding {
+        decodeAhead.abandon()
         if let deferredIndex, !executor.table.coversStream {
             return try seekInWindow(to: time, precision: precision, interruption: interruption, deferredIndex: deferredIndex)
         }
@@ -35,7 +36,8 @@ extension FFmpegEngine {
         _ plan: LandingPlan, mode: LandingMode = .decode,
         interruption: SeekInterruptionFlag? = nil
     ) throws(MediaError) -> SeekLanding {
-        try executor.land(plan, mode: mode, interruption: interruption)
+        decodeAhead.abandon()
+        return try executor.land(plan, mode: mode, interruption: interruption)
     }
 
     /// The last frame landed on, as FFmpeg decoded it. While the next step is decoded ahead,

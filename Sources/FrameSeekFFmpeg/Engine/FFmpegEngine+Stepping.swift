@@ -19,10 +19,16 @@ extension FFmpegEngine {
     /// (`DecodeAhead`). The next forward step takes it, with the report it would have made but
     /// for its latency, which is the time the caller waited. Anything else that reaches the
     /// decoders waits for that thread first; the landed picture, the current frame, the table
-    /// and the media are read without waiting.
+    /// and the media are read without waiting. A seek, a batch or another step stops that
+    /// thread's step where it retries over damage rather than wait for it to decode on.
     public func step(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepReport {
         let clock = ContinuousClock()
         let start = clock.now
+        // Another step than the one decoded ahead: its retries over damage, if any, are not
+        // waited for.
+        if direction != .forward || !decodeAhead.isStepping(from: landedFrameIndex ?? 0, count: count) {
+            decodeAhead.abandon()
+        }
         // Audio has no frames to step: the loop says so without any table. Steps move by frame
         // number: where no window holds the destination, the whole table must.
         if media.selectedStream.mediaType == .video, (try? prepareWindow(forStep: direction, count: count)) != true,
@@ -49,6 +55,9 @@ extension FFmpegEngine {
     /// Forward steps taken from `DecodeAhead`: landed on another thread while the caller
     /// worked with the step before.
     package var stepsDecodedAhead: Int { decodeAhead.stepsTaken }
+
+    /// Steps decoded ahead that another call stopped where they retried over damage.
+    package var stepsAbandonedAhead: Int { decodeAhead.stepsAbandoned }
 
     /// Starts landing the next forward step of `count` frames on another thread, when the
     /// step just taken went forward and its decoder stands right after its frame: on clean

@@ -20,9 +20,12 @@ extension LandingExecutor {
     /// count since the last flush. The decoder's log is not counted: FFmpeg logs errors for
     /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
     /// on an intra frame that decodes exactly).
+    ///
+    /// `retrying` says that an earlier run of the same landing missed: a landing that heeds
+    /// its flag only then (`interruptsOnlyRetries`) is interrupted from here on.
     func run(
         toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
-        keyframeOnly: Bool, tally: inout DecodeTally
+        keyframeOnly: Bool, retrying: Bool, tally: inout DecodeTally
     ) throws(MediaError) -> RunResult {
         let slot = pool.active
         let decoder = slot.decoder
@@ -40,7 +43,7 @@ extension LandingExecutor {
         var consecutiveErrors = 0
         do {
             while true {
-                if interruption?.isInterrupted == true { return .interrupted }
+                if interruption?.isInterrupted == true, retrying || !interruptsOnlyRetries { return .interrupted }
                 // Take every frame the decoder has ready before feeding it more.
                 receiving: while true {
                     let output: Decoder.Output

@@ -45,6 +45,11 @@ final class LandingExecutor {
     private(set) var undecodable: [Int: String] = [:]
     /// The flag of the landing in progress, polled between packets.
     private(set) var interruption: SeekInterruptionFlag?
+    /// Whether the landing in progress heeds its flag only once it retries (a step decoded
+    /// ahead, `LandingMode.steppingAhead`): its first run is one step's decoding, which the
+    /// step that may take it would wait for anyway, while a retry over damage can decode from
+    /// the start of the file, which a caller who wants something else must not wait for.
+    private(set) var interruptsOnlyRetries = false
     /// The frame and the packet every decoding run reads into.
     let buffers = (frame: Frame(), packet: Packet())
     /// Landings so far, counting a landed frame put back (`restoreLanding(_:)`) and a table
@@ -177,6 +182,7 @@ final class LandingExecutor {
         interruption: SeekInterruptionFlag? = nil
     ) throws(MediaError) -> SeekLanding {
         self.interruption = interruption
+        interruptsOnlyRetries = mode == .steppingAhead
         defer { self.interruption = nil }
         landingCount += 1
         let clock = ContinuousClock()
@@ -305,10 +311,13 @@ final class LandingExecutor {
             skipTo = decodeStart
         }
 
+        // Runs before this one: every run after the first is a retry.
+        var runs = 0
         while true {
             let result = try run(
                 toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
-                keyframeOnly: keyframeOnly, tally: &tally)
+                keyframeOnly: keyframeOnly, retrying: runs > 0, tally: &tally)
+            runs += 1
             switch result {
             case .landed:
                 if keyframeOnly {

@@ -19,6 +19,11 @@ import FrameSeekCore
 /// decoded ahead then finds it as it finds a cached frame. Once anything else has landed, the
 /// kept report is never taken (`LandingExecutor.landingCount`).
 ///
+/// A seek, a batch, or a step other than the one decoded ahead calls `abandon()` instead: the
+/// worker's step then stops where it retries over damage (`LandingExecutor.interruptsOnlyRetries`),
+/// which can mean decoding from the start of the file. On clean media the step is one step's
+/// decoding, and it is waited for and held as ever.
+///
 /// While the worker runs, the caller's pictures and the current frame come from `standing`:
 /// its own reference to frame N, and the table and media as the step left them.
 ///
@@ -47,6 +52,9 @@ final class DecodeAhead {
     private var kept: KeptStep?
     /// Steps taken from the worker so far: how tests tell that it ran.
     private(set) var stepsTaken = 0
+    /// Steps the worker gave up because `abandon()` stopped their retries: how tests tell
+    /// that a caller did not wait for them.
+    private(set) var stepsAbandoned = 0
 
     /// Lands the step of `count` frames forward from the executor's landed frame on a worker
     /// thread.
@@ -70,6 +78,22 @@ final class DecodeAhead {
         inFlight = nil
         standing = nil
         kept = work.kept
+        if work.abandonment.isInterrupted && kept == nil { stepsAbandoned += 1 }
+    }
+
+    /// Whether the worker lands, or has landed, the step of `count` frames forward from frame
+    /// `from`: what `take` would take.
+    func isStepping(from: Int, count: Int) -> Bool {
+        guard let step = inFlight.map({ ($0.from, $0.count) }) ?? kept.map({ ($0.from, $0.count) }) else { return false }
+        return step == (from, count)
+    }
+
+    /// Stops the worker's step where it retries over damage, waits for it, and lets go of
+    /// what it kept: for a call that wants something other than that step.
+    func abandon() {
+        inFlight?.abandonment.interrupt(.superseded)
+        finish()
+        kept = nil
     }
 
     /// The kept report of the step of `count` frames forward from frame `from`, when nothing has
@@ -97,6 +121,8 @@ extension DecodeAhead {
         let from: Int
         let count: Int
         let done = DispatchGroup()
+        /// Set by `abandon()`; the step's landings heed it only where they retry.
+        let abandonment = SeekInterruptionFlag()
         /// The report of what the worker landed, handed over under a lock.
         private let result = Locked<KeptStep?>(nil)
         var kept: KeptStep? { result.withLock { $0 } }
@@ -109,7 +135,8 @@ extension DecodeAhead {
 
         func run() {
             let aside = executor.setLandingAside()
-            let report = FrameStepLoop(executor: executor, forwardMode: .steppingAhead).step(.forward, count: count, from: from)
+            let report = FrameStepLoop(executor: executor, forwardMode: .steppingAhead, interruption: abandonment)
+                .step(.forward, count: count, from: from)
             if report.result.didStep { executor.holdLandingAhead(decoded: report.framesDecoded > 0) }
             executor.restoreLanding(aside)
             let kept =

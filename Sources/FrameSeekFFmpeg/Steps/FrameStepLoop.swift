@@ -48,7 +48,7 @@ struct FrameStepLoop {
                 return report(
                     .stepped(direction, landedMediaTime: landing.frame.time), moved: moved,
                     decoded: landing.framesDecoded, errors: landing.decodeErrors + passedOver)
-            } catch  where isUndecodable(target) {
+            } catch  where (error as? MediaError)?.reason != .interrupted && isUndecodable(target) {
                 // A frame the decoder does not produce (FFmpeg's own decode lacks it too) is
                 // stepped over, and the step is reported damaged: stopping there would leave
                 // every later step failing on the same frame.
@@ -68,12 +68,13 @@ struct FrameStepLoop {
 
 extension FrameStepLoop {
     /// The step on a file's table, landed by `executor`; a forward step lands in
-    /// `forwardMode` (`.steppingAhead` for a step decoded ahead of its caller).
-    init(executor: LandingExecutor, forwardMode: LandingMode = .steppingForward) {
+    /// `forwardMode` (`.steppingAhead` for a step decoded ahead of its caller), its landings
+    /// polling `interruption`.
+    init(executor: LandingExecutor, forwardMode: LandingMode = .steppingForward, interruption: SeekInterruptionFlag? = nil) {
         self.init(
             table: executor.table, isVideo: executor.media.selectedStream.mediaType == .video,
             land: { plan, mode throws(MediaError) in
-                try executor.land(plan, mode: mode == .steppingForward ? forwardMode : mode)
+                try executor.land(plan, mode: mode == .steppingForward ? forwardMode : mode, interruption: interruption)
             },
             isUndecodable: { executor.undecodable[$0] != nil },
             currentFrame: { executor.landedFrameIndex.map { executor.table.frames[$0] } })
