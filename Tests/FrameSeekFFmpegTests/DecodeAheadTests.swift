@@ -137,7 +137,9 @@ struct DecodeAheadTests {
         let ahead = try FFmpegEngine(path: path, options: options)
         options.decodesAhead = false
         let plain = try FFmpegEngine(path: path, options: options)
-        for engine in [ahead, plain] {
+        // The engine that decodes ahead last, so that its next call comes right after its last
+        // step, while the step ahead retries.
+        for engine in [plain, ahead] {
             _ = try engine.seek(to: engine.frameTable.frames[219].time, precision: .exact)
             // Onto 220, then 221: the step decoded ahead from there is the one onto frame 222,
             // which no decoder produces, so it retries, decoding the GOP from its keyframe.

@@ -62,7 +62,8 @@ extension FFmpegEngine {
     /// Starts landing the next forward step of `count` frames on another thread, when the
     /// step just taken went forward and its decoder stands right after its frame: on clean
     /// media the step ahead then goes on from there, and costs one step's decoding. (Over a
-    /// frame the decoder cannot produce it retries as any step does, and a call after it waits.)
+    /// frame the decoder cannot produce it retries as any step does: the next forward step of
+    /// the same count waits for that, any other call stops it.)
     private func decodeNextStepAhead(after report: FrameStepReport, count: Int, on executor: LandingExecutor) {
         guard options.decodesAhead, report.direction == .forward, report.result.didStep,
             executor.media.selectedStream.mediaType == .video, executor.table.coversStream,
@@ -115,6 +116,7 @@ extension FFmpegEngine {
             }
             return
         }
+        decodeAhead.abandon()
         try completeFrameTable()
         try ForwardStepPass(engine: self, count: count, each: each).run(
             from: landedFrameIndex ?? 0, repeats: repeats, decoders: decoders, delivered: delivered)

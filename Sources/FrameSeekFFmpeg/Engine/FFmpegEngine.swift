@@ -194,7 +194,8 @@ public final class FFmpegEngine: PlaybackEngine {
 
     // A step decoded ahead holds the executor, its demuxer's file and its decoders: they close
     // with the engine, not after it.
-    deinit { decodeAhead.finish() }
+    // A step ahead still retrying over damage is stopped rather than waited for.
+    deinit { decodeAhead.abandon() }
 
     /// Opens `path`, a local file or any URL FFmpeg's I/O layer reads, and indexes its stream.
     ///

@@ -21,11 +21,11 @@ extension LandingExecutor {
     /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
     /// on an intra frame that decodes exactly).
     ///
-    /// `retrying` says that an earlier run of the same landing missed: a landing that heeds
-    /// its flag only then (`interruptsOnlyRetries`) is interrupted from here on.
+    /// `afterMiss` says that an earlier run of the same landing missed its frame: a landing
+    /// that heeds its flag only then (`interruptsOnlyRetries`) is interrupted from here on.
     func run(
         toPTS targetPTS: Int64, skippingTo: RandomAccessPoint?, cachingFrom: Int?,
-        keyframeOnly: Bool, retrying: Bool, tally: inout DecodeTally
+        keyframeOnly: Bool, afterMiss: Bool, tally: inout DecodeTally
     ) throws(MediaError) -> RunResult {
         let slot = pool.active
         let decoder = slot.decoder
@@ -43,7 +43,7 @@ extension LandingExecutor {
         var consecutiveErrors = 0
         do {
             while true {
-                if interruption?.isInterrupted == true, retrying || !interruptsOnlyRetries { return .interrupted }
+                if isInterrupted(afterMiss: afterMiss) { return .interrupted }
                 // Take every frame the decoder has ready before feeding it more.
                 receiving: while true {
                     let output: Decoder.Output

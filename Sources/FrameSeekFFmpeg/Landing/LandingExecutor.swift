@@ -45,11 +45,14 @@ final class LandingExecutor {
     private(set) var undecodable: [Int: String] = [:]
     /// The flag of the landing in progress, polled between packets.
     private(set) var interruption: SeekInterruptionFlag?
-    /// Whether the landing in progress heeds its flag only once it retries (a step decoded
-    /// ahead, `LandingMode.steppingAhead`): its first run is one step's decoding, which the
-    /// step that may take it would wait for anyway, while a retry over damage can decode from
-    /// the start of the file, which a caller who wants something else must not wait for.
+    /// Whether the landing in progress heeds its flag only once a run of it missed its frame (a
+    /// step decoded ahead, `LandingMode.steppingAhead`): until then it is one step's decoding,
+    /// which the step that may take it would wait for anyway, while the retries after a miss
+    /// can decode from the start of the file, which a caller who wants something else must not
+    /// wait for.
     private(set) var interruptsOnlyRetries = false
+    /// Landings stopped by their interruption flag so far.
+    private(set) var interruptedLandings = 0
     /// The frame and the packet every decoding run reads into.
     let buffers = (frame: Frame(), packet: Packet())
     /// Landings so far, counting a landed frame put back (`restoreLanding(_:)`) and a table
@@ -311,13 +314,13 @@ final class LandingExecutor {
             skipTo = decodeStart
         }
 
-        // Runs before this one: every run after the first is a retry.
-        var runs = 0
+        // Whether a run missed the frame: the runs after it are retries over damage.
+        var missed = false
         while true {
             let result = try run(
                 toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
-                keyframeOnly: keyframeOnly, retrying: runs > 0, tally: &tally)
-            runs += 1
+                keyframeOnly: keyframeOnly, afterMiss: missed, tally: &tally)
+            if case .targetMissed = result { missed = true }
             switch result {
             case .landed:
                 if keyframeOnly {
@@ -328,15 +331,14 @@ final class LandingExecutor {
                 }
                 return DecodeWork(startPoint: decodeStart, tally: tally, demuxerSeeks: seeks, continuedParkedDecoder: continued)
             case .interrupted:
-                throw MediaError(
-                    path: path, reason: .interrupted,
-                    cause: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
+                throw interrupted(after: tally)
             case .demuxerLandedLate:
                 seekPoint = table.randomAccessPoint(before: seekPoint) ?? seekPoint
             case .targetMissed where keyframeOnly:
                 // The keyframe's packet alone did not give the frame: decode it as any other
                 // landing, from the same place and with the same retries.
                 keyframeOnly = false
+                if isInterrupted(afterMiss: missed) { throw interrupted(after: tally) }
                 try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
                 seeks += 1
                 skipTo = decodeStart
@@ -360,10 +362,26 @@ final class LandingExecutor {
             }
             attempt += 1
             if attempt > Self.seekRetries + 1 { throw rememberUndecodable(from: index) }
+            // Before repositioning, which may reopen the demuxer (a request over HTTP).
+            if isInterrupted(afterMiss: missed) { throw interrupted(after: tally) }
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: attempt > Self.seekRetries)
             seeks += 1
             skipTo = decodeStart
         }
+    }
+
+    /// Whether the landing in progress is to stop: its flag is set, and it heeds it now (a step
+    /// decoded ahead only once a run missed, `afterMiss`).
+    func isInterrupted(afterMiss: Bool) -> Bool {
+        interruption?.isInterrupted == true && (afterMiss || !interruptsOnlyRetries)
+    }
+
+    /// The error of a landing its flag stopped, counted in `interruptedLandings`.
+    private func interrupted(after tally: DecodeTally) -> MediaError {
+        interruptedLandings += 1
+        return MediaError(
+            path: path, reason: .interrupted,
+            cause: "seek \(interruption?.interruption?.rawValue ?? "interrupted") after \(tally.framesDecoded) frames")
     }
 
     /// Flushes the active decoder and seeks its demuxer to `seekPoint` (or reopens it to read

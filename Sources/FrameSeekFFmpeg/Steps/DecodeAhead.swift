@@ -19,10 +19,11 @@ import FrameSeekCore
 /// decoded ahead then finds it as it finds a cached frame. Once anything else has landed, the
 /// kept report is never taken (`LandingExecutor.landingCount`).
 ///
-/// A seek, a batch, or a step other than the one decoded ahead calls `abandon()` instead: the
-/// worker's step then stops where it retries over damage (`LandingExecutor.interruptsOnlyRetries`),
-/// which can mean decoding from the start of the file. On clean media the step is one step's
-/// decoding, and it is waited for and held as ever.
+/// A seek, a batch, a step other than the one decoded ahead, or the engine's end calls
+/// `abandon()` instead: the worker's step then stops once it retries over damage
+/// (`LandingExecutor.interruptsOnlyRetries`), which can mean decoding from the start of the
+/// file; the caller finds the engine where the stopped step left it, with nothing held. On
+/// clean media the step is one step's decoding, and it is waited for and held as ever.
 ///
 /// While the worker runs, the caller's pictures and the current frame come from `standing`:
 /// its own reference to frame N, and the table and media as the step left them.
@@ -52,8 +53,8 @@ final class DecodeAhead {
     private var kept: KeptStep?
     /// Steps taken from the worker so far: how tests tell that it ran.
     private(set) var stepsTaken = 0
-    /// Steps the worker gave up because `abandon()` stopped their retries: how tests tell
-    /// that a caller did not wait for them.
+    /// Steps ahead that `abandon()` stopped in their retries over damage: how tests tell that
+    /// a caller did not wait for them.
     private(set) var stepsAbandoned = 0
 
     /// Lands the step of `count` frames forward from the executor's landed frame on a worker
@@ -78,7 +79,7 @@ final class DecodeAhead {
         inFlight = nil
         standing = nil
         kept = work.kept
-        if work.abandonment.isInterrupted && kept == nil { stepsAbandoned += 1 }
+        if work.wasStopped { stepsAbandoned += 1 }
     }
 
     /// Whether the worker lands, or has landed, the step of `count` frames forward from frame
@@ -123,9 +124,11 @@ extension DecodeAhead {
         let done = DispatchGroup()
         /// Set by `abandon()`; the step's landings heed it only where they retry.
         let abandonment = SeekInterruptionFlag()
-        /// The report of what the worker landed, handed over under a lock.
-        private let result = Locked<KeptStep?>(nil)
-        var kept: KeptStep? { result.withLock { $0 } }
+        /// The report of what the worker landed, and whether `abandonment` stopped the step,
+        /// handed over under a lock.
+        private let result = Locked<(kept: KeptStep?, stopped: Bool)>((nil, false))
+        var kept: KeptStep? { result.withLock { $0.kept } }
+        var wasStopped: Bool { result.withLock { $0.stopped } }
 
         init(executor: LandingExecutor, from: Int, count: Int) {
             self.executor = executor
@@ -135,6 +138,7 @@ extension DecodeAhead {
 
         func run() {
             let aside = executor.setLandingAside()
+            let interruptedBefore = executor.interruptedLandings
             let report = FrameStepLoop(executor: executor, forwardMode: .steppingAhead, interruption: abandonment)
                 .step(.forward, count: count, from: from)
             if report.result.didStep { executor.holdLandingAhead(decoded: report.framesDecoded > 0) }
@@ -142,7 +146,8 @@ extension DecodeAhead {
             let kept =
                 report.result.didStep
                 ? KeptStep(from: from, count: count, report: report, landingCount: executor.landingCount) : nil
-            result.withLock { $0 = kept }
+            let stopped = executor.interruptedLandings > interruptedBefore
+            result.withLock { $0 = (kept, stopped) }
         }
     }
 }
