@@ -99,6 +99,16 @@ struct DecodeAheadTests {
         #expect(engine.stepsDecodedAhead == taken + 1)
     }
 
+    /// `bitflip_mdat.mp4`, whose frame 222 no decoder produces, opened by an engine that decodes
+    /// ahead and by one that does not.
+    static func openDamagedPair() throws -> (ahead: FFmpegEngine, plain: FFmpegEngine) {
+        let path = Repository.fixture("bad/bitflip_mdat.mp4")
+        var options = FFmpegEngine.Options()
+        let ahead = try FFmpegEngine(path: path, options: options)
+        options.decodesAhead = false
+        return (ahead, try FFmpegEngine(path: path, options: options))
+    }
+
     /// Takes `count` forward steps on both engines, expecting the same frames, moves, damage
     /// and pictures from the one that decodes ahead as from the one that does not.
     static func expectSameSteps(_ count: Int, ahead: FFmpegEngine, plain: FFmpegEngine, context: String) throws {
@@ -117,11 +127,7 @@ struct DecodeAheadTests {
         "Over a frame no decoder produces (bitflip_mdat.mp4, frame 222), steps decoded ahead land, move and count damage as steps without it"
     )
     func overUndecodableFrame() throws {
-        let path = Repository.fixture("bad/bitflip_mdat.mp4")
-        var options = FFmpegEngine.Options()
-        let ahead = try FFmpegEngine(path: path, options: options)
-        options.decodesAhead = false
-        let plain = try FFmpegEngine(path: path, options: options)
+        let (ahead, plain) = try Self.openDamagedPair()
         for engine in [ahead, plain] { _ = try engine.seek(to: engine.frameTable.frames[200].time, precision: .exact) }
         try Self.expectSameSteps(40, ahead: ahead, plain: plain, context: "over frame 222")
         #expect(ahead.currentFrameIndex == plain.currentFrameIndex && ahead.currentFrameIndex.map { $0 > 223 } == true)
@@ -132,11 +138,7 @@ struct DecodeAheadTests {
         "A seek, or a step back, while the step ahead retries over bitflip_mdat.mp4's undecodable frame stops that step instead of waiting for it; what lands after is what lands without decoding ahead",
         arguments: ["seek", "step back"])
     func abandonedOverDamage(next: String) throws {
-        let path = Repository.fixture("bad/bitflip_mdat.mp4")
-        var options = FFmpegEngine.Options()
-        let ahead = try FFmpegEngine(path: path, options: options)
-        options.decodesAhead = false
-        let plain = try FFmpegEngine(path: path, options: options)
+        let (ahead, plain) = try Self.openDamagedPair()
         // The engine that decodes ahead last, so that its next call comes right after its last
         // step, while the step ahead retries.
         for engine in [plain, ahead] {

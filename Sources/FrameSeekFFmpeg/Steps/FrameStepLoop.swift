@@ -48,7 +48,7 @@ struct FrameStepLoop {
                 return report(
                     .stepped(direction, landedMediaTime: landing.frame.time), moved: moved,
                     decoded: landing.framesDecoded, errors: landing.decodeErrors + passedOver)
-            } catch  where (error as? MediaError)?.reason != .interrupted && isUndecodable(target) {
+            } catch  where isUndecodable(target) {
                 // A frame the decoder does not produce (FFmpeg's own decode lacks it too) is
                 // stepped over, and the step is reported damaged: stopping there would leave
                 // every later step failing on the same frame.
