@@ -4,6 +4,9 @@ import FrameSeek
 /// Target lists: one time per line, `#` starts a comment (as `peers.py --targets-out` and
 /// people write them).
 enum TargetFile {
+    /// The largest targets file read: 16 MiB, about a million targets.
+    static let maximumBytes = 16 << 20
+
     /// The targets in `path`, in order. CRLF and CR line ends are read as LF ends (files
     /// written on Windows), and blank lines are skipped.
     ///
@@ -11,8 +14,9 @@ enum TargetFile {
     ///   time, or when it holds no target at all (a run with nothing to seek is a mistake,
     ///   and a benchmark of nothing has no median).
     static func read(_ path: String) throws(UsageError) -> [MediaTime] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError(message: "\(path): cannot read the targets file")
+        let text: String
+        do { text = try FileContents.readText(path, limit: maximumBytes) } catch {
+            throw UsageError(message: "\(path): the targets file \(error)")
         }
         var targets: [MediaTime] = []
         // Swift treats "\r\n" as one Character, which splitting on "\n" never matches: split

@@ -239,7 +239,7 @@ enum ThumbnailsCommand: Subcommand {
                     ("x", .integer(Int64(tile.x))), ("y", .integer(Int64(tile.y)))
                 ])
             }
-            let streamLine = streaming.contains(.hls) ? try? String(contentsOfFile: streamPath, encoding: .utf8) : nil
+            let streamLine = streaming.contains(.hls) ? try? FileContents.readText(streamPath, limit: ThumbnailsMerge.maximumBytes) : nil
             output.line(
                 JSONValue.object([
                     ("width", .integer(Int64(storyboard.tileWidth))), ("height", .integer(Int64(storyboard.tileHeight))),

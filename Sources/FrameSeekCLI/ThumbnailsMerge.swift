@@ -5,8 +5,10 @@ import FrameSeek
 /// (`.mpd`) with the thumbnails added, written beside it as `<name>-thumbnails.<ext>` so that
 /// its own relative URIs still resolve. The thumbnails are named relative to it.
 struct ThumbnailsMerge {
-    /// A manifest to merge into, and where its copy goes.
+    /// A manifest to merge into, its bytes as read before anything is decoded, and where its
+    /// copy goes.
     let given: String
+    let bytes: [UInt8]
     let copy: String
     let isMPD: Bool
 
@@ -29,13 +31,13 @@ struct ThumbnailsMerge {
                 isMPD = true
             default: throw UsageError(message: "--merge-into \(path): give a multivariant playlist (.m3u8) or an MPD (.mpd)")
             }
-            if let problem = FileKind(at: path).notRegularProblem { throw UsageError(message: "--merge-into \(path): \(problem)") }
-            guard FileManager.default.fileExists(atPath: path) else { throw UsageError(message: "--merge-into \(path): no such file") }
-            let size = FileKind.byteCount(at: path) ?? 0
-            guard size <= maximumBytes else { throw UsageError(message: "--merge-into \(path): more than \(maximumBytes) bytes") }
+            let bytes: [UInt8]
+            do { bytes = Array(try FileContents.read(path, limit: maximumBytes)) } catch {
+                throw UsageError(message: "--merge-into \(path): \(error)")
+            }
             let copy = url.deletingPathExtension().path + "-thumbnails." + url.pathExtension
             try ThumbnailsCommand.checkOutputPath(copy)
-            return ThumbnailsMerge(given: path, copy: copy, isMPD: isMPD)
+            return ThumbnailsMerge(given: path, bytes: bytes, copy: copy, isMPD: isMPD)
         }
     }
 
@@ -46,9 +48,6 @@ struct ThumbnailsMerge {
     func write(
         _ storyboard: Storyboard, directory: String, layout: Storyboard.SheetLayout, format: PictureFormat
     ) throws {
-        guard let bytes = FileManager.default.contents(atPath: given).map([UInt8].init), bytes.count <= Self.maximumBytes else {
-            throw UsageError(message: "--merge-into \(given): cannot read it")
-        }
         let bandwidth = storyboard.peakBandwidth(storyboard.sheetBytes(in: directory))
         let merged: [UInt8]
         do {

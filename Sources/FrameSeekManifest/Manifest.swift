@@ -14,6 +14,9 @@ public struct Manifest: Sendable, Hashable, Codable {
     public static let schemaVersion = 1
     /// The `format` value every manifest carries, so another JSON file is not taken for one.
     public static let format = "frameseek-landing-manifest"
+    /// The largest manifest read: 256 MiB, about 700,000 entries at some 360 bytes each, more
+    /// than every frame of three hours at 60 fps. A larger file is refused, not read.
+    public static let maximumBytes = 256 << 20
 
     /// The schema the manifest was written with (`schema_version`).
     public var schemaVersion: Int
@@ -104,21 +107,17 @@ extension Manifest {
     /// what it is rather than as whatever field it changed.
     ///
     /// - Throws: `ManifestError` naming the file: `.unreadable` (missing, not a regular
-    ///   file, or cannot be read),
+    ///   file, larger than `maximumBytes`, or cannot be read),
     ///   `.newerSchema` (`schema_version` above `Manifest.schemaVersion`),
     ///   `.malformed` (not JSON, not a landing manifest, or a field missing or wrong).
     public static func load(from path: String) throws(ManifestError) -> Manifest {
-        // Told apart before the read: a manifest that is a FIFO or /dev/zero (a symbolic
-        // link in a pull request can be either) would block or never end.
-        if let problem = FileKind(at: path).notRegularProblem {
-            throw ManifestError(path: path, reason: .unreadable, cause: problem)
-        }
+        // A manifest that is a FIFO or /dev/zero (a symbolic link in a pull request can be
+        // either) would block or never end, and one of many gigabytes would take them all.
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileContents.read(path, limit: maximumBytes)
         } catch {
-            let cause = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ManifestError(path: path, reason: .unreadable, cause: cause)
+            throw ManifestError(path: path, reason: .unreadable, cause: error.description)
         }
         /// Only the fields that say which schema to read the rest with.
         struct Header: Decodable {
@@ -258,7 +257,7 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The kind of failure.
     public enum Reason: Sendable, Hashable {
         /// The file cannot be read (missing, a directory, a FIFO or device, no permission):
-        /// from `stat(2)` and `Data(contentsOf:)`.
+        /// from `FileContents`, which also refuses a file over `Manifest.maximumBytes`.
         case unreadable
         /// Not JSON, not a landing manifest, or a field missing or wrong: from `JSONDecoder`.
         case malformed

@@ -86,20 +86,16 @@ public enum ManifestPictures {
             if error.reason == .missing { throw ManifestCheckError(path: shown, reason: .mediaUnreadable, cause: "no such file") }
             throw ManifestCheckError(path: manifestPath, reason: .mediaRefused, cause: error.detail)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let cause = FileManager.default.fileExists(atPath: path) ? "cannot open for reading" : "no such file"
-            throw ManifestCheckError(path: shown, reason: .mediaUnreadable, cause: cause)
+        let bytes: [UInt8]
+        do { bytes = Array(try FileContents.read(path, limit: maximumFileBytes)) } catch {
+            switch error {
+            case .tooLarge:
+                throw ManifestCheckError(
+                    path: shown, reason: .mediaRefused, cause: "a reference picture of more than \(maximumFileBytes) bytes")
+            case .notRegular: throw ManifestCheckError(path: shown, reason: .mediaRefused, cause: error.description)
+            case .missing, .unreadable, .notUTF8: throw ManifestCheckError(path: shown, reason: .mediaUnreadable, cause: error.description)
+            }
         }
-        defer { try? handle.close() }
-        // One byte past the limit tells a file at the limit from one over it.
-        guard let data = try? handle.read(upToCount: maximumFileBytes + 1) else {
-            throw ManifestCheckError(path: shown, reason: .mediaUnreadable, cause: "cannot read")
-        }
-        guard data.count <= maximumFileBytes else {
-            throw ManifestCheckError(
-                path: shown, reason: .mediaRefused, cause: "a reference picture of more than \(maximumFileBytes) bytes")
-        }
-        let bytes = [UInt8](data)
         guard MediaDigest.sha256(of: bytes) == picture.sha256 else {
             throw ManifestCheckError(
                 path: shown, reason: .mediaRefused,

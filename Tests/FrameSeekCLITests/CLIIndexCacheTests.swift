@@ -4,6 +4,7 @@
 // works on a copy of a fixture of its own, so no other test reads the entries it damages.
 
 import Foundation
+import FrameSeek
 import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
@@ -67,6 +68,40 @@ struct CLIIndexCacheTests {
         let before = Self.json(seek.out.first), after = Self.json(clean.out.first)
         #expect(after["md5"] as? String == before["md5"] as? String && JSON.int(after["frame_index"]) == JSON.int(before["frame_index"]))
         #expect(before["md5"] is String)
+    }
+
+    @Test("An entry that is a FIFO or larger than the cache is one warning, never read; the entry is rewritten")
+    func plantedEntryWarns() throws {
+        for (label, cause) in [("fifo", "it is a FIFO, not a regular file"), ("huge", "it is larger than 512 MiB, the limit for it")] {
+            let (directory, file) = try Self.copy("media/h264_mpegts_offset.ts")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let entry = try #require(Self.json(frameseek(["index", file, "--json"]).out.first)["entry"] as? String)
+            let answer = frameseek(["seek", file, "2.5", "--md5", "--json"])
+            try FileManager.default.removeItem(atPath: entry)
+            if label == "fifo" {
+                // Opened as a cache file is opened elsewhere, it would block this process for ever.
+                try #require(mkfifo(entry, 0o644) == 0)
+            } else {
+                // A sparse file one byte over the cache's default size, which a read would take whole.
+                try #require(FileManager.default.createFile(atPath: entry, contents: nil))
+                let handle = try #require(FileHandle(forWritingAtPath: entry))
+                try handle.truncate(atOffset: 512 << 20 + 1)
+                try handle.close()
+            }
+            let seek = frameseek(["seek", file, "2.5", "--md5", "--json"])
+            #expect(seek.code == .success)
+            #expect(
+                seek.err.count == 1 && seek.err[0].contains(file) && seek.err[0].contains("was not used")
+                    && seek.err[0].contains(cause), "\(label): \(seek.err)")
+            let landed = Self.json(seek.out.first), expected = Self.json(answer.out.first)
+            #expect(
+                landed["md5"] as? String == expected["md5"] as? String
+                    && JSON.int(landed["frame_index"]) == JSON.int(expected["frame_index"])
+                    && JSON.int(landed["landed_pts"]) == JSON.int(expected["landed_pts"]) && expected["md5"] is String,
+                "\(label): the landing is the one the table from the media gives")
+            #expect(FileKind(at: entry) == .regular && (FileKind.byteCount(at: entry) ?? 0) < 1 << 20, "\(label): rewritten")
+            #expect(frameseek(["seek", file, "2.5", "--md5", "--json"]).err.isEmpty, "\(label): the rewritten entry is read")
+        }
     }
 
     @Test("Another file's table under this file's key, checksum and all, is one warning; the landing is ffmpeg's frame")

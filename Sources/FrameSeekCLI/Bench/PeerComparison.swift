@@ -1,4 +1,5 @@
 import Foundation
+import FrameSeek
 
 /// `Benchmarks/compare_peers.py --json` read back: per workload, per decoder (FrameSeek
 /// included), the median and p95 seek latency on the same file and targets.
@@ -39,8 +40,8 @@ package struct PeerComparison: Sendable {
     /// Reads and checks a peers file; any problem is one `UsageError` naming the file and the cause.
     static func read(_ path: String) throws(UsageError) -> PeerComparison {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw UsageError(message: "\(path): cannot read the peers file (\((error as NSError).localizedDescription))")
+        do { data = try FileContents.read(path, limit: 16 << 20) } catch {
+            throw UsageError(message: "\(path): the peers file \(error)")
         }
         do { return try parse(data) } catch { throw UsageError(message: "\(path): not a compare_peers.py --json file: \(error.reason)") }
     }

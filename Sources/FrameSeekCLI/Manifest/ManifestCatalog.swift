@@ -49,6 +49,9 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
 /// A catalog may come from a pull request, so the paths it names are checked before use
 /// (`checked(_:for:root:)`): inside the root, and regular files.
 struct ManifestCatalog: Sendable {
+    /// The largest catalog read: 16 MiB, some 100,000 media at a line each.
+    static let maximumBytes = 16 << 20
+
     /// One line of the catalog.
     struct Line: Sendable, Hashable {
         /// The line's position among the catalog's non-blank lines, from 0 (what shards count).
@@ -73,11 +76,9 @@ struct ManifestCatalog: Sendable {
     /// - Throws: `UsageError` naming the file and line when it is not a regular file or cannot
     ///   be read, a line is not a JSON string or object with a path, or it holds no line at all.
     init(path: String) throws(UsageError) {
-        if let problem = FileKind(at: path).notRegularProblem {
-            throw UsageError(message: "\(path): the catalog \(problem)")
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError(message: "\(path): cannot read the catalog")
+        let text: String
+        do { text = try FileContents.readText(path, limit: Self.maximumBytes) } catch {
+            throw UsageError(message: "\(path): the catalog \(error)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var lines: [Line] = []

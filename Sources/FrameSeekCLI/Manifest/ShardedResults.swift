@@ -38,11 +38,9 @@ enum ShardedResults {
         var summaries: [(path: String, summary: Summary)] = []
         var lines: [String] = []
         for path in paths {
-            if let problem = FileKind(at: path).notRegularProblem {
-                throw UsageError(message: "\(path): the results file \(problem)")
-            }
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw UsageError(message: "\(path): cannot read the results file")
+            let text: String
+            do { text = try FileContents.readText(path, limit: Manifest.maximumBytes) } catch {
+                throw UsageError(message: "\(path): the results file \(error)")
             }
             var found: [Summary] = []
             var others: [[String: Any]] = []

@@ -32,7 +32,12 @@ public enum FileKind: Sendable, Hashable {
             self = errno == ELOOP ? .linkLoop : .missing
             return
         }
-        switch info.st_mode & S_IFMT {
+        self.init(mode: info.st_mode)
+    }
+
+    /// The kind `st_mode` names (from `stat` or `fstat`).
+    init(mode: mode_t) {
+        switch mode & S_IFMT {
         case S_IFREG: self = .regular
         case S_IFDIR: self = .folder
         case S_IFIFO: self = .fifo

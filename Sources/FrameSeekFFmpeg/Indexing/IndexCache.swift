@@ -124,7 +124,8 @@ public struct IndexCache: Sendable, Hashable {
         let mebibyte: Int64 = 1 << 20
         guard let head = try? handle.read(upToCount: Int(mebibyte)) ?? Data(),
             (try? handle.seek(toOffset: UInt64(max(0, size - mebibyte)))) != nil,
-            let tail = try? handle.readToEnd() ?? Data(),
+            // At most a MiB, as the head: a file still being written has grown since stat.
+            let tail = try? handle.read(upToCount: Int(mebibyte)) ?? Data(),
             let headDigest = SHA256Digest.digest(of: head), let tailDigest = SHA256Digest.digest(of: tail)
         else { return nil }
         // Seconds and nanoseconds as they are: no arithmetic on what the file system says.
@@ -143,10 +144,21 @@ public struct IndexCache: Sendable, Hashable {
     /// The name ending of an entry.
     static let entrySuffix = ".fsidx"
 
+    /// The largest entry read: the cache's size, and at least the default 512 MiB, since a
+    /// cache of 0 keeps the entry just written. At some 7 bytes a frame, a day at 60 fps is
+    /// about 36 MiB.
+    var entryLimitBytes: Int { Int(clamping: max(sizeLimitBytes, 512 << 20)) }
+
     /// The entry for `key`: nil when there is none, else the table or why it was rejected.
     /// A table read is marked as just used, so eviction keeps it longest.
     func read(_ key: Key) -> Result<FrameTableBuilder.Result, IndexCacheRejection>? {
-        guard let data = FileManager.default.contents(atPath: key.path) else { return nil }
+        // The folder is not trusted: a FIFO, a device or a huge file planted under an entry's
+        // name must not block the open or fill memory.
+        let data: Data
+        do { data = try FileContents.read(key.path, limit: entryLimitBytes) } catch {
+            if case .missing = error { return nil }
+            return .failure(IndexCacheRejection("it \(error)"))
+        }
         switch IndexCacheFile.decode(data, key: key.text) {
         case .failure(let rejection):
             return .failure(rejection)
