@@ -168,6 +168,23 @@ struct LiveReloadTests {
         #expect(h.kinds() == ["completion.reloadFailed", "completion.reloadFailed", "completion.window"])
     }
 
+    @Test("The next reload is due a delay after the last one began (RFC 8216 6.3.4), so its request time is not waited twice")
+    func timedFromTheStart() async throws {
+        let h = try await LiveHarness.loaded()
+        let scheduler = h.scheduler
+        h.stream.duringReloads { scheduler.advance(by: ms(1500)) }
+        h.stream.publish(0..<7)
+        await h.fireReload()
+        #expect(h.scheduler.pendingDelays == [ms(500)], "changed: a target duration (2 s) from the start, 1.5 s of it spent")
+        await h.fireReload()
+        #expect(h.scheduler.pendingDelays == [.zero], "unchanged: half of it (1 s) was over before the reload ended")
+        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, cause: "HTTP 503")
+        h.stream.failNextReload(with: error)
+        await h.fireReload()
+        // Backed off from the last successful load's target duration, unchanged: 2 x 1 s.
+        #expect(h.scheduler.pendingDelays == [ms(500)], "a failure backs off from the start too")
+    }
+
     @Test("Failed reloads in a row back off: the delay doubles for each, four times at most, and one that succeeds returns to the engine's")
     func failedReloadsBackOff() async throws {
         let h = try await LiveHarness.loaded()

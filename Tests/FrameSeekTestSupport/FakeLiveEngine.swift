@@ -40,6 +40,7 @@ package final class FakeLiveStream: Sendable {
         var holding = false
         var held: [DispatchSemaphore] = []
         var reloadsEntered = 0
+        var duringReload: (@Sendable () -> Void)?
     }
 
     /// Every segment, in sequence order; `segments[i].sequence == i`.
@@ -78,6 +79,10 @@ package final class FakeLiveStream: Sendable {
         released.forEach { $0.signal() }
     }
 
+    /// Runs `work` inside every reload from now on, before the playlist is read: a test moves
+    /// its scheduler's time there, as a request that takes that long would.
+    package func duringReloads(_ work: @escaping @Sendable () -> Void) { state.withLock { $0.duringReload = work } }
+
     /// Reloads that have entered an engine, held or not.
     package var reloadsEntered: Int { state.withLock(\.reloadsEntered) }
 
@@ -108,14 +113,15 @@ package final class FakeLiveStream: Sendable {
     }
 
     private func enterReload() {
-        let wait = state.withLock { s -> DispatchSemaphore? in
+        let (wait, work) = state.withLock { s -> (DispatchSemaphore?, (@Sendable () -> Void)?) in
             s.reloadsEntered += 1
-            guard s.holding else { return nil }
+            guard s.holding else { return (nil, s.duringReload) }
             let semaphore = DispatchSemaphore(value: 0)
             s.held.append(semaphore)
-            return semaphore
+            return (semaphore, s.duringReload)
         }
         wait?.wait()
+        work?()
     }
 }
 

@@ -28,6 +28,12 @@ package final class ManualReloadScheduler: PlayerScheduler {
         }
     }
 
+    /// The scheduler's own time, which moves only when a reload fires or the test advances it.
+    package var now: MediaTime { state.withLock(\.now) }
+
+    /// Moves time on by `duration` without running anything: the time a reload took.
+    package func advance(by duration: MediaTime) { state.withLock { $0.now = $0.now + duration } }
+
     /// The delays still to run, from now, earliest first: what the player asked for.
     package var pendingDelays: [MediaTime] {
         state.withLock { s in s.pending.sorted { ($0.due, $0.order) < ($1.due, $1.order) }.map { $0.due - s.now } }

@@ -22,9 +22,13 @@ extension Player {
         }
     }
 
-    /// Schedules the next reload of the installed item `identity`, `delay` from now, and the
-    /// one after that, until the item is closed or replaced or its engine stops asking for
-    /// reloads (a nil delay: the playlist ended, or was never live).
+    /// Schedules the next reload of the installed item `identity`, `delay` after `started` on
+    /// the scheduler's clock, and the one after that, until the item is closed or replaced or
+    /// its engine stops asking for reloads (a nil delay: the playlist ended, or was never live).
+    ///
+    /// RFC 8216 (6.3.4) measures the wait "from the last time the client began loading the
+    /// Playlist file": `started` is when the load or the reload began, so the time the request
+    /// took is not waited twice, and a reload that took longer than the delay is followed at once.
     ///
     /// After a failed reload the engine's delay is backed off (`backedOff(_:afterFailures:)`),
     /// so that an origin in trouble is not asked again at the usual pace; the first reload that
@@ -32,16 +36,18 @@ extension Player {
     ///
     /// The player is held weakly: a player released without `close()` stops reloading at the
     /// next tick instead of keeping its engine alive forever.
-    func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?, failuresInARow: Int = 0) {
+    func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?, from started: MediaTime, failuresInARow: Int = 0) {
         guard let delay else { return }
-        reloadScheduler.schedule(after: delay) { [weak self] in
+        let scheduler = reloadScheduler
+        scheduler.schedule(after: max(.zero, delay - (scheduler.now - started))) { [weak self] in
             self?.host.schedule { [weak self] engine in
+                let started = scheduler.now
                 guard let self, let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
                 let failures: Int
                 if case .failure = step.result { failures = failuresInARow + 1 } else { failures = 0 }
                 self.scheduleReloads(
                     of: identity, after: step.nextDelay.map { Self.backedOff($0, afterFailures: failures) },
-                    failuresInARow: failures)
+                    from: started, failuresInARow: failures)
             }
         }
     }

@@ -58,6 +58,7 @@ public final class Player: Sendable {
     public func load(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) {
         let generation = machine.apply { s, events in s.beginLoad(into: &events) }
         let machine = self.machine
+        let started = reloadScheduler.now
         do {
             try await host.load(url, with: engineFactory) { engine in
                 let item = LoadedItem(engine, generation: generation)
@@ -67,7 +68,7 @@ public final class Player: Sendable {
                         s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
                     })
                 else { return false }
-                self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay)
+                self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay, from: started)
                 return true
             }
         } catch {

@@ -12,6 +12,20 @@ import Dispatch
 public protocol PlayerScheduler: Sendable {
     /// Runs `work` once, `delay` from now, on any thread.
     func schedule(after delay: MediaTime, _ work: @escaping @Sendable () -> Void)
+
+    /// The time on the scheduler's clock, which only moves forward: the player reads it when a
+    /// load or a reload of a live playlist begins, so that the next reload is due a delay after
+    /// that, not after the reload ended (RFC 8216 6.3.4). The default is the system's monotonic
+    /// clock, which `schedule(after:_:)`'s delays must then be on; a scheduler of its own time
+    /// gives that time.
+    var now: MediaTime { get }
+}
+
+extension PlayerScheduler {
+    /// The system's monotonic clock (`DispatchTime`), in nanoseconds.
+    public var now: MediaTime {
+        MediaTime(value: Int64(clamping: DispatchTime.now().uptimeNanoseconds), timescale: 1_000_000_000)
+    }
 }
 
 /// The real timer: `DispatchQueue.asyncAfter` on a global queue.
