@@ -16,8 +16,11 @@ public protocol PlaybackEngine: AnyObject {
     var seekableRange: Range<MediaTime>? { get }
     /// The frame the engine last landed or stepped on, nil before any.
     var currentFrameIndex: Int? { get }
-    /// That frame's time, known without numbering the frames (a playlist or a file opened as
-    /// needed lands on frames it has not numbered); nil before any landing.
+    /// That frame, known without numbering the frames (a playlist or a file opened as needed
+    /// lands on frames it has not numbered): its time and duration say when the next is due.
+    /// Nil before any landing. Its `index` is the stream's only when `currentFrameIndex` is set.
+    var currentFrame: FrameEntry? { get }
+    /// That frame's time; nil before any landing.
     var currentFrameTime: MediaTime? { get }
     /// Seeks as the landing rules say and decodes the landed frame. The engine polls
     /// `interruption` while it decodes and throws `MediaError` with reason `.interrupted` as
@@ -36,8 +39,10 @@ extension PlaybackEngine {
     public var indexedFrameTable: FrameTable? { frameTable }
     /// The table's range.
     public var seekableRange: Range<MediaTime>? { frameTable.seekableRange }
-    /// The current frame's time in the table.
-    public var currentFrameTime: MediaTime? { currentFrameIndex.map { frameTable.frames[$0].time } }
+    /// The current frame in the table.
+    public var currentFrame: FrameEntry? { currentFrameIndex.map { frameTable.frames[$0] } }
+    /// The current frame's time.
+    public var currentFrameTime: MediaTime? { currentFrame?.time }
 
     /// Seeks with nothing able to interrupt it.
     public func seek(to time: MediaTime, precision: SeekPrecision) throws(MediaError) -> SeekLanding {

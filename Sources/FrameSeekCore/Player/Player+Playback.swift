@@ -108,7 +108,7 @@ extension Player {
     /// so frames that came due while a tick was late are dropped, never decoded. On the
     /// engine's queue.
     static func advanceVideo(_ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime) -> PlaybackStep {
-        let table = engine.frameTable
+        guard let table = engine.indexedFrameTable else { return advanceUnindexedVideo(engine, to: target, from: playhead) }
         guard !table.frames.isEmpty else { return PlaybackStep(landed: playhead, nextFrame: nil) }
         let want = table.frameIndex(covering: target) ?? 0
         let current = engine.currentFrameIndex
@@ -132,6 +132,38 @@ extension Player {
         let landed = engine.currentFrameIndex ?? want
         let next = landed + 1 < table.frames.count ? table.frames[landed + 1].time : nil
         return PlaybackStep(landed: table.frames[landed].time, nextFrame: next)
+    }
+
+    /// How far past the shown frame's end a due frame may start for playback without the frame
+    /// table to step to it frame by frame rather than seek: without the table the keyframe's
+    /// distance is unknown, and a second of frames costs about what a seek's decode from a
+    /// keyframe does on a typical GOP.
+    static let unindexedStepReach = MediaTime(value: 1, timescale: 1)
+
+    /// `advanceVideo` on an engine whose frame table is not indexed (a playlist read as needed,
+    /// whose table would fetch every segment first): the shown frame's own time and duration
+    /// say when the next is due, as a player knows it. Steps forward one frame at a time to the
+    /// due frame when it starts within `unindexedStepReach` of the shown frame's end, seeks
+    /// exact to it otherwise or when the engine is not on the shown frame. Where no frame covers
+    /// the target (missing media, the end), the last frame landed stays shown and the next tick
+    /// comes with the next time update. On the engine's queue.
+    static func advanceUnindexedVideo(_ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime) -> PlaybackStep {
+        var shown = engine.currentFrame.flatMap { $0.time == playhead ? $0 : nil }
+        if let frame = shown, target >= frame.time + frame.duration {
+            if target < frame.time + frame.duration + unindexedStepReach {
+                while let current = shown, target >= current.time + current.duration {
+                    let report = engine.step(.forward, count: 1)
+                    guard report.result.didStep, let next = report.frame, next.time > current.time else { break }
+                    shown = next
+                }
+            } else {
+                shown = nil
+            }
+        }
+        if shown == nil { shown = (try? engine.seek(to: target, precision: .exact))?.frame ?? engine.currentFrame }
+        guard let frame = shown else { return PlaybackStep(landed: playhead, nextFrame: nil) }
+        let end = frame.time + frame.duration
+        return PlaybackStep(landed: frame.time, nextFrame: end > target ? end : nil)
     }
 
     /// Clock time until the next frame or time update comes due from `target`, at most

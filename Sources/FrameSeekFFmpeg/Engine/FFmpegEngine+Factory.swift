@@ -7,8 +7,8 @@ extension FFmpegEngine {
     ///
     /// A playlist is opened as needed (`FrameIndexing.asNeeded`) whatever `options.indexing`
     /// says, as a player opens one: the item is ready once the manifests and the init segment
-    /// are read, and each seek fetches the segments it needs. Steps and playback index the
-    /// whole window when they first need its frames.
+    /// are read, each seek fetches the segments it needs, and steps and playback the segments
+    /// around the frame shown. Only what needs the whole window's frames indexes it.
     public static func factory(options: Options = Options()) -> PlaybackEngineFactory {
         { (url: URL) throws(MediaError) -> any PlaybackEngine in
             let location = url.isFileURL ? url.path : url.absoluteString

@@ -132,10 +132,10 @@ public final class FFmpegEngine: PlaybackEngine {
         if let standing = decodeAhead.standing { return standing.index }
         return executor.table.coversStream ? executor.landedFrameIndex : nil
     }
-    /// The landed frame's time, also on a seek window, whose frames are not numbered.
-    public var currentFrameTime: MediaTime? {
-        if let standing = decodeAhead.standing { return standing.table.frames[standing.index].time }
-        return executor.landedFrameIndex.map { executor.table.frames[$0].time }
+    /// The landed frame, also on a seek window, whose frames are not numbered.
+    public var currentFrame: FrameEntry? {
+        if let standing = decodeAhead.standing { return standing.table.frames[standing.index] }
+        return executor.landedFrameIndex.map { executor.table.frames[$0] }
     }
     /// The name of the FFmpeg decoder that decodes the selected stream (`codec->name`:
     /// `h264`, `hevc`, `libdav1d`, ...). A landing manifest records it because a different

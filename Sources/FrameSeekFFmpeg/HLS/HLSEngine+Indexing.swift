@@ -212,12 +212,12 @@ extension HLSEngine {
             let global = built.globalIndex(sequence: landed.sequence, localIndex: landed.localIndex)
         {
             currentFrameIndex = global
-            landedTime = built.table.frames[global].time
+            landedFrame = built.table.frames[global]
         } else {
             // The landed frame's segment left the window: nothing in the window is current.
             currentFrameIndex = nil
             landedLocation = nil
-            landedTime = nil
+            landedFrame = nil
             currentSegmentEngine = nil
         }
     }

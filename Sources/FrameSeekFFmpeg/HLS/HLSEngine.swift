@@ -72,7 +72,7 @@ public final class HLSEngine: LivePlaybackEngine {
     /// that only reports the table does not fetch every segment for it.
     public var indexedFrameTable: FrameTable? { indexesWholeWindow ? index.table : nil }
     /// The landed frame's time, numbered or not.
-    public var currentFrameTime: MediaTime? { landedTime }
+    public var currentFrame: FrameEntry? { landedFrame }
     /// The whole window's table's range once it is indexed; before, the playlist's window.
     public var seekableRange: Range<MediaTime>? {
         indexesWholeWindow ? index.table.seekableRange : liveSeekWindow.seekableRange
@@ -100,9 +100,9 @@ public final class HLSEngine: LivePlaybackEngine {
     /// Whether `media`'s streams come from the EXT-X-MAP section alone, until a segment is
     /// read (`describeStreams`).
     var streamsFromInitSection = false
-    /// The time of the frame last landed or stepped on, which stays known while the whole
-    /// window is not indexed; nil when `currentFrameIndex` is.
-    var landedTime: MediaTime?
+    /// The frame last landed or stepped on, on the window's timeline, which stays known while
+    /// the whole window is not indexed; nil before any landing.
+    var landedFrame: FrameEntry?
     /// The window's segments in playlist order, with what indexing them found.
     var segments: [IndexedSegment]
     var index: HLSWindowIndex
@@ -291,7 +291,7 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The EXT-X-PROGRAM-DATE-TIME date of the landed frame; nil before any landing or when the
     /// playlist has no dates.
     public var landedDate: ProgramDate? {
-        landedTime.flatMap { liveSeekWindow.date(forTime: $0) }
+        landedFrame.flatMap { liveSeekWindow.date(forTime: $0.time) }
     }
 
     /// The landed frame's picture, from the segment engine holding it (see
@@ -403,7 +403,7 @@ public final class HLSEngine: LivePlaybackEngine {
         currentSegmentEngine = landedIn.engine
         currentFrameIndex = isWholeWindow ? global : nil
         landedLocation = index.locations[global]
-        landedTime = index.table.frames[global].time
+        landedFrame = index.table.frames[global]
         return SeekLanding(
             plan: plan, frame: index.table.frames[global],
             keyframeIndex: landedIn.keyframe.flatMap { index.globalIndex(sequence: $0.sequence, localIndex: $0.localIndex) },
