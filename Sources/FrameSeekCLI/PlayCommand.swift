@@ -76,7 +76,9 @@ enum PlayCommand: Subcommand {
         }
         // The callbacks come on a queue of their own: this thread waits for the end below.
         let queue = DispatchQueue(label: "frameseek.play")
-        let options = try engineOptions(arguments)
+        // As a player opens media: Matroska, MPEG-TS and fragmented MP4 from their own index,
+        // each landing and step reading its window, never the whole film before the first frame.
+        let options = try engineOptions(arguments, indexing: .asNeeded)
         let player = Player(callbackQueue: queue, engineOptions: options)
         let keyProvider: @Sendable (URL) -> String
         if let key = arguments.value("--key") { keyProvider = { _ in key } } else { keyProvider = ResumeTracker.fileIdentityKey }

@@ -140,30 +140,42 @@ extension Player {
     /// keyframe does on a typical GOP.
     static let unindexedStepReach = MediaTime(value: 1, timescale: 1)
 
-    /// `advanceVideo` on an engine whose frame table is not indexed (a playlist read as needed,
-    /// whose table would fetch every segment first): the shown frame's own time and duration
-    /// say when the next is due, as a player knows it. Steps forward one frame at a time to the
-    /// due frame when it starts within `unindexedStepReach` of the shown frame's end, seeks
-    /// exact to it otherwise or when the engine is not on the shown frame. Where no frame covers
-    /// the target (missing media, the end), the last frame landed stays shown and the next tick
-    /// comes with the next time update. On the engine's queue.
+    /// `advanceVideo` on an engine whose frame table is not indexed (a playlist or a file read
+    /// as needed, whose table would read all of it first): the frames' own times say when each
+    /// is due, as a player knows them. The engine steps forward one frame at a time while the
+    /// shown frame's end (its time and duration) is passed; a frame it steps to that is not due
+    /// yet (the shown frame's duration ended before the next frame starts) is held there and
+    /// shown when due. The engine seeks exact to the target instead when the target lies more
+    /// than `unindexedStepReach` past the shown frame's end, or when the engine stands neither
+    /// on the shown frame nor ahead of it within reach. Where no frame covers the target
+    /// (missing media, the end), the last frame stays shown, and the next tick comes with the
+    /// next time update. On the engine's queue.
     static func advanceUnindexedVideo(_ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime) -> PlaybackStep {
-        var shown = engine.currentFrame.flatMap { $0.time == playhead ? $0 : nil }
-        if let frame = shown, target >= frame.time + frame.duration {
-            if target < frame.time + frame.duration + unindexedStepReach {
-                while let current = shown, target >= current.time + current.duration {
-                    let report = engine.step(.forward, count: 1)
-                    guard report.result.didStep, let next = report.frame, next.time > current.time else { break }
-                    shown = next
-                }
-            } else {
-                shown = nil
+        var shown: FrameEntry
+        if let standing = engine.currentFrame, standing.time >= playhead, standing.time < target + unindexedStepReach {
+            // Held ahead and not due yet: keep showing the playhead's frame.
+            guard standing.time <= target else { return PlaybackStep(landed: playhead, nextFrame: standing.time) }
+            shown = standing
+        } else {
+            guard let landed = (try? engine.seek(to: target, precision: .exact))?.frame else {
+                return PlaybackStep(landed: playhead, nextFrame: nil)
             }
+            shown = landed
         }
-        if shown == nil { shown = (try? engine.seek(to: target, precision: .exact))?.frame ?? engine.currentFrame }
-        guard let frame = shown else { return PlaybackStep(landed: playhead, nextFrame: nil) }
-        let end = frame.time + frame.duration
-        return PlaybackStep(landed: frame.time, nextFrame: end > target ? end : nil)
+        if target >= shown.time + shown.duration + unindexedStepReach,
+            let landed = (try? engine.seek(to: target, precision: .exact))?.frame
+        {
+            shown = landed
+        }
+        while target >= shown.time + shown.duration {
+            let report = engine.step(.forward, count: 1)
+            guard report.result.didStep, let next = report.frame, next.time > shown.time else { break }
+            // Not due yet: the engine holds it, and it is shown at its time.
+            guard next.time <= target else { return PlaybackStep(landed: shown.time, nextFrame: next.time) }
+            shown = next
+        }
+        let end = shown.time + shown.duration
+        return PlaybackStep(landed: shown.time, nextFrame: end > target ? end : nil)
     }
 
     /// Clock time until the next frame or time update comes due from `target`, at most

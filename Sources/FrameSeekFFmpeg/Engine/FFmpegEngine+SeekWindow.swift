@@ -18,6 +18,26 @@ extension FFmpegEngine {
     /// with `FrameIndexing.asNeeded` lands in seek windows.
     public var indexesWholeStream: Bool { executor.table.coversStream }
 
+    /// The whole stream's table once it is built; nil while an engine opened with
+    /// `FrameIndexing.asNeeded` lands in seek windows and the header states the duration, so a
+    /// player's load reads no more than the open did. Without a stated duration the table is
+    /// built, since nothing else bounds where seeks may land.
+    public var indexedFrameTable: FrameTable? {
+        if decodeAhead.standing == nil, unindexedRange != nil { return nil }
+        return frameTable
+    }
+
+    /// `0 ..< the stated duration` while the table is not built (`indexedFrameTable`), else
+    /// the table's range.
+    public var seekableRange: Range<MediaTime>? { unindexedRange ?? frameTable.seekableRange }
+
+    /// Where seeks may land by the header alone, while landings are planned in seek windows.
+    private var unindexedRange: Range<MediaTime>? {
+        guard let deferredIndex, !executor.table.coversStream, let stated = deferredIndex.statedDuration, stated > .zero
+        else { return nil }
+        return .zero..<stated
+    }
+
     /// Lands a seek in a window read for it (`SeekWindowReader`), planned there by the same
     /// landing rules as on the whole table; when no window can be read (a demuxer that cannot
     /// seek, no keyframe before the target), on the whole table instead.

@@ -17,11 +17,17 @@ extension FFmpegEngine {
         // and one more. A count near Int.max overflows it, and the whole table answers.
         let (framesAhead, tooMany) = steps.addingReportingOverflow(1)
         var reach = max(1, currentFrame.durationTicks).multipliedReportingOverflow(by: tooMany ? steps : framesAhead)
-        for _ in 0..<SeekWindowReader.stepsBack {
+        for attempt in 0..<SeekWindowReader.stepsBack {
             if windowHolds(stepsFrom: landedPTS, direction, count: steps, deferredIndex: deferredIndex) { return true }
             guard !reach.overflow else { return false }
-            let (start, end): (Int64, Int64)
+            let (start, end): (Int64, Int64?)
             switch direction {
+            case .forward where attempt == 0 && landedPTS < .max:
+                // First the rest of the GOP, through the next keyframe, as a player reads on: a
+                // window is read from the random access point before it, so steps that go on
+                // (playback) would otherwise read that point's frames again every frame or two.
+                // Just past the landed frame, so a landed keyframe starts the GOP read.
+                (start, end) = (landedPTS + 1, nil)
             case .forward:
                 let (far, overflow) = landedPTS.addingReportingOverflow(reach.partialValue)
                 (start, end) = (landedPTS, overflow ? .max : far)
