@@ -55,6 +55,7 @@ struct FileContentsTests {
             #expect(throws: refusal, "\(path)") { try FileContents.read(path, limit: 1 << 20) }
         }
         #expect(FileContents.Refusal.notRegular(.fifo).description == "is a FIFO, not a regular file")
+        #expect(FileContents.Refusal.missing.description == "does not exist")
     }
 
     @Test("Text must be UTF-8: bytes that are not are refused, not read with replacement characters")

@@ -141,7 +141,7 @@ struct ManifestCheckTests {
         let directory = try temporaryDirectory("landing-malformed")
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("none.json").path
-        #expect(throws: ManifestError(path: missing, reason: .unreadable, cause: "no such file")) {
+        #expect(throws: ManifestError(path: missing, reason: .unreadable, cause: "does not exist")) {
             try Manifest.load(from: missing)
         }
         for (name, text) in [

@@ -69,15 +69,17 @@ extension Player {
             return
         case .wait:
             scheduleTick(of: id, after: Self.maximumTickGap)
-        case .advance(let target, let playhead, let identity, let isVideo, let end, let nextUpdate):
+        case .advance(let target, let playhead, let heldFrame, let identity, let isVideo, let end, let nextUpdate):
             guard let engine, ObjectIdentifier(engine) == identity.engine else { return }
             let ended = target >= end
             let step =
                 isVideo
-                ? Self.advanceVideo(engine, to: target, from: playhead)
+                ? Self.advanceVideo(engine, to: target, from: playhead, heldFrame: heldFrame)
                 : PlaybackStep(landed: ended ? end : target, nextFrame: nil)
             let commit = machine.apply { s, events in
-                s.commitTick(id: id, identity: identity, target: target, landed: step.landed, ended: ended, into: &events)
+                s.commitTick(
+                    id: id, identity: identity, target: target, landed: step.landed, heldFrame: step.heldFrame, ended: ended,
+                    into: &events)
             }
             switch commit {
             case .goOn:
@@ -100,6 +102,8 @@ extension Player {
         let landed: MediaTime
         /// When the frame after it starts (nil at the last frame, or without video).
         let nextFrame: MediaTime?
+        /// The frame the engine was left on when it is not the one shown (not due yet).
+        var heldFrame: MediaTime? = nil
     }
 
     /// Brings the engine to the frame covering `target` (the last frame past the end). Decodes
@@ -107,8 +111,12 @@ extension Player {
     /// than a seek would (a seek decodes from the due frame's keyframe); seeks exact otherwise,
     /// so frames that came due while a tick was late are dropped, never decoded. On the
     /// engine's queue.
-    static func advanceVideo(_ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime) -> PlaybackStep {
-        guard let table = engine.indexedFrameTable else { return advanceUnindexedVideo(engine, to: target, from: playhead) }
+    static func advanceVideo(
+        _ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime, heldFrame: MediaTime? = nil
+    ) -> PlaybackStep {
+        guard let table = engine.indexedFrameTable else {
+            return advanceUnindexedVideo(engine, to: target, from: playhead, heldFrame: heldFrame)
+        }
         guard !table.frames.isEmpty else { return PlaybackStep(landed: playhead, nextFrame: nil) }
         let want = table.frameIndex(covering: target) ?? 0
         let current = engine.currentFrameIndex
@@ -144,17 +152,20 @@ extension Player {
     /// as needed, whose table would read all of it first): the frames' own times say when each
     /// is due, as a player knows them. The engine steps forward one frame at a time while the
     /// shown frame's end (its time and duration) is passed; a frame it steps to that is not due
-    /// yet (the shown frame's duration ended before the next frame starts) is held there and
-    /// shown when due. The engine seeks exact to the target instead when the target lies more
-    /// than `unindexedStepReach` past the shown frame's end, or when the engine stands neither
-    /// on the shown frame nor ahead of it within reach. Where no frame covers the target
-    /// (missing media, the end), the last frame stays shown, and the next tick comes with the
-    /// next time update. On the engine's queue.
-    static func advanceUnindexedVideo(_ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime) -> PlaybackStep {
+    /// yet (the shown frame's duration ended before the next frame starts) is held there,
+    /// `heldFrame` to the next tick, and shown when due. The engine seeks exact to the target
+    /// instead when the target lies more than `unindexedStepReach` past the shown frame's end,
+    /// or when it stands neither on the shown frame nor on the held one (a superseded seek left
+    /// it elsewhere). Where no frame covers the target (missing media, the end), the last frame
+    /// stays shown, and the next tick comes with the next time update. On the engine's queue.
+    static func advanceUnindexedVideo(
+        _ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime, heldFrame: MediaTime?
+    ) -> PlaybackStep {
         var shown: FrameEntry
-        if let standing = engine.currentFrame, standing.time >= playhead, standing.time < target + unindexedStepReach {
-            // Held ahead and not due yet: keep showing the playhead's frame.
-            guard standing.time <= target else { return PlaybackStep(landed: playhead, nextFrame: standing.time) }
+        if let standing = engine.currentFrame, standing.time == playhead || standing.time == heldFrame {
+            guard standing.time <= target else {
+                return PlaybackStep(landed: playhead, nextFrame: standing.time, heldFrame: standing.time)
+            }
             shown = standing
         } else {
             guard let landed = (try? engine.seek(to: target, precision: .exact))?.frame else {
@@ -162,16 +173,18 @@ extension Player {
             }
             shown = landed
         }
-        if target >= shown.time + shown.duration + unindexedStepReach,
-            let landed = (try? engine.seek(to: target, precision: .exact))?.frame
-        {
+        if target >= shown.time + shown.duration + unindexedStepReach {
+            // A seek that fails leaves the frame shown: stepping to the target one frame at a
+            // time could be thousands of decodes on the engine's queue.
+            guard let landed = (try? engine.seek(to: target, precision: .exact))?.frame else {
+                return PlaybackStep(landed: shown.time, nextFrame: nil)
+            }
             shown = landed
         }
         while target >= shown.time + shown.duration {
             let report = engine.step(.forward, count: 1)
             guard report.result.didStep, let next = report.frame, next.time > shown.time else { break }
-            // Not due yet: the engine holds it, and it is shown at its time.
-            guard next.time <= target else { return PlaybackStep(landed: shown.time, nextFrame: next.time) }
+            guard next.time <= target else { return PlaybackStep(landed: shown.time, nextFrame: next.time, heldFrame: next.time) }
             shown = next
         }
         let end = shown.time + shown.duration

@@ -58,9 +58,16 @@ public final class Player: Sendable {
     public func load(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) {
         let generation = machine.apply { s, events in s.beginLoad(into: &events) }
         let machine = self.machine
-        let started = reloadScheduler.now
+        // When the engine's open begins on its queue, which may be busy: RFC 8216 6.3.4 times the
+        // first reload from when the playlist's load began.
+        let scheduler = reloadScheduler, factory = engineFactory
+        let started = Locked(MediaTime.zero)
+        let timedFactory: PlaybackEngineFactory = { url throws(MediaError) in
+            started.withLock { $0 = scheduler.now }
+            return try factory(url)
+        }
         do {
-            try await host.load(url, with: engineFactory) { engine in
+            try await host.load(url, with: timedFactory) { engine in
                 let item = LoadedItem(engine, generation: generation)
                 let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
                 guard
@@ -68,7 +75,8 @@ public final class Player: Sendable {
                         s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
                     })
                 else { return false }
-                self.scheduleReloads(of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay, from: started)
+                self.scheduleReloads(
+                    of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay, from: started.withLock { $0 })
                 return true
             }
         } catch {

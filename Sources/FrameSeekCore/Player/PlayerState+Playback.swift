@@ -15,6 +15,10 @@ struct PlaybackSession: Sendable {
     var anchorMedia: MediaTime
     /// The media time at or after which the next `onTimeUpdate` is due.
     var nextTimeUpdate: MediaTime
+    /// The time of the frame the last tick left the engine on, ahead of the playhead and not
+    /// due yet (playback without the frame table: `Player.advanceUnindexedVideo`); nil when
+    /// the engine stands on the playhead's frame.
+    var heldFrame: MediaTime? = nil
 }
 
 /// What came of a tick's commit.
@@ -35,8 +39,8 @@ enum TickPlan: Sendable {
     case wait
     /// Bring the playhead to `target`.
     case advance(
-        target: MediaTime, playhead: MediaTime, identity: ItemIdentity, isVideo: Bool, end: MediaTime,
-        nextTimeUpdate: MediaTime)
+        target: MediaTime, playhead: MediaTime, heldFrame: MediaTime?, identity: ItemIdentity, isVideo: Bool,
+        end: MediaTime, nextTimeUpdate: MediaTime)
 }
 
 extension PlayerState {
@@ -64,6 +68,7 @@ extension PlayerState {
     mutating func reanchorPlayback() {
         guard var session = playback else { return }
         session.anchorClock = nil
+        session.heldFrame = nil
         session.anchorMedia = playhead
         session.nextTimeUpdate = playhead + timeUpdateInterval
         playback = session
@@ -78,7 +83,7 @@ extension PlayerState {
         playback = session
         let target = Self.mediaTime(from: session.anchorMedia, elapsed: now - anchor, rate: session.rate)
         return .advance(
-            target: target, playhead: playhead, identity: item.identity,
+            target: target, playhead: playhead, heldFrame: session.heldFrame, identity: item.identity,
             isVideo: item.media.selectedStream.mediaType == .video, end: item.duration,
             nextTimeUpdate: session.nextTimeUpdate)
     }
@@ -87,11 +92,12 @@ extension PlayerState {
     /// when the target reached the end. Dropped (returns whether ticks go on) when the session,
     /// the item or the playhead's owner changed meanwhile: a seek or step registered since wins.
     mutating func commitTick(
-        id: UInt64, identity: ItemIdentity, target: MediaTime, landed time: MediaTime,
+        id: UInt64, identity: ItemIdentity, target: MediaTime, landed time: MediaTime, heldFrame: MediaTime? = nil,
         ended: Bool, into events: inout [PlayerEmission]
     ) -> TickCommit {
         guard var session = playback, session.id == id else { return .stop }
         guard item?.identity == identity, activeSeek == nil, pendingSteps.isEmpty else { return .goOn }
+        session.heldFrame = heldFrame
         let moved = time != playhead
         playhead = time
         if moved { events.append(.playbackProgress(time, duration: duration)) }

@@ -12,7 +12,7 @@ import Foundation
 public enum FileContents {
     /// Why a file was not read.
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-        /// Nothing at the path, or a folder on the way that is missing.
+        /// Nothing at the path, or a folder on the way that is missing: "does not exist".
         case missing
         /// A folder, FIFO, device, socket or link loop.
         case notRegular(FileKind)
@@ -26,7 +26,7 @@ public enum FileContents {
         /// Says what is wrong with the file, to follow its path: "is a FIFO, not a regular file".
         public var description: String {
             switch self {
-            case .missing: return "no such file"
+            case .missing: return "does not exist"
             case .notRegular(let kind): return kind.notRegularProblem ?? "is not a regular file"
             case .tooLarge(let limit): return "is larger than \(Self.size(limit)), the limit for it"
             case .unreadable(let call, let code): return "cannot be read (\(call): \(String(cString: strerror(code))))"
@@ -56,7 +56,8 @@ public enum FileContents {
         case let other: throw .notRegular(other)
         }
         // O_NONBLOCK: should the path now be a FIFO, the open returns at once and fstat says so.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        var descriptor: Int32
+        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
             let code = errno
             switch code {
