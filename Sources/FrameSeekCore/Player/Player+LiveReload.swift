@@ -38,11 +38,13 @@ extension Player {
     /// next tick instead of keeping its engine alive forever.
     func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?, from started: MediaTime, failuresInARow: Int = 0) {
         guard let delay else { return }
-        let scheduler = reloadScheduler
-        scheduler.schedule(after: max(.zero, delay - (scheduler.now - started))) { [weak self] in
+        // The blocks reach the scheduler through the player, held weakly: a block a scheduler
+        // keeps must not hold the scheduler (a manual one keeps blocks never fired).
+        reloadScheduler.schedule(after: max(.zero, delay - (reloadScheduler.now - started))) { [weak self] in
             self?.host.schedule { [weak self] engine in
-                let started = scheduler.now
-                guard let self, let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
+                guard let self else { return }
+                let started = self.reloadScheduler.now
+                guard let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
                 let failures: Int
                 if case .failure = step.result { failures = failuresInARow + 1 } else { failures = 0 }
                 self.scheduleReloads(
