@@ -161,23 +161,18 @@ extension Player {
     static func advanceUnindexedVideo(
         _ engine: any PlaybackEngine, to target: MediaTime, from playhead: MediaTime, heldFrame: MediaTime?
     ) -> PlaybackStep {
+        let standing = engine.currentFrame.flatMap { $0.time == playhead || $0.time == heldFrame ? $0 : nil }
+        if let standing, standing.time > target {
+            return PlaybackStep(landed: playhead, nextFrame: standing.time, heldFrame: standing.time)
+        }
         var shown: FrameEntry
-        if let standing = engine.currentFrame, standing.time == playhead || standing.time == heldFrame {
-            guard standing.time <= target else {
-                return PlaybackStep(landed: playhead, nextFrame: standing.time, heldFrame: standing.time)
-            }
+        if let standing, target < standing.time + standing.duration + unindexedStepReach {
             shown = standing
         } else {
-            guard let landed = (try? engine.seek(to: target, precision: .exact))?.frame else {
-                return PlaybackStep(landed: playhead, nextFrame: nil)
-            }
-            shown = landed
-        }
-        if target >= shown.time + shown.duration + unindexedStepReach {
             // A seek that fails leaves the frame shown: stepping to the target one frame at a
             // time could be thousands of decodes on the engine's queue.
             guard let landed = (try? engine.seek(to: target, precision: .exact))?.frame else {
-                return PlaybackStep(landed: shown.time, nextFrame: nil)
+                return PlaybackStep(landed: standing?.time ?? playhead, nextFrame: nil)
             }
             shown = landed
         }

@@ -92,7 +92,7 @@ extension PlayerState {
     /// when the target reached the end. Dropped (returns whether ticks go on) when the session,
     /// the item or the playhead's owner changed meanwhile: a seek or step registered since wins.
     mutating func commitTick(
-        id: UInt64, identity: ItemIdentity, target: MediaTime, landed time: MediaTime, heldFrame: MediaTime? = nil,
+        id: UInt64, identity: ItemIdentity, target: MediaTime, landed time: MediaTime, heldFrame: MediaTime?,
         ended: Bool, into events: inout [PlayerEmission]
     ) -> TickCommit {
         guard var session = playback, session.id == id else { return .stop }

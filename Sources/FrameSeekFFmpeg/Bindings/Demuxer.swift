@@ -218,6 +218,9 @@ final class Demuxer {
     /// Over HTTP, that reads will come from `range` next (`RangedHTTPReader.expect(_:)`).
     func expectReads(in range: Range<Int64>?) { ranged?.expect(range) }
 
+    /// Over HTTP, that reads will likely stay in `range` (`RangedHTTPReader.expectReadsToStay(in:)`).
+    func expectReadsToStay(in range: Range<Int64>?) { ranged?.expectReadsToStay(in: range) }
+
     /// Seeks `streamIndex` to the last sample at or before `timestamp`, keyframe or not
     /// (`AVSEEK_FLAG_ANY`): how one packet is read on its own.
     ///
@@ -246,15 +249,19 @@ final class Demuxer {
 
     /// Seeks `streamIndex` to the keyframe `point`, by the timestamp this demuxer finds it by.
     ///
-    /// Matroska and most demuxers seek by PTS, where the smaller of DTS and PTS never lands
-    /// after the keyframe. FFmpeg's mov demuxer takes the PTS and shifts it by the composition
-    /// offset before searching its DTS index (`mov_seek_stream`), so a DTS lands a whole GOP
-    /// early there: a GOP read for nothing, megabytes over HTTP. A PTS that lands late is for
-    /// the caller to send further back.
+    /// Most demuxers seek by a time where the smaller of DTS and PTS never lands after the
+    /// keyframe (MPEG-TS bisects by DTS). Two take the PTS, as a DTS there lands a whole GOP
+    /// early: a GOP read for nothing, megabytes over HTTP. FFmpeg's mov demuxer shifts the PTS
+    /// by the composition offset before searching its DTS index (`mov_seek_stream`); Matroska's
+    /// index (its Cues, and the keyframes it adds as it reads) holds each keyframe's PTS, and
+    /// the DTS FFmpeg guesses for a keyframe is below it. A PTS that lands late is for the
+    /// caller to send further back.
     ///
     /// - Throws: `FFmpegError` from `av_seek_frame`.
     func seek(streamIndex: Int, toKeyframe point: RandomAccessPoint) throws(FFmpegError) {
-        let timestamp = formatName.hasPrefix("mov") ? point.pts : min(point.dts ?? point.pts, point.pts)
+        let format = formatName
+        let byPTS = format.hasPrefix("mov") || format == "matroska,webm"
+        let timestamp = byPTS ? point.pts : min(point.dts ?? point.pts, point.pts)
         try seek(streamIndex: streamIndex, to: timestamp)
     }
 

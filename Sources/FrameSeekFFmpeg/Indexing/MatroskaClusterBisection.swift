@@ -74,6 +74,17 @@ final class MatroskaClusterBisection {
         return found
     }
 
+    /// The bytes a window from `start` through `end` most likely lies in: from the cluster of
+    /// the index's last entry at or before `start` to that of its first entry after `end`.
+    /// With Cues, that is from the keyframe a seek to `start` goes to up to the next keyframe
+    /// after `end`. Nil when the index has no entry on either side, or outside Matroska.
+    func likelyWindowBytes(from start: Int64, through end: Int64) -> Range<Int64>? {
+        guard demuxer.formatName == "matroska,webm", let first = entries(around: start)?.below,
+            let last = entries(around: max(start, end))?.above, first.position >= 0, last.position > first.position
+        else { return nil }
+        return first.position..<last.position
+    }
+
     /// The last index entry at or before `target` and the first after it (nil past the last);
     /// nil when none is at or before it. The entries are in timestamp order.
     private func entries(around target: Int64) -> (below: ContainerIndexEntry, above: ContainerIndexEntry?)? {

@@ -85,6 +85,7 @@ struct SeekWindowReader {
         var seekTo = start
         var later: PacketRun?
         let bisection = MatroskaClusterBisection(demuxer: builder.demuxer, streamIndex: builder.streamIndex)
+        defer { builder.demuxer.expectReadsToStay(in: nil) }
         for attempt in 0...Self.stepsBack {
             let fromStreamStart = seekTo <= streamStart || attempt == Self.stepsBack
             if isAudio && fromStreamStart {
@@ -102,6 +103,11 @@ struct SeekWindowReader {
             } catch {
                 return .failure(Unavailable(reason: "the demuxer cannot seek (\(error.message))"))
             }
+            // Over HTTP, requests that double stop where the window most likely ends, rather
+            // than overshoot it by up to half: where a later try's read starts, which this one
+            // joins, or else at the next keyframe's cluster where Matroska's Cues tell it.
+            let likelyEnd = later?.packets.first?.position.flatMap { $0 > 0 ? 0..<$0 : nil }
+            builder.demuxer.expectReadsToStay(in: likelyEnd ?? bisection.likelyWindowBytes(from: seekTo, through: end ?? start))
             let run: PacketRun
             switch try readPackets(from: start, through: end, joining: later) {
             case .success(let read): run = read

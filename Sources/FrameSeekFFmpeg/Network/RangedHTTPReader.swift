@@ -11,13 +11,18 @@ import Foundation
 /// - inside a range announced with `expect(_:)` (the samples a landing will read), to its end
 ///   exactly;
 /// - elsewhere, 64 KiB at first, doubling while reads carry on where the last request ended
-///   (up to 16 MiB), so a header costs a few small requests and reading on stays cheap.
+///   (up to 16 MiB), so a header costs a few small requests and reading on stays cheap; but
+///   not past where reads will likely end, when an index tells it (`expectReadsToStay(in:)`);
+/// - and not at all for bytes received lately (`FetchedBytes`), which are read from memory.
 ///
 /// Not Sendable: FFmpeg calls back on the thread that drives the demuxer.
 final class RangedHTTPReader {
     /// The size of a request that does not carry on from the last one, unless told otherwise.
     static let defaultFirstRequestBytes: Int64 = 64 * 1024
     private static let largestRequestBytes: Int64 = 16 * 1024 * 1024
+    /// How much of what was received is kept to be read again (`FetchedBytes`): a window of a
+    /// film's GOPs, which a seek reads twice.
+    static let keptBytes = 16 * 1024 * 1024
 
     private final class Cursor: PositionedReadCursor {
         let url: String
@@ -31,9 +36,13 @@ final class RangedHTTPReader {
         var nextRequestBytes: Int64
         /// A range reads will come from next; requests inside it run to its end.
         var expected: Range<Int64>?
+        /// A range reads will likely end inside: requests stop at its end (`expectReadsToStay(in:)`).
+        var likely: Range<Int64>?
         var bytesRead: Int64 = 0
         var bytesRequested: Int64 = 0
         var requests = 0
+        /// What was received most recently, read again from memory.
+        var fetched = FetchedBytes(capacity: RangedHTTPReader.keptBytes)
         /// Where a read failed for good (FFmpeg's reconnects spent), and with what code: reads
         /// from there on fail at once with it. A server whose body always breaks off at one
         /// byte would otherwise cost every later read there the whole reconnect schedule
@@ -57,7 +66,8 @@ final class RangedHTTPReader {
 
         /// Opens a request at `offset`, bounded as the type's documentation says.
         func open(at offset: Int64) -> Int32 {
-            let continuing = inner != nil && offset == innerEnd
+            // A request that starts where reads were likely to end is for a few more bytes.
+            let continuing = inner != nil && offset == innerEnd && offset != likely?.upperBound
             closeInner()
             nextRequestBytes =
                 continuing
@@ -65,7 +75,11 @@ final class RangedHTTPReader {
                 : firstRequestBytes
             // The size is the server's word: offsets near Int64.max must not overflow.
             var end = RangedHTTPReader.sum(offset, nextRequestBytes)
-            if let expected, expected.contains(offset) { end = expected.upperBound }
+            if let expected, expected.contains(offset) {
+                end = expected.upperBound
+            } else if let likely, likely.contains(offset) {
+                end = min(end, likely.upperBound)
+            }
             end = min(end, knownSize)
             let options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
             options.set("offset", offset)
@@ -81,6 +95,11 @@ final class RangedHTTPReader {
         override func read(into buffer: UnsafeMutablePointer<UInt8>, size wanted: Int32) -> Int32 {
             guard wanted > 0 else { return 0 }
             if offset >= knownSize { return FFmpegError.Code.endOfFile }
+            let kept = fetched.copy(at: offset, into: buffer, count: Int(wanted))
+            if kept > 0 {
+                offset += Int64(kept)
+                return Int32(kept)
+            }
             deadline.arm(policy.timeout)
             if let failure, offset >= failure.offset { return failure.code }
             // A short hop forward inside the open request is read through rather than asked
@@ -88,7 +107,13 @@ final class RangedHTTPReader {
             if let inner, offset > innerOffset, offset < innerEnd, offset - innerOffset <= 64 * 1024 {
                 var skip = [UInt8](repeating: 0, count: Int(offset - innerOffset))
                 let got = inner.read(into: &skip, count: Int32(skip.count))
-                if got == Int32(skip.count) { innerOffset = offset; bytesRead += Int64(got) } else { closeInner() }
+                if got == Int32(skip.count) {
+                    skip.withUnsafeBufferPointer { fetched.keep($0, at: innerOffset) }
+                    innerOffset = offset
+                    bytesRead += Int64(got)
+                } else {
+                    closeInner()
+                }
             }
             if inner == nil || innerOffset != offset || innerOffset >= innerEnd {
                 let code = open(at: offset)
@@ -97,6 +122,7 @@ final class RangedHTTPReader {
             guard let inner else { preconditionFailure("a request was just opened") }
             let count = inner.read(into: buffer, count: Int32(min(Int64(wanted), innerEnd - innerOffset)))
             guard count > 0 else { return count == 0 ? FFmpegError.Code.endOfFile : failed(count) }
+            fetched.keep(UnsafeBufferPointer(start: buffer, count: Int(count)), at: offset)
             offset += Int64(count)
             innerOffset = offset
             bytesRead += Int64(count)
@@ -151,6 +177,11 @@ final class RangedHTTPReader {
     /// Reads will come from `range` next (the samples of a landing): requests inside it run to
     /// its end. Nil forgets it.
     func expect(_ range: Range<Int64>?) { cursor.expected = range }
+
+    /// Reads will likely end inside `range` (a seek window up to the next keyframe, as an index
+    /// tells): a request that starts inside it ends at its end at the latest, and one that
+    /// starts at its end starts small again. Nil forgets it.
+    func expectReadsToStay(in range: Range<Int64>?) { cursor.likely = range }
 
     /// From now on every seek comes to this reader (`direct`). libavformat reads on through
     /// the bytes up to a seek's target when the gap is under its short-seek threshold, which
