@@ -40,8 +40,8 @@ enum StepCommand: Subcommand {
         as a player does, and frame_index is null.
         In Matroska/WebM, MPEG-TS and fragmented MP4 the landing and the steps read seek windows
         (--index as-needed, the default): a step past the frames read reads the next window,
-        and frame_index is null (frame_index_unknown "not_indexed"). --index full, an index
-        cache entry, or a pass forward split between decoders numbers the frames.
+        and frame_index is null (frame_index_unknown "not_indexed"). --index full or an index
+        cache entry numbers the frames.
         A frame the decoder cannot produce (FFmpeg's own decode lacks it too) is stepped over:
         the step moves one frame more than asked and is damaged.
         """
@@ -70,7 +70,9 @@ enum StepCommand: Subcommand {
     static let decoders = CommandOption.batchDecoders.described(
         """
         a pass forward (--forward with --repeat, without --png) splits the GOPs it
-        steps through between N decoders, each on a core (default: one per core, at most 2).
+        steps through between N decoders, each on a core (default: one per core, at most 2),
+        where the whole stream is indexed (MP4, --index full, an index cache entry); in seek
+        windows it steps on one decoder, window by window, rather than read the whole file.
         Every frame decodes as on one decoder; damage is then counted from the keyframe of each
         step's GOP, as a seek counts it, and latency_ms is each step's own decoding. With N = 1
         it steps one by one: damage is counted from where the decoder started, and latency_ms

@@ -106,10 +106,12 @@ struct CLISeekWindowStepTests {
             ] {
                 // Short of the edges: a step past one is CLIStepTests' concern.
                 let expected = landings.filter { oracle.pts.indices.contains($0) }
-                // One decoder: a pass forward split between decoders indexes the whole stream.
+                // Two decoders: with the whole table a pass forward is split between them; in
+                // windows it steps on one, window by window, unnumbered, rather than index the
+                // whole stream.
                 let lines = jsonLines([
                     "step", path, "--at", oracle.time(start).text, "--\(direction)", "--repeat", String(expected.count), "--md5",
-                    "--json", "--no-index-cache", "--index", index, "--decoders", "1"
+                    "--json", "--no-index-cache", "--index", index, "--decoders", "2"
                 ])
                 let context =
                     "\(remux.testDescription), --index \(index): step --\(direction) from frame \(start) (boundary frame \(boundary))"

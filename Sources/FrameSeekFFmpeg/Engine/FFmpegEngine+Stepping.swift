@@ -88,7 +88,10 @@ extension FFmpegEngine {
     ///   frames of later GOPs, which a keyframe makes independent of the damage;
     /// - a step's latency is its own decoding, not the time since the step before.
     ///
-    /// With one decoder, or on audio, the pass is `step` after `step` on this engine. When a
+    /// With one decoder, on audio, or while this engine lands in seek windows (opened as needed
+    /// and its table not built: a split would first read the whole stream, 577 MB over HTTP
+    /// for two steps into a 378 MB Matroska film), the pass is `step` after `step` on this
+    /// engine, window by window, as a player steps. When a
     /// landing fails (a frame that cannot be decoded at all is stepped over, one frame more,
     /// which moves every later step), the steps delivered stand, and the pass goes on `step`
     /// after `step` from the last of them, its failures typed reasons as `step`'s are.
@@ -107,8 +110,9 @@ extension FFmpegEngine {
         delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
     ) throws {
         // One decoder steps on, through windows and decoding each next step ahead (audio, which
-        // has no steps, needs no table); a split between decoders needs the whole table.
-        if decoders <= 1 || media.selectedStream.mediaType != .video {
+        // has no steps, needs no table); a split between decoders needs the whole table, taken
+        // only where it is already built.
+        if decoders <= 1 || media.selectedStream.mediaType != .video || !indexesWholeStream {
             for ordinal in 0..<max(0, repeats) {
                 let report = step(.forward, count: count)
                 try delivered(report, try each(ordinal, report, self))
