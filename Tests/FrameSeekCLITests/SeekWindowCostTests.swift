@@ -10,10 +10,16 @@ import Testing
 
 @Suite("Seek cost: a window over HTTP is read once", .ffmpegLog)
 struct SeekWindowCostTests {
-    static let forms: [(name: String, options: [String])] = [
-        ("clip.mkv", ["-f", "matroska"]),
-        ("clip.ts", ["-f", "mpegts"]),
-        ("clip.sidx.mp4", ["-f", "mp4", "-movflags", "+frag_keyframe+empty_moov+default_base_moof+global_sidx"])
+    /// Each form, the ffmpeg options that make it, and the most its seek may cost, in GOPs. A
+    /// window read twice costs at least 2. Read once, it costs the GOP and the packets read
+    /// past the target for reordering; Matroska's requests stop at the next keyframe's cluster,
+    /// which the Cues tell; a fragmented MP4's double until the window is read, and overshoot
+    /// it by up to half; MPEG-TS's also read what lies between where a seek back lands and the
+    /// keyframe (0.8 s to 4 s into the clip here, for a keyframe at 4 s).
+    static let forms: [(name: String, options: [String], bound: Double)] = [
+        ("clip.mkv", ["-f", "matroska"], 1.3),
+        ("clip.ts", ["-f", "mpegts"], 2),
+        ("clip.sidx.mp4", ["-f", "mp4", "-movflags", "+frag_keyframe+empty_moov+default_base_moof+global_sidx"], 1.6)
     ]
 
     /// A keyframe's presentation time and byte position, as ffprobe lists the packets.
@@ -50,7 +56,7 @@ struct SeekWindowCostTests {
     }
 
     @Test(
-        "an exact seek late in a GOP over HTTP costs under twice the GOP's bytes, and lands on ffmpeg's frame",
+        "an exact seek late in a GOP over HTTP reads its window once, and lands on ffmpeg's frame",
         .timeLimit(.minutes(5)))
     func windowIsReadOnce() throws {
         let directory = try temporaryDirectory("seek-window-cost")
@@ -81,9 +87,6 @@ struct SeekWindowCostTests {
             // A fifth of a second before the third keyframe: the whole second GOP is needed.
             let target = ((keyframes[2].seconds - origin - 0.2) * 1000).rounded() / 1000
 
-            // A window read twice costs at least twice its bytes. Read once, it costs the GOP,
-            // the packets read past the target for reordering, what a seek without an index
-            // reads before the keyframe (MPEG-TS), and what requests that double overshoot.
             // The cost of the second of two seeks is the difference between a run of both and
             // a run of the first: the open and the first seek cost the same in each.
             let server = try HTTPServer(directory: folder.path, byteRanges: true)
@@ -93,7 +96,7 @@ struct SeekWindowCostTests {
             let both = try Self.seekCost(url, ["0.2", "\(target)"], on: server)
             let cost = both.bytes - first.bytes
             #expect(
-                Double(cost) < 2 * Double(gopBytes),
+                Double(cost) < form.bound * Double(gopBytes),
                 "\(form.name): the seek to \(target) s cost \(cost) bytes for a GOP of \(gopBytes)")
 
             let landing = try #require(both.output.compactMap(JSON.object).last, "\(form.name): \(both.output)")

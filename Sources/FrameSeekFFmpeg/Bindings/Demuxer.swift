@@ -218,6 +218,9 @@ final class Demuxer {
     /// Over HTTP, that reads will come from `range` next (`RangedHTTPReader.expect(_:)`).
     func expectReads(in range: Range<Int64>?) { ranged?.expect(range) }
 
+    /// Over HTTP, frees the bytes kept to be read again (`RangedHTTPReader.forgetFetchedBytes()`).
+    func forgetFetchedBytes() { ranged?.forgetFetchedBytes() }
+
     /// Over HTTP, that reads will likely stay in `range` (`RangedHTTPReader.expectReadsToStay(in:)`).
     func expectReadsToStay(in range: Range<Int64>?) { ranged?.expectReadsToStay(in: range) }
 

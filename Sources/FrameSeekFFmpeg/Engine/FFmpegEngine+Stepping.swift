@@ -89,7 +89,7 @@ extension FFmpegEngine {
     /// - a step's latency is its own decoding, not the time since the step before.
     ///
     /// With one decoder, on audio, or while this engine lands in seek windows (opened as needed
-    /// and its table not built: a split would first read the whole stream, 577 MB over HTTP
+    /// and its table not built: a split would first read the whole stream, 594.5 MB over HTTP
     /// for two steps into a 378 MB Matroska film), the pass is `step` after `step` on this
     /// engine, window by window, as a player steps. When a
     /// landing fails (a frame that cannot be decoded at all is stepped over, one frame more,

@@ -288,7 +288,9 @@ private struct PayloadSkippingScan {
     init(_ demuxer: Demuxer, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes) {
         ranged =
             RangedHTTPReader.reads(demuxer.path)
-            ? RangedHTTPReader(url: demuxer.path, policy: demuxer.network, firstRequestBytes: firstRequestBytes) : nil
+            // A scan reads each box once: nothing is kept to be read again.
+            ? RangedHTTPReader(url: demuxer.path, policy: demuxer.network, firstRequestBytes: firstRequestBytes, keptBytes: 0)
+            : nil
         reader =
             ranged.map { try? PayloadSkippingReader(source: $0, deadline: nil, timeout: demuxer.network.timeout) }
             ?? (try? PayloadSkippingReader(path: demuxer.path, network: demuxer.network))

@@ -87,6 +87,9 @@ struct SeekWindowReader {
         let bisection = MatroskaClusterBisection(demuxer: builder.demuxer, streamIndex: builder.streamIndex)
         defer { builder.demuxer.expectReadsToStay(in: nil) }
         for attempt in 0...Self.stepsBack {
+            // The last try's likely end would cut this try's seek short (Matroska's bisection
+            // and cluster parsing read before it is set again below).
+            builder.demuxer.expectReadsToStay(in: nil)
             let fromStreamStart = seekTo <= streamStart || attempt == Self.stepsBack
             if isAudio && fromStreamStart {
                 return .failure(Unavailable(reason: "the first audio frames are trimmed by the decoder's rule"))

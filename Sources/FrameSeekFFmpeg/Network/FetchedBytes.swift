@@ -48,6 +48,9 @@ struct FetchedBytes {
         }
     }
 
+    /// Forgets every block: the reader's owner stopped reading through it for now.
+    mutating func forgetAll() { blocks = [] }
+
     /// Copies what is kept from `offset` on, up to `count` bytes and the end of the block that
     /// holds it, into `buffer`; 0 when no kept block holds `offset`.
     func copy(at offset: Int64, into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {

@@ -42,7 +42,7 @@ final class RangedHTTPReader {
         var bytesRequested: Int64 = 0
         var requests = 0
         /// What was received most recently, read again from memory.
-        var fetched = FetchedBytes(capacity: RangedHTTPReader.keptBytes)
+        var fetched: FetchedBytes
         /// Where a read failed for good (FFmpeg's reconnects spent), and with what code: reads
         /// from there on fail at once with it. A server whose body always breaks off at one
         /// byte would otherwise cost every later read there the whole reconnect schedule
@@ -54,12 +54,13 @@ final class RangedHTTPReader {
         /// included: a server that trickles a byte at a time ends the read there.
         let deadline = NetworkDeadline()
 
-        init(url: String, size: Int64, policy: NetworkPolicy, firstRequestBytes: Int64) {
+        init(url: String, size: Int64, policy: NetworkPolicy, firstRequestBytes: Int64, keptBytes: Int) {
             self.url = url
             knownSize = size
             self.policy = policy
             self.firstRequestBytes = firstRequestBytes
             nextRequestBytes = firstRequestBytes
+            fetched = FetchedBytes(capacity: keptBytes)
         }
 
         func closeInner() { inner = nil }
@@ -112,6 +113,7 @@ final class RangedHTTPReader {
                     innerOffset = offset
                     bytesRead += Int64(got)
                 } else {
+                    bytesRead += Int64(max(0, got))
                     closeInner()
                 }
             }
@@ -151,8 +153,12 @@ final class RangedHTTPReader {
     /// Opens `url`, learning its size from a first request (`avio_size`); nil when the server
     /// does not tell the size or cannot serve ranges, where FFmpeg's own reading is used.
     /// `firstRequestBytes` is the size of a request that does not carry on from the last one:
-    /// smaller for a reader that hops from box to box.
-    init?(url: String, policy: NetworkPolicy, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes) {
+    /// smaller for a reader that hops from box to box. `keptBytes` bounds what is kept to be
+    /// read again: nothing for a reader that never reads a byte twice.
+    init?(
+        url: String, policy: NetworkPolicy, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes,
+        keptBytes: Int = RangedHTTPReader.keptBytes
+    ) {
         let options = policy.openOptions(whitelist: ResourceOrigin.remote.protocolWhitelist, reconnecting: true)
         options.set("end_offset", 1)
         let deadline = NetworkDeadline()
@@ -166,7 +172,7 @@ final class RangedHTTPReader {
             size = probe.size
         }
         guard size > 0 else { return nil }
-        let cursor = Cursor(url: url, size: size, policy: policy, firstRequestBytes: max(1, firstRequestBytes))
+        let cursor = Cursor(url: url, size: size, policy: policy, firstRequestBytes: max(1, firstRequestBytes), keptBytes: keptBytes)
         cursor.requests = 1
         cursor.bytesRequested = 1
         guard let reading = try? CustomReadContext(cursor) else { return nil }
@@ -182,6 +188,10 @@ final class RangedHTTPReader {
     /// tells): a request that starts inside it ends at its end at the latest, and one that
     /// starts at its end starts small again. Nil forgets it.
     func expectReadsToStay(in range: Range<Int64>?) { cursor.likely = range }
+
+    /// Frees what was kept to be read again (`FetchedBytes`): a decoder parked in the pool
+    /// does not hold 16 MiB while another lands.
+    func forgetFetchedBytes() { cursor.fetched.forgetAll() }
 
     /// From now on every seek comes to this reader (`direct`). libavformat reads on through
     /// the bytes up to a seek's target when the gap is under its short-seek threshold, which
