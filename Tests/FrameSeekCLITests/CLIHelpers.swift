@@ -3,6 +3,7 @@
 // oracles are in FrameSeekTestSupport, shared with the engine tests. Targets are handed to
 // the CLI as exact rationals ("value/timescale").
 
+import Foundation
 import FrameSeekCLI
 import FrameSeekCore
 import FrameSeekTestSupport
@@ -35,4 +36,14 @@ extension Oracle {
     /// The middle of frame `i`'s interval as an exact rational the CLI parses.
     func middleText(_ i: Int) -> String { middle(i).rationalText }
     func middleSeconds(_ i: Int) -> Double { middle(i).displaySeconds }
+}
+
+/// `source` stream-copied by ffmpeg (`options` before the output) into `name`, in a folder of
+/// its own inside `directory` (`name.d`), so that a range server of its own serves only it.
+func streamCopy(_ source: String, to name: String, in directory: URL, _ options: [String]) throws -> (folder: URL, path: String) {
+    let folder = directory.appendingPathComponent(name + ".d")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent(name).path
+    try runTool(["ffmpeg", "-v", "error", "-y", "-i", source, "-c", "copy"] + options + [path])
+    return (folder, path)
 }

@@ -28,10 +28,7 @@ struct SeekCostContainerTests {
             "-bf", "2", "-pix_fmt", "yuv420p", clip
         ])
         for form in Self.forms {
-            let folder = directory.appendingPathComponent(form.name + ".d")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try runTool(
-                ["ffmpeg", "-v", "error", "-y", "-i", clip, "-c", "copy"] + form.options + [folder.appendingPathComponent(form.name).path])
+            let (folder, _) = try streamCopy(clip, to: form.name, in: directory, form.options)
             let server = try HTTPServer(directory: folder.path, byteRanges: true)
             defer { server.stop() }
             let run = frameseek([

@@ -70,10 +70,7 @@ struct SeekWindowCostTests {
             "-g", "100", "-keyint_min", "100", "-sc_threshold", "0", "-bf", "2", "-pix_fmt", "yuv420p", clip
         ])
         for form in Self.forms {
-            let folder = directory.appendingPathComponent(form.name + ".d")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let path = folder.appendingPathComponent(form.name).path
-            try runTool(["ffmpeg", "-v", "error", "-y", "-i", clip, "-c", "copy"] + form.options + [path])
+            let (folder, path) = try streamCopy(clip, to: form.name, in: directory, form.options)
             let keyframes = try Self.keyframes(path)
             try #require(keyframes.count == 3, "\(form.name): \(keyframes)")
             let gopBytes = keyframes[2].position - keyframes[1].position
