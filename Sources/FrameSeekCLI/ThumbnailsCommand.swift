@@ -17,7 +17,7 @@ enum ThumbnailsCommand: Subcommand {
         """
     static let options: [CommandOption] =
         [
-            out, every, count, size, columns, rows, precision, .stream, .threads, decoders, pngCompression, format, quality, hls,
+            out, every, count, size, columns, rows, precision, index, .stream, .threads, decoders, pngCompression, format, quality, hls,
             dash, mergeInto, .tonemap, .strict
         ]
         + CommandOption.network + CommandOption.catalogRun
@@ -30,6 +30,13 @@ enum ThumbnailsCommand: Subcommand {
         Decoders of its own are used; with the default precision (any keyframe, the nearest)
         only keyframe packets are read and decoded. --precision exact gives the exact frames;
         nearest-keyframe:S or tolerance:B,A bound how far the picture may be from its time.
+        Matroska/WebM with Cues opens as needed (--index as-needed, the default): the Cues
+        decide which keyframe each time lands on, as a streaming player's scrub preview does,
+        and only that keyframe is read, so a set over HTTP costs its keyframes rather than the
+        film; a time whose keyframe the Cues cannot decide (before the first, or none within
+        a bounded precision) reads a seek window. Cues that skip keyframes give the nearest
+        keyframe they list; --index full reads the whole stream and decides on every keyframe.
+        Other containers build the whole table (an MP4's from its index).
         --decoders N (1-16; default one per core, at most 2) opens the file N times and
         decodes different thumbnails at once; the pictures are the same for any N. PNGs are
         encoded while decoding goes on, with zlib level --png-compression (default \(PNGCompression.default.level):
@@ -101,6 +108,13 @@ enum ThumbnailsCommand: Subcommand {
             how far the picture may be from its time (default: the nearest keyframe, any distance);
             exact, previous-keyframe, next-keyframe, nearest-keyframe:SECONDS, tolerance:BEFORE,AFTER
             """)
+    static let index = CommandOption(
+        "--index", .text(placeholder: "I"),
+        help: """
+            as-needed (the default): Matroska/WebM whose Cues list its keyframes lands each thumbnail
+            on the keyframe they list nearest, reading that keyframe alone; full: read the whole
+            stream first and decide on every keyframe. Other containers read the whole table either way
+            """)
     static let format = CommandOption(
         "--format", .text(placeholder: "png|jpeg|webp"),
         help: "the pictures' format (default png; jpeg with --hls or --dash)")
@@ -168,11 +182,14 @@ enum ThumbnailsCommand: Subcommand {
             do { precision = try SeekPrecision(parsing: text) } catch { throw UsageError(message: "\(error)") }
         }
         let generator = try ThumbnailGenerator(
-            path: file, options: engineOptions(arguments, cacheBytes: 0), precision: precision,
+            path: file, options: engineOptions(arguments, cacheBytes: 0, indexing: .asNeeded), precision: precision,
             prefetchingKeyframes: true)
         generator.maximumSize = size
         var damage = try DamageReport(command: name, arguments: arguments, media: generator.engine.media)
-        guard let frames = generator.engine.frameTable.seekableRange else { throw UsageError(message: "\(file): no frames") }
+        guard let frames = try generator.framesRange() else { throw UsageError(message: "\(file): no frames") }
+        // In seek windows a truncated file shows in the window at the end that gave the span:
+        // under --strict nothing is decoded then.
+        try damage.note(truncation: generator.engine.media.truncation)
         // The track covers the timeline from its zero, as a player's scrub bar does, even when
         // the first decodable frame comes later (a stream cut mid-GOP): those cues show it.
         let range = min(MediaTime.zero, frames.lowerBound)..<frames.upperBound
@@ -226,6 +243,8 @@ enum ThumbnailsCommand: Subcommand {
             try writer.add(thumbnail)
             if thumbnail.fromKeyframeOnly { keyframeOnly += 1 }
         }
+        // A window read for a thumbnail may find what the open could not.
+        try damage.note(truncation: generator.engine.media.truncation)
         let storyboard = try writer.finish(duration: range.upperBound)
         let layout = Storyboard.SheetLayout(columns: columns ?? 1, rows: rows ?? 1)
         for merge in merges { try merge.write(storyboard, directory: directory, layout: layout, format: format) }

@@ -120,10 +120,12 @@ public struct BenchRunner {
                     thumbnailer?.precision = seekPrecision
                 }
                 let thumbnail = try thumbnailer!.thumbnail(at: target)
+                // Opened with the whole table (the options' default), every thumbnail has its number.
+                let frameIndex = thumbnail.frameIndex ?? table.frameIndex(covering: thumbnail.actualTime) ?? 0
                 sample = BenchSample(
-                    target: target, latency: clock.now - start, frameIndex: thumbnail.frameIndex,
+                    target: target, latency: clock.now - start, frameIndex: frameIndex,
                     framesDecoded: thumbnail.fromKeyframeOnly ? 1 : 0,
-                    keyFrameIndex: table.randomAccessPoint(forFrame: thumbnail.frameIndex)?.frameIndex)
+                    keyFrameIndex: table.randomAccessPoint(forFrame: frameIndex)?.frameIndex)
             case .stepBackward, .stepForward:
                 let readsBefore = engine.demuxerReads
                 let report = engine.step(operation.isBackward ? .backward : .forward, count: 1)

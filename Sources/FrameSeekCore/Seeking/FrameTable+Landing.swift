@@ -83,24 +83,33 @@ extension FrameTable {
         through windowEnd: MediaTime
     ) -> Int? {
         let keyframes = keyframePositions
+        return Self.nearestKeyframe(
+            count: keyframes.count, time: { frames[keyframes[$0]].time }, to: target, within: windowStart, windowEnd
+        )
+        .map { keyframes[$0] }
+    }
+
+    /// Rule 2 on keyframe times alone: of `count` keyframes whose times `time` gives in
+    /// ascending order, the position of the one in `[windowStart, windowEnd]` nearest to
+    /// `target`, ties to the earlier; nil when none lies there. The table's own landings and a
+    /// landing on the keyframes a container's index lists (`FFmpegEngine`'s Matroska Cues)
+    /// decide by this one rule.
+    public static func nearestKeyframe(
+        count: Int, time: (Int) -> MediaTime, to target: MediaTime, within windowStart: MediaTime, _ windowEnd: MediaTime
+    ) -> Int? {
         // Position of the first keyframe whose time is after the target.
-        var low = 0, high = keyframes.count
+        var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            if frames[keyframes[mid]].time <= target { low = mid + 1 } else { high = mid }
+            if time(mid) <= target { low = mid + 1 } else { high = mid }
         }
-        let atOrBefore = low > 0 ? keyframes[low - 1] : nil
-        let after = low < keyframes.count ? keyframes[low] : nil
-        let candidateBefore = atOrBefore.flatMap { frames[$0].time >= windowStart ? $0 : nil }
-        let candidateAfter = after.flatMap { frames[$0].time <= windowEnd ? $0 : nil }
+        let candidateBefore = low > 0 && time(low - 1) >= windowStart ? low - 1 : nil
+        let candidateAfter = low < count && time(low) <= windowEnd ? low : nil
         switch (candidateBefore, candidateAfter) {
         case (nil, nil): return nil
         case (let b?, nil): return b
         case (nil, let a?): return a
-        case (let b?, let a?):
-            let distanceBefore = target - frames[b].time
-            let distanceAfter = frames[a].time - target
-            return distanceAfter < distanceBefore ? a : b
+        case (let b?, let a?): return time(a) - target < target - time(b) ? a : b
         }
     }
 }

@@ -43,6 +43,22 @@ final class ByteRangeReader {
         bytesRead += Int64(bytes.count)
         return bytes
     }
+
+    /// As `read(at:count:)`, then back to where the demuxer's I/O stood (`avio_tell`), so a
+    /// demuxer that reads on from its position (Matroska's, mid-file) is not disturbed.
+    ///
+    /// - Throws: `FFmpegError` from `avio_seek` or `avio_read`.
+    func readInPlace(at offset: Int64, count: Int) throws(FFmpegError) -> [UInt8] {
+        let position = avio_tell(context)
+        // Back also when the read fails: the demuxer reads on from there either way.
+        defer {
+            let direct = context.pointee.direct
+            context.pointee.direct = 0
+            _ = avio_seek(context, position, SEEK_SET)
+            context.pointee.direct = direct
+        }
+        return try read(at: offset, count: count)
+    }
 }
 
 /// Moves `io` to byte `offset` from the start (`avio_seek`).

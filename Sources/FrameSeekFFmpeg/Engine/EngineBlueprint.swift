@@ -27,3 +27,30 @@ extension FFmpegEngine {
             decoderParameters: pool.opener.parameters)
     }
 }
+
+/// What opening the same media again takes, as a value another thread can open it from: for
+/// another decoder of an engine that lands in seek windows (`FrameIndexing.asNeeded`), which
+/// has no whole table to share and reads its own index (Matroska's Cues) and windows.
+package struct EngineOpening: Sendable {
+    let path: String
+    let options: FFmpegEngine.Options
+}
+
+extension FFmpegEngine {
+    /// How to open this media again, with the same options but no frame cache (another
+    /// decoder lands each frame of its share once); nil for media in memory, which has no
+    /// path to open.
+    package var opening: EngineOpening? {
+        guard pool.slots[0].demuxer.memory == nil else { return nil }
+        var again = options
+        again.cacheBytes = 0
+        return EngineOpening(path: path, options: again)
+    }
+
+    /// Opens the media `opening` names, as `init(path:options:)` does.
+    ///
+    /// - Throws: `MediaError` as `init(path:options:)` does.
+    package convenience init(_ opening: EngineOpening) throws(MediaError) {
+        try self.init(path: opening.path, options: opening.options)
+    }
+}

@@ -11,6 +11,12 @@ extension FFmpegEngine {
         guard let deferredIndex, !executor.table.coversStream else { return executor.table }
         let whole = try deferredIndex.wholeTable()
         executor.adopt(whole)
+        // The whole table tells a truncated file, as a `full` open's does.
+        if let truncation = TruncationCheck.check(
+            pool.active.demuxer, table: whole.table, readError: whole.readError, stated: deferredIndex.statedDuration)
+        {
+            executor.noteTruncation(truncation)
+        }
         return whole.table
     }
 
@@ -43,14 +49,14 @@ extension FFmpegEngine {
     /// seek, no keyframe before the target), on the whole table instead.
     func seekInWindow(
         to time: MediaTime, precision: SeekPrecision, interruption: SeekInterruptionFlag?,
-        deferredIndex: DeferredIndex
+        deferredIndex: DeferredIndex, mode: LandingMode = .decode
     ) throws(MediaError) -> SeekLanding {
         do { try FrameTable.checkRequest(time, precision: precision) } catch {
             throw MediaError(path: path, reason: .invalidRequest, cause: error.description)
         }
         guard let span = windowSpan(for: time, precision: precision) else {
             try completeFrameTable()
-            return try executor.land(executor.plan(at: time, precision: precision), interruption: interruption)
+            return try executor.land(executor.plan(at: time, precision: precision), mode: mode, interruption: interruption)
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -65,7 +71,7 @@ extension FFmpegEngine {
         }
         let windowReads = pool.reads - readsBefore
         let windowTime = clock.now - start
-        let landing = try executor.land(executor.plan(at: time, precision: precision), interruption: interruption)
+        let landing = try executor.land(executor.plan(at: time, precision: precision), mode: mode, interruption: interruption)
         return landing.addingWindowCost(reads: windowReads, demuxerSeeks: seeks, latency: windowTime)
     }
 
@@ -74,8 +80,18 @@ extension FFmpegEngine {
     func readWindow(
         from start: Int64, through end: Int64?, deferredIndex: DeferredIndex
     ) throws(MediaError) -> SeekWindowReader.Window? {
+        try readWindow(deferredIndex: deferredIndex) { reader throws(MediaError) in try reader.read(keyframeAtOrBefore: start, through: end)
+        }
+    }
+
+    /// Reads the window `read` gives through the active decoder's demuxer, and plans on it from
+    /// now on; nil when it gives none.
+    func readWindow(
+        deferredIndex: DeferredIndex,
+        _ read: (SeekWindowReader) throws(MediaError) -> Result<SeekWindowReader.Window, SeekWindowReader.Unavailable>
+    ) throws(MediaError) -> SeekWindowReader.Window? {
         let reader = deferredIndex.windowReader(pool.active.demuxer)
-        guard case .success(let window) = try reader.read(keyframeAtOrBefore: start, through: end) else { return nil }
+        guard case .success(let window) = try read(reader) else { return nil }
         executor.adopt(window.result)
         // A window that ran to the end of the stream holds its last frames: what tells a
         // truncated file from a whole one, as the whole scan would have.
@@ -86,7 +102,7 @@ extension FFmpegEngine {
         {
             executor.noteTruncation(truncation)
         }
-        let first = window.result.table.randomAccessPoints.first?.pts ?? start
+        let first = window.result.table.randomAccessPoints.first?.pts ?? window.completeThrough
         deferredIndex.plansOn(
             window: min(first, window.completeThrough)...window.completeThrough, startsStream: window.startsStream)
         return window
@@ -96,7 +112,7 @@ extension FFmpegEngine {
     /// `start`, and every frame through `end` (nil: through the first keyframe at or after
     /// `start`). Rounded outward, so the window holds at least what the landing rules look at.
     /// Nil when the time cannot be placed (the end of a stream of unknown duration).
-    private func windowSpan(for time: MediaTime, precision: SeekPrecision) -> (start: Int64, end: Int64?)? {
+    func windowSpan(for time: MediaTime, precision: SeekPrecision) -> (start: Int64, end: Int64?)? {
         let table = executor.table
         let (before, after) = precision.window
         func pts(_ t: MediaTime) -> Int64? {

@@ -245,11 +245,16 @@ public final class FFmpegEngine: PlaybackEngine {
         let demuxerForScan = demuxer
         let threads = options.threads
         // A decoder that cannot open only means no prefetch: the landings decode as ever. An
-        // MP4's index says where each keyframe is, so its keyframes are read when asked for
+        // MP4's index says where each keyframe is, and so do the Cues of a Matroska file opened
+        // as needed (`landsOnListedKeyframes`), so their keyframes are read when asked for
         // rather than all of them during a scan of the whole file.
+        let cuesListKeyframes =
+            options.indexing == .asNeeded && memory == nil && demuxer.formatName == "matroska,webm"
+            && (ByteRangeReader(borrowing: demuxer).flatMap { try? MatroskaClusterBisection.seekHeadListsCues(in: $0) } ?? false)
         let indexLocatesKeyframes =
-            options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
-            && demuxer.indexEntryCount(of: streamIndex) > 0
+            cuesListKeyframes
+            || (options.readsContainerIndex && memory == nil && demuxer.formatName.hasPrefix("mov")
+                && demuxer.indexEntryCount(of: streamIndex) > 0)
         let isVideo = stream.mediaType == .video
         let prefetch =
             !options.prefetchesKeyframes || indexLocatesKeyframes || !isVideo
@@ -304,7 +309,7 @@ public final class FFmpegEngine: PlaybackEngine {
                 },
                 // Taken before any window is read: a fragmented MP4's demuxer updates it from the
                 // fragments it reads.
-                statedDuration: statedDuration(),
+                statedDuration: statedDuration(), indexListsKeyframes: cuesListKeyframes,
                 buildTable: { () throws(MediaError) in
                     // The deferred containers have no sample table: a fragmented MP4's boxes, or a scan.
                     let fresh = try builder.reopened(probingStreams: false)

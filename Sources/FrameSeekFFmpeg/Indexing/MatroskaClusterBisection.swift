@@ -56,7 +56,7 @@ final class MatroskaClusterBisection {
         else { return [] }
         var low = below.position, high = min(size, above.map { max($0.position, below.position) } ?? size)
         guard high - low > Self.granularity else { return [] }
-        if listsCues == nil { listsCues = try Self.seekHeadListsCues(reader.read(at: 0, count: Self.headBytes)) }
+        if listsCues == nil { listsCues = try Self.seekHeadListsCues(in: reader) }
         guard listsCues == false else { return [] }
         var found: [Cluster] = []
         while high - low > Self.granularity {
@@ -101,6 +101,14 @@ final class MatroskaClusterBisection {
 
     /// How much of the file's start is searched for a SeekHead entry naming the Cues.
     static let headBytes = 64 * 1024
+
+    /// Whether the SeekHead of the file `reader` reads lists Cues, from its first `headBytes`;
+    /// the demuxer's I/O is left where it stood.
+    ///
+    /// - Throws: `FFmpegError` from the read.
+    static func seekHeadListsCues(in reader: ByteRangeReader) throws(FFmpegError) -> Bool {
+        seekHeadListsCues(try reader.readInPlace(at: 0, count: headBytes))
+    }
 
     /// Whether `head`, the file's first bytes, holds a SeekHead entry for the Cues: a SeekID
     /// element (0x53AB, 4 bytes) whose value is the Cues' ID (0x1C53BB6B).

@@ -151,6 +151,36 @@ struct SeekWindowReader {
         return .failure(Unavailable(reason: "no keyframe found before the target"))
     }
 
+    /// The window of the keyframe with PTS `pts` alone, which the container's index lists
+    /// (Matroska's Cues): the seek goes to it, and only its packet is read. What a thumbnail on
+    /// that keyframe needs, and no more: a window through the next packets would read a part
+    /// of the GOP for nothing. Unavailable when the first packet the seek gives is not a
+    /// keyframe with that PTS (an index that is wrong): the usual window must answer.
+    func read(keyframeAt pts: Int64) throws(MediaError) -> Result<Window, Unavailable> {
+        let demuxer = builder.demuxer
+        demuxer.expectReadsToStay(in: nil)
+        do { try demuxer.seek(streamIndex: builder.streamIndex, to: pts) } catch {
+            return .failure(Unavailable(reason: "the demuxer cannot seek (\(error.message))"))
+        }
+        let packet = Packet()
+        while true {
+            let more: Bool
+            do { more = try demuxer.read(into: packet) } catch {
+                throw MediaError(
+                    path: demuxer.path, reason: .readFailed, cause: "reading the keyframe failed: \(demuxer.log.message(for: error))")
+            }
+            guard more else { return .failure(Unavailable(reason: "no packet after the keyframe's seek")) }
+            defer { packet.unref() }
+            guard packet.streamIndex == builder.streamIndex else { continue }
+            guard packet.isKeyframe, packet.pts == pts else {
+                return .failure(Unavailable(reason: "the index lists a keyframe where the stream has none"))
+            }
+            let result = try builder.tableFromPackets(
+                ScannedPackets(packets: [ScannedPacket(packet)]), missingDataBefore: [:], source: .seekWindow)
+            return .success(Window(result: result, completeThrough: pts, readError: nil, demuxerSeeks: 1, startsStream: false))
+        }
+    }
+
     /// Seeks to before the stream's first packet. A seek to the first PTS is not enough where
     /// that packet is decoded after others (a B-frame stream's first keyframe has the lowest
     /// DTS, and MPEG-TS seeks by DTS), so it aims a step earlier, where demuxers that refuse a

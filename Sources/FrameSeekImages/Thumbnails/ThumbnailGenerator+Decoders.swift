@@ -55,34 +55,50 @@ extension ThumbnailGenerator {
         var jobs: [ThumbnailJob] = []
         var planFailure: MediaError?
         for time in times {
-            let plan: LandingPlan
-            do { plan = try self.plan(at: time) } catch { planFailure = error; break }
-            if let last = jobs.last, last.plan.frameIndex == plan.frameIndex {
+            let job: ThumbnailJob
+            do { job = try self.job(at: time) } catch { planFailure = error; break }
+            if let last = jobs.last, let frame = job.frame, last.frame == frame {
                 jobs[jobs.count - 1].alsoServes.append(time)
             } else {
-                jobs.append(ThumbnailJob(plan: plan))
+                jobs.append(job)
             }
         }
-        let board = ThumbnailBoard(jobs: jobs)
+        // In seek windows the last job is this decoder's: the window it read at the end of the
+        // stream for the set's span (`framesRange()`) holds the last keyframe, which a helper
+        // would read again, and FFmpeg's Matroska seek reads on to the end for it.
+        let board = ThumbnailBoard(jobs: jobs, lastJobForCaller: !engine.indexesWholeStream)
         defer { framesMadeByOtherDecoders = board.stopAndWaitForHelpers() }
-        if opensHelpers, jobs.count > 1 {
+        // In seek windows another decoder opens the media again (its own Cues and windows);
+        // media in memory has no path to open, and stays on this decoder.
+        let opening = engine.indexesWholeStream ? nil : engine.opening
+        if opensHelpers, jobs.count > 1, engine.indexesWholeStream || opening != nil {
             let wanted = min(decoders, jobs.count, Self.maximumDecoders) - 1
-            while helpers.count < wanted { helpers.append(Self.openHelper(helpers.count + 1, blueprint: engine.blueprint)) }
+            let open: @Sendable () throws(MediaError) -> FFmpegEngine
+            if let opening {
+                open = { () throws(MediaError) in try FFmpegEngine(opening) }
+            } else {
+                let blueprint = engine.blueprint
+                open = { () throws(MediaError) in try FFmpegEngine(sharingIndexOf: blueprint) }
+            }
+            // Helpers land one kind of job: those opened for the other are closed.
+            if helpersShareWholeTable != engine.indexesWholeStream { closeHelpers() }
+            helpersShareWholeTable = engine.indexesWholeStream
+            while helpers.count < wanted { helpers.append(Self.openHelper(helpers.count + 1, open)) }
             let (size, precision) = (maximumSize, precision)
             for helper in helpers.prefix(max(0, wanted)) {
                 board.start(helper) { generator, job in
                     generator.maximumSize = size
                     generator.precision = precision
-                    return Result { () throws(MediaError) in try generator.thumbnail(for: job.plan, inForwardPass: true) }
+                    return Result { () throws(MediaError) in try generator.thumbnail(for: job) }
                 }
             }
         }
         var done = 0
         for index in jobs.indices {
             let thumbnail = try board.result(of: index, callerDecodes: callerDecodes) { _, job in
-                Result { () throws(MediaError) in try self.thumbnail(for: job.plan, inForwardPass: true) }
+                Result { () throws(MediaError) in try self.thumbnail(for: job) }
             }.get()
-            for time in [jobs[index].plan.requested] + jobs[index].alsoServes {
+            for time in [jobs[index].requested] + jobs[index].alsoServes {
                 try deliver(time == thumbnail.requestedTime ? thumbnail : thumbnail.shown(for: time))
                 done += 1
                 progress?(done, times.count)
@@ -91,13 +107,35 @@ extension ThumbnailGenerator {
         if let planFailure { throw planFailure }
     }
 
-    /// Decoder `number`: a generator opened on a queue of its own, where it stays, with an
-    /// engine sharing the first engine's index (`blueprint`). It is nil there when the media
-    /// cannot be opened again (removed since): the other decoders then do its share.
-    static func openHelper(_ number: Int, blueprint: EngineBlueprint) -> QueueConfined<ThumbnailGenerator?> {
+    /// The job for the thumbnail at `time`: its landing planned on the whole table, or, while
+    /// the engine plans in seek windows, the keyframe the container's index chose for it, if any.
+    func job(at time: MediaTime) throws(MediaError) -> ThumbnailJob {
+        try planOnWholeTableUnlessKeyframesAreListed()
+        guard engine.indexesWholeStream else {
+            return ThumbnailJob(landing: .inWindow(time, listedKeyframe: try engine.listedKeyframe(for: time, precision: precision)))
+        }
+        return ThumbnailJob(landing: .planned(try plan(at: time)))
+    }
+
+    /// The thumbnail `job` asks for; on the whole table, landed as a pass in time order lands
+    /// it unless `inForwardPass` is false (`thumbnail(for:inForwardPass:)`).
+    func thumbnail(for job: ThumbnailJob, inForwardPass: Bool = true) throws(MediaError) -> Thumbnail {
+        switch job.landing {
+        case .planned(let plan): return try thumbnail(for: plan, inForwardPass: inForwardPass)
+        case .inWindow(let time, let keyframe): return try thumbnailInWindow(at: time, listedKeyframe: keyframe)
+        }
+    }
+
+    /// Decoder `number`: a generator opened on a queue of its own, where it stays, with the
+    /// engine `open` makes there: one sharing the first engine's index (its blueprint), or, in
+    /// seek windows, the media opened again. It is nil there when the media cannot be opened
+    /// again (removed since): the other decoders then do its share.
+    static func openHelper(
+        _ number: Int, _ open: @escaping @Sendable () throws(MediaError) -> FFmpegEngine
+    ) -> QueueConfined<ThumbnailGenerator?> {
         let helper = QueueConfined<ThumbnailGenerator?>(nil, label: "frameseek.thumbnails.decoder-\(number + 1)")
         helper.schedule { generator in
-            generator = try? ThumbnailGenerator(engine: FFmpegEngine(sharingIndexOf: blueprint))
+            generator = (try? open()).flatMap { try? ThumbnailGenerator(engine: $0) }
         }
         return helper
     }
@@ -112,12 +150,45 @@ extension Thumbnail {
     }
 }
 
-/// One frame to make a thumbnail of, planned once, and the later times that land on it too.
+/// One frame to make a thumbnail of, decided once, and the later times that land on it too.
 struct ThumbnailJob: Sendable {
-    /// The landing, planned for the first time that lands on this frame.
-    let plan: LandingPlan
+    /// How the frame is found.
+    enum Landing: Sendable {
+        /// Planned on the whole table, for the first time that lands on this frame.
+        case planned(LandingPlan)
+        /// In a seek window, for this time: on the keyframe the container's index chose, or
+        /// where a seek at the generator's precision lands.
+        case inWindow(MediaTime, listedKeyframe: Int64?)
+    }
+
+    let landing: Landing
     /// The later times, in order, that land on the same frame and share its picture.
     var alsoServes: [MediaTime] = []
+
+    /// The first time that lands on the frame.
+    var requested: MediaTime {
+        switch landing {
+        case .planned(let plan): return plan.requested
+        case .inWindow(let time, _): return time
+        }
+    }
+
+    /// What tells that two times land on the same frame before either lands: the planned frame
+    /// in the table, or the listed keyframe's PTS. Nil when it is known only once landed.
+    var frame: ThumbnailFrame? {
+        switch landing {
+        case .planned(let plan): return .numbered(plan.frameIndex)
+        case .inWindow(_, let keyframe): return keyframe.map(ThumbnailFrame.listedKeyframe)
+        }
+    }
+}
+
+/// The frame a thumbnail job will land on, known before it lands: a number in the whole table,
+/// or the PTS of a keyframe the container's index lists. Apart, so that a frame number and a
+/// PTS of the same value never name one frame.
+enum ThumbnailFrame: Hashable, Sendable {
+    case numbered(Int)
+    case listedKeyframe(Int64)
 }
 
 /// The jobs of one `forEachThumbnail` run and their pictures, shared by its decoders.

@@ -8,8 +8,9 @@ public struct Thumbnail: Sendable, Hashable {
     public let requestedTime: MediaTime
     /// The presentation time of the frame used (AVAssetImageGenerator's "actual time").
     public let actualTime: MediaTime
-    /// That frame's index in presentation order.
-    public let frameIndex: Int
+    /// That frame's index in presentation order; nil when it landed in a seek window, without
+    /// the whole stream's table (`FrameIndexing.asNeeded`).
+    public let frameIndex: Int?
     /// True when the picture came from decoding one keyframe alone.
     public let fromKeyframeOnly: Bool
     /// The picture, upright and in the display aspect, fitted in the maximum size.
@@ -51,6 +52,9 @@ public final class ThumbnailGenerator {
     /// The other decoders, each a generator of its own on a queue of its own, opened from
     /// this engine's index when first needed and kept until this generator goes.
     var helpers: [QueueConfined<ThumbnailGenerator?>] = []
+    /// Whether `helpers` were opened from the whole table (sharing it) or in seek windows (the
+    /// media opened again): they land only jobs of that kind.
+    var helpersShareWholeTable = false
 
     /// Opens `path` with an engine of its own, to land at `precision` (by default the nearest
     /// keyframe, however far). The other decoders that `thumbnails(at:decoders:progress:)`
@@ -80,6 +84,7 @@ public final class ThumbnailGenerator {
                 : "stream \(stream.index) is \(stream.mediaType.rawValue); thumbnails need a video stream"
             throw MediaError(path: path, reason: .noPlayableStream, cause: detail)
         }
+        try planOnWholeTableUnlessKeyframesAreListed()
     }
 
     /// Makes thumbnails with `engine`, which must be the generator's alone from then on (the
@@ -94,9 +99,11 @@ public final class ThumbnailGenerator {
         opensHelpers = false
     }
 
-    deinit {
-        // Each other decoder's engine is closed on its own queue, and before this returns, so
-        // no file stays open after the generator.
+    deinit { closeHelpers() }
+
+    /// Closes each other decoder's engine on its own queue, and before this returns, so no
+    /// file stays open after the generator, or after helpers opened for another way of landing.
+    func closeHelpers() {
         for helper in helpers {
             let closed = DispatchSemaphore(value: 0)
             helper.schedule { generator in
@@ -105,6 +112,30 @@ public final class ThumbnailGenerator {
             }
             closed.wait()
         }
+        helpers = []
+    }
+
+    /// Called before each landing is decided, as the precision may have changed since the open.
+    /// Opened as needed, thumbnails land in seek windows only where the container's index
+    /// lists the keyframes (Matroska's Cues) and the precision reaches a keyframe however far
+    /// (one side unbounded, as the default): each then reads one keyframe. Elsewhere a window
+    /// per thumbnail would read and decode up to a GOP each, more than the whole table costs (a
+    /// fragmented MP4's boxes) or than one pass over the file (MPEG-TS), so it is built.
+    func planOnWholeTableUnlessKeyframesAreListed() throws(MediaError) {
+        guard !engine.indexesWholeStream else { return }
+        let reachesAnyKeyframe = toleranceBefore == .positiveInfinity || toleranceAfter == .positiveInfinity
+        if !reachesAnyKeyframe || !engine.landsOnListedKeyframes { try engine.completeFrameTable() }
+    }
+
+    /// The span of the stream's frames on the timeline, what a set of thumbnails covers: the
+    /// whole table's, or in seek windows from zero to where the last frame ends (a window
+    /// read at the end: the last GOP, where a truncated file shows). Nil without frames.
+    ///
+    /// - Throws: `MediaError` as a seek to the end does.
+    package func framesRange() throws(MediaError) -> Range<MediaTime>? {
+        let end = try engine.framesEnd()
+        if engine.indexesWholeStream { return engine.frameTable.seekableRange }
+        return end.flatMap { $0 > .zero ? .zero..<$0 : nil }
     }
 
     /// The tolerance as a seek precision.
@@ -136,7 +167,27 @@ public final class ThumbnailGenerator {
 
     /// The thumbnail for `time`.
     public func thumbnail(at time: MediaTime) throws(MediaError) -> Thumbnail {
-        try thumbnail(for: plan(at: time))
+        try planOnWholeTableUnlessKeyframesAreListed()
+        if !engine.indexesWholeStream {
+            return try thumbnailInWindow(at: time, listedKeyframe: engine.listedKeyframe(for: time, precision: precision))
+        }
+        return try thumbnail(for: plan(at: time))
+    }
+
+    /// The thumbnail for `time` while the engine plans in seek windows: on `listedKeyframe`
+    /// when the container's index chose it (`FFmpegEngine.listedKeyframe(for:precision:)`),
+    /// reading that keyframe alone, else as a seek at the generator's precision lands.
+    func thumbnailInWindow(at time: MediaTime, listedKeyframe: Int64?) throws(MediaError) -> Thumbnail {
+        let landing: SeekLanding
+        if let listedKeyframe {
+            landing = try engine.landOnListedKeyframe(listedKeyframe, for: time, precision: precision)
+        } else {
+            landing = try engine.landInWindow(at: time, precision: precision)
+        }
+        return Thumbnail(
+            requestedTime: time, actualTime: landing.frame.time, frameIndex: landing.isIndexed ? landing.frame.index : nil,
+            fromKeyframeOnly: landing.plan.landedOnKeyframeInWindow, image: try picture(),
+            decodeErrors: landing.decodeErrors)
     }
 
     /// Thumbnails for many times in one pass in time order (the demuxer only ever seeks
