@@ -167,11 +167,7 @@ public final class ThumbnailGenerator {
 
     /// The thumbnail for `time`.
     public func thumbnail(at time: MediaTime) throws(MediaError) -> Thumbnail {
-        try planOnWholeTableUnlessKeyframesAreListed()
-        if !engine.indexesWholeStream {
-            return try thumbnailInWindow(at: time, listedKeyframe: engine.listedKeyframe(for: time, precision: precision))
-        }
-        return try thumbnail(for: plan(at: time))
+        try thumbnail(for: job(at: time), inForwardPass: false)
     }
 
     /// The thumbnail for `time` while the engine plans in seek windows: on `listedKeyframe`
