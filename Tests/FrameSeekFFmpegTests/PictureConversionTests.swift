@@ -84,8 +84,14 @@ struct PictureConversionTests {
     }
 
     /// How many bytes differ, the length difference counting as differing bytes: one number
-    /// for a failure message, not two pictures.
+    /// for a failure message, not two pictures. Equal pictures, the passing case, take one
+    /// memcmp: counting a byte at a time through a closure, in a debug build and under the
+    /// sanitizers, made this suite the longest of the whole run (minutes under TSan).
     func differingBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        zip(a, b).reduce(abs(a.count - b.count)) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+        let equal =
+            a.count == b.count
+            && a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+        if equal { return 0 }
+        return zip(a, b).reduce(abs(a.count - b.count)) { $0 + ($1.0 == $1.1 ? 0 : 1) }
     }
 }
