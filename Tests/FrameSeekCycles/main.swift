@@ -34,8 +34,8 @@ let sanitizerAllocatedBytes = dlsym(nil, "__sanitizer_get_current_allocated_byte
     unsafeBitCast($0, to: (@convention(c) () -> Int).self)
 }
 
-/// KiB the sanitizer's allocator holds, or -1 in an ordinary build.
-func allocatedKiB() -> Int { sanitizerAllocatedBytes.map { $0() / 1024 } ?? -1 }
+/// KiB the sanitizer's allocator holds, as JSON: null in an ordinary build.
+func allocatedKiB() -> String { sanitizerAllocatedBytes.map { String($0() / 1024) } ?? "null" }
 
 /// One cycle: every resource an open engine and a thumbnail generator hold is released when
 /// they go out of scope at its end.
@@ -58,7 +58,7 @@ guard arguments.count == 4, let cycles = Int(arguments[2]), let warmup = Int(arg
 let path = arguments[1]
 let clock = ContinuousClock()
 let start = clock.now
-var warm: (fds: Int, rss: Int, allocated: Int) = (0, 0, 0)
+var warm: (fds: Int, rss: Int, allocated: String) = (0, 0, "null")
 var peakRSS = 0
 do {
     for index in 1...cycles {
