@@ -16,7 +16,7 @@ import FrameSeekCore
 import FrameSeekTestSupport
 import Testing
 
-@Suite("CLI: live DASH (dynamic MPDs)", .serialized, .ffmpegLog)
+@Suite("CLI: live DASH (dynamic MPDs)", .ownThread, .ffmpegLog)
 struct CLIDASHLiveTests {
     /// The segments seg00000.m4s ... and init.m4s of a clip `seconds` long, and the MD5 of each
     /// of its frames, in order.

@@ -70,13 +70,23 @@ struct CLIIndexCacheTests {
         #expect(before["md5"] is String)
     }
 
+    /// `frameseek ARGUMENTS` as a process of its own, with its index cache in `cache`. An entry
+    /// planted larger than the cache's limit makes every write beside it evict: in the folder the
+    /// other tests share, their entries would go between their writes and their reads.
+    private static func run(_ arguments: [String], cache: String) throws -> (status: Int32?, out: [String], err: [String]) {
+        let command = ["/usr/bin/env", "XDG_CACHE_HOME=\(cache)", Repository.builtExecutable("frameseek")] + arguments
+        let run = try runBounded(command, bound: .seconds(60))
+        return (run.exitStatus, run.stdout.split(whereSeparator: \.isNewline).map(String.init), run.errorLines)
+    }
+
     @Test("An entry that is a FIFO or larger than the cache is one warning, never read; the entry is rewritten")
     func plantedEntryWarns() throws {
         for (label, cause) in [("fifo", "it is a FIFO, not a regular file"), ("huge", "it is larger than 512 MiB, the limit for it")] {
             let (directory, file) = try Self.copy("media/h264_mpegts_offset.ts")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let entry = try #require(Self.json(frameseek(["index", file, "--json"]).out.first)["entry"] as? String)
-            let answer = frameseek(["seek", file, "2.5", "--md5", "--json"])
+            let cache = directory.appendingPathComponent("cache").path
+            let entry = try #require(Self.json(try Self.run(["index", file, "--json"], cache: cache).out.first)["entry"] as? String)
+            let answer = try Self.run(["seek", file, "2.5", "--md5", "--json"], cache: cache)
             try FileManager.default.removeItem(atPath: entry)
             if label == "fifo" {
                 // Opened as a cache file is opened elsewhere, it would block this process for ever.
@@ -88,8 +98,8 @@ struct CLIIndexCacheTests {
                 try handle.truncate(atOffset: 512 << 20 + 1)
                 try handle.close()
             }
-            let seek = frameseek(["seek", file, "2.5", "--md5", "--json"])
-            #expect(seek.code == .success)
+            let seek = try Self.run(["seek", file, "2.5", "--md5", "--json"], cache: cache)
+            #expect(seek.status == 0)
             #expect(
                 seek.err.count == 1 && seek.err[0].contains(file) && seek.err[0].contains("was not used")
                     && seek.err[0].contains(cause), "\(label): \(seek.err)")
@@ -100,7 +110,8 @@ struct CLIIndexCacheTests {
                     && JSON.int(landed["landed_pts"]) == JSON.int(expected["landed_pts"]) && expected["md5"] is String,
                 "\(label): the landing is the one the table from the media gives")
             #expect(FileKind(at: entry) == .regular && (FileKind.byteCount(at: entry) ?? 0) < 1 << 20, "\(label): rewritten")
-            #expect(frameseek(["seek", file, "2.5", "--md5", "--json"]).err.isEmpty, "\(label): the rewritten entry is read")
+            #expect(
+                try Self.run(["seek", file, "2.5", "--md5", "--json"], cache: cache).err.isEmpty, "\(label): the rewritten entry is read")
         }
     }
 

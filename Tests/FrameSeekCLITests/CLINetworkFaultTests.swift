@@ -9,7 +9,7 @@ import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command line: network faults", .ffmpegLog)
+@Suite("Command line: network faults", .ownThread, .ffmpegLog)
 struct CLINetworkFaultTests {
     /// The rollover fixture's ten segments, `copies` times over, as seg000.ts, seg001.ts, ...
     static func liveSegments(copies: Int = 1) throws -> TemporaryDirectory {

@@ -48,7 +48,7 @@ private final class PlayProcess {
     }
 }
 
-@Suite("CLI: play --resume across processes", .serialized, .ffmpegLog)
+@Suite("CLI: play --resume across processes", .ownThread, .ffmpegLog)
 struct CLIPlayTests {
     /// 12 s: kill points stay before its last 3 s, where a position counts as finished.
     static let clip = Repository.fixture("media/h264_bframes_gop250.mp4")

@@ -91,7 +91,7 @@ func ffmpegFrameMD5s(_ path: String, stream: Int) throws -> [MediaTime: String]?
     return frames.isEmpty ? nil : frames
 }
 
-@Suite("Hostile files: damaged copies of every fixture", .serialized, .ffmpegLog)
+@Suite("Hostile files: damaged copies of every fixture", .ffmpegLog)
 struct HostileFileTests {
     /// Every media file once (a file with two oracle streams is damaged once).
     static let files: [Fixture] = {

@@ -9,7 +9,7 @@ import Foundation
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Command line: hostile origins", .serialized, .ffmpegLog)
+@Suite("Command line: hostile origins", .ownThread, .ffmpegLog)
 struct HostileOriginTests {
     static let segmentNames = (24...27).map { "360p30_h264_48k_160_aac_ts-00000000\($0).ts" }
 

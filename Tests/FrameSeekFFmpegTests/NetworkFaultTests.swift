@@ -9,7 +9,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Network faults", .ffmpegLog)
+@Suite("Network faults", .ownThread, .ffmpegLog)
 struct NetworkFaultTests {
     /// The first, a middle and the last of four segments.
     static let positions = [0, 1, 3]

@@ -9,7 +9,7 @@ import FrameSeekFFmpeg
 import FrameSeekTestSupport
 import Testing
 
-@Suite("Files over HTTP cut short", .ffmpegLog)
+@Suite("Files over HTTP cut short", .ownThread, .ffmpegLog)
 struct TruncatedBodyTests {
     /// `names` in `directory`, served with every body of each cut at half the file.
     static func serveCutInHalf(_ names: [String], in directory: TemporaryDirectory) throws -> HTTPServer {

@@ -13,14 +13,7 @@ import Testing
 /// this trait; the trait only makes them readable for the test that needs them. Add it to a
 /// suite with `@Suite("…", .ffmpegLog)`: it applies to every test in the suite, nested ones
 /// included.
-package struct FFmpegLogTrait: TestTrait, SuiteTrait, TestScoping {
-    package var isRecursive: Bool { true }
-
-    /// A scope for each test case; none around a suite as a whole, whose cases each get one.
-    package func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
-    }
-
+package struct FFmpegLogTrait: CaseScopingTrait {
     package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -50,6 +50,9 @@ struct PlayerCancelTests {
         #expect(outcome.interruption == .cancelled)
         #expect(outcome.error == nil, "an interruption is not an error")
         #expect(player.currentTime == oracle.time(100))
+        // The outcome is delivered at the cancel, while the engine's seek may still be unwinding:
+        // its record is read once the engine's queue has run.
+        await h.drainEngine()
         guard case .threw(let error)? = h.probe.innerSeeks.last else {
             Issue.record("the cancelled seek landed in the engine: \(h.probe.innerSeeks)")
             return

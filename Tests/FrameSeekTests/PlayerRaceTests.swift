@@ -273,8 +273,12 @@ struct PlayerRaceTests {
         // its synchronous part (state reset) and queues the engine's release behind the step.
         h.probe.setBeforeStep { [weak player] number in
             guard number == 1, let player else { return }
+            // Held until the task is stored: close() ends the step at once, and the test reads
+            // `closing` as soon as the step returns.
+            closer.hold()
             let task = Task(executorPreference: closer) { await player.close() }
             closing.withLock { $0 = task }
+            closer.release()
             closer.drain()
         }
         defer { h.probe.setBeforeStep(nil) }
