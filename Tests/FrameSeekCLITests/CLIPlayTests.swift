@@ -73,15 +73,20 @@ struct CLIPlayTests {
     }
 
     /// Runs `play` with `arguments` until it reports `seconds` of media time (or ends), then
-    /// kills it (SIGKILL); returns the last time it reported.
+    /// kills it (SIGKILL); returns the last time it reported, the lines it printed between the
+    /// one read and the kill included: on a loaded machine it plays on while this reads.
     static func playAndKill(_ arguments: [String], after seconds: Double) throws -> Double {
         let run = try PlayProcess(arguments)
         var reported = 0.0
-        while let line = run.next() {
+        func read(_ line: [String: Any]) {
             if line["event"] as? String == "time", let time = line["time"] as? Double { reported = time }
+        }
+        while let line = run.next() {
+            read(line)
             if reported >= seconds { break }
         }
         run.kill()
+        while let line = run.next() { read(line) }
         return reported
     }
 
