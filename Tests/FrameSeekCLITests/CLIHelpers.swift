@@ -23,6 +23,12 @@ func frameseek(_ arguments: [String]) -> RunResult {
     return RunResult(code: code, stdout: output, stderr: errors)
 }
 
+/// `frameseek ARGUMENTS` as a process of its own, bounded in time, with its index cache in
+/// `cache`: its entries neither come from nor go to the folder the in-process runs share.
+func frameseekProcess(_ arguments: [String], indexCacheIn cache: String, bound: Duration) throws -> BoundedRun {
+    try runBounded(["/usr/bin/env", "XDG_CACHE_HOME=\(cache)", Repository.builtExecutable("frameseek")] + arguments, bound: bound)
+}
+
 extension MediaTime {
     /// The exact rational as the CLI parses it, "value/timescale".
     var rationalText: String { "\(value)/\(timescale)" }

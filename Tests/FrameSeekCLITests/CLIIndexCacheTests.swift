@@ -74,8 +74,7 @@ struct CLIIndexCacheTests {
     /// planted larger than the cache's limit makes every write beside it evict: in the folder the
     /// other tests share, their entries would go between their writes and their reads.
     private static func run(_ arguments: [String], cache: String) throws -> (status: Int32?, out: [String], err: [String]) {
-        let command = ["/usr/bin/env", "XDG_CACHE_HOME=\(cache)", Repository.builtExecutable("frameseek")] + arguments
-        let run = try runBounded(command, bound: .seconds(60))
+        let run = try frameseekProcess(arguments, indexCacheIn: cache, bound: .seconds(60))
         return (run.exitStatus, run.stdout.split(whereSeparator: \.isNewline).map(String.init), run.errorLines)
     }
 

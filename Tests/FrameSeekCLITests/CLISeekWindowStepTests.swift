@@ -161,8 +161,7 @@ struct CLISeekWindowStepTests {
         // nor go to the one the other tests share.
         let cache = directory.file("cache")
         func run(_ arguments: [String]) throws -> (lines: [[String: Any]], errors: String) {
-            let command = ["/usr/bin/env", "XDG_CACHE_HOME=\(cache)", Repository.builtExecutable("frameseek")] + arguments
-            let run = try runBounded(command, bound: .seconds(120))
+            let run = try frameseekProcess(arguments, indexCacheIn: cache, bound: .seconds(120))
             #expect(run.exitStatus == 0, "frameseek \(arguments.joined(separator: " ")): exit \(run.exitStatus ?? -1), \(run.stderr)")
             let lines = run.stdout.split(whereSeparator: \.isNewline).map { JSON.object(String($0)) }
             #expect(!lines.contains { $0 == nil }, "frameseek \(arguments.joined(separator: " ")): not JSON: \(run.stdout.prefix(300))")
