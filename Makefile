@@ -20,22 +20,28 @@ demo: build
 # tables in $XDG_CACHE_HOME, and a run must neither read an earlier build's nor leave its own.
 TEST_CACHE = XDG_CACHE_HOME=$(CURDIR)/.build/test-cache
 
+# The three runs start the same ffmpeg and ffprobe commands on the same bytes: scripts/memo
+# answers a command it has seen from what FFmpeg printed and wrote the first time (its header
+# says which commands it keeps). The folder is named for the FFmpeg build that answered.
+FFMPEG_MEMO = PATH="$(CURDIR)/scripts/memo:$$PATH" \
+	FRAMESEEK_FFMPEG_MEMO="$(CURDIR)/.build/ffmpeg-memo/$$(ffmpeg -version | sha256sum | cut -c1-16)"
+
 # A passing run prints the test runner's lines and nothing else: FFmpeg's log is shown only for a
 # failing test. scripts/quiet-test.sh fails a passing run whose output holds a line of it.
 test: deps
 	rm -rf .build/test-cache
-	$(TEST_CACHE) scripts/quiet-test.sh $(SWIFT) test
+	$(TEST_CACHE) $(FFMPEG_MEMO) scripts/quiet-test.sh $(SWIFT) test
 
 # A build directory of its own, so switching between the two builds never reuses stale objects.
 test-tsan: deps
 	rm -rf .build/test-cache
-	$(TEST_CACHE) scripts/quiet-test.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(TEST_CACHE) $(FFMPEG_MEMO) scripts/quiet-test.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # AddressSanitizer (LeakSanitizer included), decoder threads at 1 as by default. Leaks that are
 # FFmpeg's or the Swift runtime's own are suppressed in scripts/lsan.supp, each with its reason.
 test-asan: deps
 	rm -rf .build/test-cache
-	$(TEST_CACHE) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+	$(TEST_CACHE) $(FFMPEG_MEMO) ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
 		scripts/quiet-test.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # The DocC site of every public module in .build/docs-site/, built with warnings as errors, then
