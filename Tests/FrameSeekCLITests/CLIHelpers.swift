@@ -23,6 +23,21 @@ func frameseek(_ arguments: [String]) -> RunResult {
     return RunResult(code: code, stdout: output, stderr: errors)
 }
 
+/// `frameseek ARGUMENTS` in-process `count` times, on `lanes` threads at once (`inLanes`):
+/// for runs that mostly wait on a server.
+func frameseekInLanes(_ count: Int, lanes: Int, _ arguments: [String]) -> [RunResult] {
+    inLanes(count, lanes: lanes) { _ in
+        let run = frameseek(arguments)
+        return (run.code, run.stdout.text, run.stderr.text)
+    }
+    .map { code, out, err in
+        let output = CapturedOutput(), errors = CapturedOutput()
+        output.write(out)
+        errors.write(err)
+        return RunResult(code: code, stdout: output, stderr: errors)
+    }
+}
+
 /// `frameseek ARGUMENTS` as a process of its own, bounded in time, with its index cache in
 /// `cache`: its entries neither come from nor go to the folder the in-process runs share.
 func frameseekProcess(_ arguments: [String], indexCacheIn cache: String, bound: Duration) throws -> BoundedRun {

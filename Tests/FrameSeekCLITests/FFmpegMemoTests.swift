@@ -15,12 +15,14 @@ struct FFmpegMemoTests {
         init() throws { folder = try TemporaryDirectory() }
         var entries: [String] { ((try? folder.names()) ?? []).filter { !$0.hasPrefix(".") } }
 
-        func run(_ tool: String, _ arguments: [String], requiringSuccess: Bool = true) throws -> String {
+        func run(_ tool: String, _ arguments: [String], in directory: String? = nil, requiringSuccess: Bool = true) throws -> String {
             let script = Repository.root.appendingPathComponent("scripts/memo/\(tool)").path
             let environment = [
                 "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "FRAMESEEK_FFMPEG_MEMO": folder.path
             ]
-            return try runTool([script] + arguments, environment: environment, requiringSuccess: requiringSuccess)
+            return try runTool(
+                [script] + arguments, in: directory.map { URL(fileURLWithPath: $0) }, environment: environment,
+                requiringSuccess: requiringSuccess)
         }
     }
 
@@ -87,21 +89,49 @@ struct FFmpegMemoTests {
         #expect(memo.entries.count == 1)
     }
 
-    @Test("not kept: a playlist input, an answer naming its path, a failure, a written playlist")
+    @Test(
+        "not kept: a playlist written (by -f or by its name) or read, an answer naming its path, a failure, a file named inside a filter"
+    )
     func notKept() throws {
         let memo = try Memo()
         let folder = try TemporaryDirectory()
+        let source = Repository.fixture("media/h264_bframes_gop250.mp4")
         _ = try memo.run(
             "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-i", Repository.fixture("media/h264_bframes_gop250.mp4"), "-c", "copy", "-f", "hls",
-                "-hls_playlist_type", "vod", folder.file("index.m3u8")
-            ])
+            ["-nostdin", "-v", "error", "-i", source, "-c", "copy", "-f", "hls", "-hls_playlist_type", "vod", folder.file("index.m3u8")])
         _ = try memo.run("ffmpeg", Self.framemd5(folder.file("index.m3u8")))
+        // The name alone picks the DASH muxer, which writes segments beside the manifest.
+        _ = try memo.run("ffmpeg", ["-nostdin", "-v", "error", "-i", source, "-c", "copy", folder.file("manifest.mpd")])
+        #expect(try folder.names().contains { $0.hasSuffix(".m4s") })
+
         let named = try memo.run(
             "ffprobe", ["-v", "error", "-show_entries", "format=filename", "-of", "csv=p=0", Repository.fixture("media/h264_vfr.mkv")])
         #expect(named.contains(Repository.fixture("media/h264_vfr.mkv")))
-        _ = try memo.run("ffmpeg", Self.framemd5(folder.file("missing.mp4")), requiringSuccess: false)
+
+        // A file that is there but is not media: FFmpeg fails on it, and a failure is not kept.
+        try Data(repeating: 0x47, count: 4096).write(to: URL(fileURLWithPath: folder.file("noise.mp4")))
+        _ = try memo.run("ffmpeg", Self.framemd5(folder.file("noise.mp4")), requiringSuccess: false)
+
+        // ssim writes its per-frame log to the file its option names, relative to the folder.
+        _ = try memo.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-i", source, "-i", source, "-frames:v", "2", "-lavfi", "ssim=stats_file=ssim.log", "-f",
+                "framemd5", "-"
+            ],
+            in: folder.path)
+        #expect(FileManager.default.fileExists(atPath: folder.file("ssim.log")))
         #expect(memo.entries.isEmpty)
+    }
+
+    @Test("the same bytes named .mp4 and .ts are two keys: FFmpeg's probe can go by the name")
+    func keyedByExtension() throws {
+        let memo = try Memo()
+        let folder = try TemporaryDirectory()
+        for name in ["clip.mp4", "clip.ts"] {
+            try FileManager.default.copyItem(atPath: Repository.fixture("media/h264_vfr.mkv"), toPath: folder.file(name))
+            _ = try memo.run("ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", folder.file(name)])
+        }
+        #expect(memo.entries.count == 2)
     }
 }

@@ -60,9 +60,7 @@ extension FFmpegEngine {
     ///
     /// - Throws: `MediaError` (`.invalidRequest`) for a time or tolerance no landing can aim at.
     package func listedKeyframe(for time: MediaTime, precision: SeekPrecision) throws(MediaError) -> Int64? {
-        do { try FrameTable.checkRequest(time, precision: precision) } catch {
-            throw MediaError(path: path, reason: .invalidRequest, cause: error.description)
-        }
+        try FrameTable.checkRequest(time, precision: precision, for: path)
         guard time.isNumeric, let listed = listedKeyframes(), let first = listed.first, first.time <= time else { return nil }
         let (before, after) = precision.window
         return FrameTable.nearestKeyframe(

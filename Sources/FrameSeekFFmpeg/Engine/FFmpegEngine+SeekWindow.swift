@@ -51,9 +51,7 @@ extension FFmpegEngine {
         to time: MediaTime, precision: SeekPrecision, interruption: SeekInterruptionFlag?,
         deferredIndex: DeferredIndex, mode: LandingMode = .decode
     ) throws(MediaError) -> SeekLanding {
-        do { try FrameTable.checkRequest(time, precision: precision) } catch {
-            throw MediaError(path: path, reason: .invalidRequest, cause: error.description)
-        }
+        try FrameTable.checkRequest(time, precision: precision, for: path)
         guard let span = windowSpan(for: time, precision: precision) else {
             try completeFrameTable()
             return try executor.land(executor.plan(at: time, precision: precision), mode: mode, interruption: interruption)

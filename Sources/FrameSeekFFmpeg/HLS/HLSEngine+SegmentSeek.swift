@@ -55,9 +55,7 @@ extension HLSEngine {
     func seekInSegments(
         to time: MediaTime, precision: SeekPrecision, interruption: SeekInterruptionFlag?
     ) throws(MediaError) -> SeekLanding {
-        do { try FrameTable.checkRequest(time, precision: precision) } catch {
-            throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
-        }
+        try FrameTable.checkRequest(time, precision: precision, for: url)
         let clock = ContinuousClock()
         let start = clock.now
         let readsBefore = reads
@@ -91,10 +89,7 @@ extension HLSEngine {
                 last += 1
                 continue
             }
-            let plan: LandingPlan
-            do { plan = try run.table.planLanding(at: time, precision: precision) } catch {
-                throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
-            }
+            let plan = try run.table.planLanding(at: time, precision: precision, for: url)
             let fetching = clock.now - start
             return try land(
                 plan, on: run, isWholeWindow: false, mode: .decode, interruption: interruption, readsBefore: readsBefore
@@ -122,10 +117,7 @@ extension HLSEngine {
     ) throws(MediaError) -> SeekLanding {
         let clock = ContinuousClock()
         try indexWholeWindow()
-        let plan: LandingPlan
-        do { plan = try index.table.planLanding(at: time, precision: precision) } catch {
-            throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
-        }
+        let plan = try index.table.planLanding(at: time, precision: precision, for: url)
         let indexing = clock.now - start
         return try land(plan, on: index, mode: .decode, interruption: interruption, readsBefore: readsBefore)
             .addingWindowCost(reads: nil, demuxerSeeks: 0, latency: indexing)

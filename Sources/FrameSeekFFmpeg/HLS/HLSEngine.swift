@@ -324,12 +324,7 @@ public final class HLSEngine: LivePlaybackEngine {
             return try seekInSegments(to: time, precision: precision, interruption: interruption)
         }
         let readsBefore = reads
-        let plan: LandingPlan
-        do {
-            plan = try frameTable.planLanding(at: time, precision: precision)
-        } catch {
-            throw MediaError(path: url, reason: .invalidRequest, cause: error.description)
-        }
+        let plan = try frameTable.planLanding(at: time, precision: precision, for: url)
         return try land(plan, on: index, mode: .decode, interruption: interruption, readsBefore: readsBefore)
     }
 

@@ -162,11 +162,7 @@ final class LandingExecutor {
     /// Plans the landing for `time` at `precision` by the landing rules
     /// (`FrameTable.planLanding`), failing as this file's `MediaError`.
     func plan(at time: MediaTime, precision: SeekPrecision) throws(MediaError) -> LandingPlan {
-        do {
-            return try table.planLanding(at: time, precision: precision)
-        } catch {
-            throw MediaError(path: path, reason: .invalidRequest, cause: error.description)
-        }
+        try table.planLanding(at: time, precision: precision, for: path)
     }
 
     /// Carries out `plan`: the one function where a landing happens. Seeks, steps, thumbnails
