@@ -26,7 +26,7 @@ TEST_CACHE = XDG_CACHE_HOME=$(CURDIR)/.build/test-cache
 # packages (the encoders FFmpeg loads among them) and the script's rules.
 FFMPEG_MEMO = PATH="$(CURDIR)/scripts/memo:$$PATH" \
 	FRAMESEEK_FFMPEG_MEMO="$(CURDIR)/.build/ffmpeg-memo/$$( { /usr/bin/ffmpeg -version; /usr/bin/ffprobe -version; \
-		dpkg-query -W 2>/dev/null; cat scripts/memo/ffmpeg; } | sha256sum | cut -c1-16)"
+		dpkg-query -W 2>/dev/null; cat $(CURDIR)/scripts/memo/ffmpeg; } | sha256sum | cut -c1-16)"
 
 # A passing run prints the test runner's lines and nothing else: FFmpeg's log is shown only for a
 # failing test. scripts/quiet-test.sh fails a passing run whose output holds a line of it.

@@ -90,7 +90,7 @@ struct FFmpegMemoTests {
     }
 
     @Test(
-        "not kept: a playlist written (by -f or by its name) or read, an answer naming its path, a failure, a file named inside a filter"
+        "not kept: a playlist written (by -f or by its name) or read, an answer naming its path, -f null, a failure, a file named inside a filter"
     )
     func notKept() throws {
         let memo = try Memo()
@@ -107,6 +107,9 @@ struct FFmpegMemoTests {
         let named = try memo.run(
             "ffprobe", ["-v", "error", "-show_entries", "format=filename", "-of", "csv=p=0", Repository.fixture("media/h264_vfr.mkv")])
         #expect(named.contains(Repository.fixture("media/h264_vfr.mkv")))
+
+        // -f null's only product is the time it took, which the bench measures.
+        _ = try memo.run("ffmpeg", ["-nostdin", "-v", "error", "-i", source, "-frames:v", "2", "-f", "null", "-"])
 
         // A file that is there but is not media: FFmpeg fails on it, and a failure is not kept.
         try Data(repeating: 0x47, count: 4096).write(to: URL(fileURLWithPath: folder.file("noise.mp4")))
