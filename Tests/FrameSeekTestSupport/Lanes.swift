@@ -20,10 +20,12 @@ package func inLanes<Result: Sendable>(_ count: Int, lanes: Int, _ body: @escapi
         ended.enter()
         Thread {
             FFmpegLogTranscript.$current.withValue(transcript) {
-                while case let index = next.withLock({ n -> Int in
-                    defer { n += 1 }
-                    return n
-                }), index < count {
+                while true {
+                    let index = next.withLock { n -> Int in
+                        defer { n += 1 }
+                        return n
+                    }
+                    guard index < count else { break }
                     let result = body(index)
                     results.withLock { $0[index] = result }
                 }
