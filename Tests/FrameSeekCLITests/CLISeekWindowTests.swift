@@ -282,23 +282,6 @@ extension RemuxOracle {
     }
 }
 
-/// The names of an MP4's top-level boxes, in file order.
-func topLevelBoxes(_ path: String) throws -> [String] {
-    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    func bigEndian(_ at: Int, _ count: Int) -> Int { bytes[at..<(at + count)].reduce(0) { $0 << 8 | Int($1) } }
-    var names: [String] = []
-    var offset = 0
-    while offset + 8 <= bytes.count {
-        names.append(String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self))
-        var size = bigEndian(offset, 4)
-        if size == 1, offset + 16 <= bytes.count { size = bigEndian(offset + 8, 8) }
-        if size == 0 { size = bytes.count - offset }
-        guard size >= 8 else { throw OracleError("\(path): box of \(size) bytes at \(offset)") }
-        offset += size
-    }
-    return names
-}
-
 @Suite("CLI: exact landings in seek windows of remuxed fixtures", .ffmpegLog)
 struct CLISeekWindowTests {
     /// How the frame table is built for a seek: `--index` as the command line spells it.

@@ -70,17 +70,7 @@ struct ContainerIndexTests {
         #expect(read * 100 < Self.fileSize(long) * 3, "the index scan read \(read) of \(Self.fileSize(long)) bytes")
 
         // ffprobe's packets, in presentation order: the PTS and keyframes the table must have.
-        let csv = try runTool([
-            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
-            "-of", "csv=p=0", long
-        ])
-        var probed: [(pts: Int64, key: Bool)] = []
-        for line in csv.split(whereSeparator: \.isNewline) {
-            let fields = line.split(separator: ",")
-            guard let pts = fields.first.flatMap({ Int64($0) }) else { continue }
-            probed.append((pts, fields.count > 1 && fields[1].hasPrefix("K")))
-        }
-        probed.sort { $0.pts < $1.pts }
+        let probed = try probedVideoPackets(long)
         #expect(probed.count == copies * oracle.count)
         #expect(table.frames.map { $0.pts } == probed.map { $0.pts })
         #expect(table.frames.map { $0.isKeyframe } == probed.map { $0.key })

@@ -24,7 +24,8 @@ final class PayloadSkippingReader {
         var skipped: [Range<Int64>] = []
         /// Where the inner context stands; a read elsewhere seeks it first.
         var innerOffset: Int64 = 0
-        /// Bytes really read from the file or URL.
+        /// Bytes really read from the source: the file or URL, or the bytes an earlier walk
+        /// over the file kept (`ReceivedBytesSource`).
         var bytesRead: Int64 = 0
         /// Bytes answered without reading.
         var bytesSkipped: Int64 = 0

@@ -223,29 +223,46 @@ extension FrameTableBuilder {
         guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil, demuxer.stream(streamIndex).frameCount == 0,
             let boxes = ByteRangeReader(borrowing: demuxer), let size = boxes.size
         else { return .declined(movedDemuxer: false) }
-        // Over HTTP the walk asks for what it reads and no more: a header after a hop over an
-        // `mdat` is a request for its 16 bytes, and another box (a `moof`) is read on through,
-        // with the header after it, in one request. Reading on from a header would fetch samples.
+        // Over HTTP the walk asks for little more than it reads: a header after a hop over an
+        // `mdat` is a request for its 16 bytes and for twice the last `moof`, so that a `moof`
+        // of about that size comes in the same request with the header after it. The boxes the
+        // scan reads (`moof`, and the header's) are read whole and kept (`ReceivedBoxBytes`),
+        // and the scan reads them from there: one request a fragment, where the walk asked for
+        // each `moof` in two and the scan for each again. Reading on from a header without a
+        // bound would fetch samples.
         let demuxer = demuxer
+        let keepsBoxes = demuxer.ranged != nil
+        var received = ReceivedBoxBytes()
+        var lastMoofBytes: Int64 = 0
         var expected: Range<Int64>?
         let walked = MP4SampleTable.mediaDataBodies(
             fileSize: size,
             using: { offset, count in
-                if expected?.contains(offset) != true {
-                    expected = offset..<(offset + Int64(count))
+                let inExpected = expected.map { $0.contains(offset) && $0.upperBound - offset >= Int64(count) } ?? false
+                if !inExpected {
+                    let guess = min(2 * lastMoofBytes, 256 * 1024)
+                    expected = offset..<RangedHTTPReader.sum(offset, Int64(count) + guess)
                     demuxer.expectReads(in: expected)
                 }
-                return try? boxes.read(at: offset, count: count)
+                let bytes = try? boxes.read(at: offset, count: count)
+                if keepsBoxes, let bytes { received.keep(bytes, at: offset) }
+                return bytes
             },
             visiting: { box in
                 guard box.type != "mdat" else { return }
-                expected = box.body.lowerBound..<(box.body.upperBound + 16)
+                expected = box.body.lowerBound..<RangedHTTPReader.sum(box.body.upperBound, 16)
                 demuxer.expectReads(in: expected)
+                guard keepsBoxes, ReceivedBoxBytes.scanReads(box.type) else { return }
+                let bodyBytes = box.body.upperBound - box.body.lowerBound
+                let body = received.hasRoom(for: bodyBytes) ? try? boxes.read(at: box.body.lowerBound, count: Int(bodyBytes)) : nil
+                if let body { received.keep(body, at: box.body.lowerBound) }
+                if box.type == "moof" { lastMoofBytes = body == nil ? 0 : box.body.upperBound - box.start }
             })
         demuxer.expectReads(in: nil)
         guard let bodies = walked, !bodies.isEmpty else { return .declined(movedDemuxer: true) }
-        // A `moof` is a few kilobytes: its request starts small, and grows while a large one is read.
-        let scan = PayloadSkippingScan(demuxer, firstRequestBytes: 8 * 1024)
+        // A `moof` is a few kilobytes: one the walk did not keep (past the budget) is asked for
+        // in a request that starts small, and grows while a large one is read.
+        let scan = PayloadSkippingScan(demuxer, firstRequestBytes: 8 * 1024, received: keepsBoxes ? received : nil)
         // Skipped from the start: the header's own walk over fragments (without a `sidx`) then
         // steps over every `mdat` too.
         guard let reader = scan.reader, let packets = packets(through: reader, skipping: bodies, fromTheStart: true),
@@ -285,14 +302,19 @@ private struct PayloadSkippingScan {
     let reader: PayloadSkippingReader?
     private let ranged: RangedHTTPReader?
 
-    init(_ demuxer: Demuxer, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes) {
-        ranged =
+    /// Over HTTP, reads inside `received` are answered from it.
+    init(_ demuxer: Demuxer, firstRequestBytes: Int64 = RangedHTTPReader.defaultFirstRequestBytes, received: ReceivedBoxBytes? = nil) {
+        let ranged =
             RangedHTTPReader.reads(demuxer.path)
             // A scan reads each box once: nothing is kept to be read again.
             ? RangedHTTPReader(url: demuxer.path, policy: demuxer.network, firstRequestBytes: firstRequestBytes, keptBytes: 0)
             : nil
+        self.ranged = ranged
         reader =
-            ranged.map { try? PayloadSkippingReader(source: $0, deadline: nil, timeout: demuxer.network.timeout) }
+            ranged.map { ranged in
+                let source: any ByteSource = received.map { ReceivedBytesSource($0, reading: ranged) } ?? ranged
+                return try? PayloadSkippingReader(source: source, deadline: nil, timeout: demuxer.network.timeout)
+            }
             ?? (try? PayloadSkippingReader(path: demuxer.path, network: demuxer.network))
     }
 

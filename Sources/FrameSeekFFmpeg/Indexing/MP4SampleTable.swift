@@ -154,7 +154,8 @@ private struct BoxReader {
     /// walk moves past it, so every read goes forward.
     func forEachChild(of range: Range<Int64>, _ visit: (Box) -> Bool) {
         var offset = range.lowerBound, visited = 0
-        while offset + 8 <= range.upperBound, visited < 100_000 {
+        // Measured from the end: a size a server states may put `range` within 8 bytes of Int64.max.
+        while range.upperBound - offset >= 8, visited < 100_000 {
             guard let header = read(offset, Int(min(16, range.upperBound - offset))), header.count >= 8 else { return }
             var size = Int64(header.uint32(at: 0)), headerSize: Int64 = 8
             if size == 1 {
