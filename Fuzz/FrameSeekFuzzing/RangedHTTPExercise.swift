@@ -7,9 +7,10 @@ import FrameSeekFFmpeg
 /// `http://127.0.0.1:PORT/.../media.mp4` (so through `RangedHTTPReader`, and its sample table
 /// through `ByteRangeReader`), then seeked once.
 ///
-/// The first byte places the seek in the table and picks the file (its lowest bit: the `moov`
-/// before or after the samples); every three bytes after it are one request's
-/// directive. No two faults come in a row, and at most one per input costs real time (see
+/// The first byte places the seek in the table and picks the file: a fragmented MP4 (a `moof`
+/// per GOP and a `sidx`, whose table is read from its `moof` boxes) when it is 6 modulo 8, else
+/// by its lowest bit the `moov` before or after the samples. Every three bytes after it are one
+/// request's directive. No two faults come in a row, and at most one per input costs real time (see
 /// `script`), so an input takes a few seconds at worst and the fuzzer still tries many. The engine reads with a
 /// 2 s read timeout and no retries of FrameSeek's own.
 package enum RangedHTTPExercise {
@@ -32,10 +33,10 @@ package enum RangedHTTPExercise {
         }
     }
 
-    /// The server, serving `Fuzz/media/tiny-h264.mp4` and the same stream with its `moov`
-    /// after the samples (read by a seek past them); nil when it could not listen.
+    /// The server, serving `Fuzz/media/tiny-h264.mp4`, the same stream with its `moov` after
+    /// the samples (read by a seek past them) and fragmented; nil when it could not listen.
     package static let server: ScriptedHTTPServer? = ScriptedHTTPServer(
-        bodies: ["tiny-h264.mp4", "tiny-h264-moov-at-end.mp4"].compactMap { name in
+        bodies: ["tiny-h264.mp4", "tiny-h264-moov-at-end.mp4", "tiny-h264-fragmented.mp4"].compactMap { name in
             FileManager.default.contents(atPath: FuzzScratch.media(name)).map(Array.init)
         })
 
@@ -51,8 +52,10 @@ package enum RangedHTTPExercise {
             summary.error = "no loopback server"
             return summary
         }
-        // The seek's place picks the body too: its lowest bit.
-        let run = server.beginRun(summary.directives, body: Int(bytes.first ?? 0))
+        // The seek's place picks the body too (see the type's comment). The fragmented file
+        // takes a residue no earlier seed or finding has, so they replay as they were found.
+        let place = Int(bytes.first ?? 0)
+        let run = server.beginRun(summary.directives, body: place % 8 == 6 ? 2 : place & 1)
         openAndSeek("http://127.0.0.1:\(server.port)\(run.path)", placing: bytes.first ?? 128, into: &summary)
         summary.requests = server.endRun(run.id)
         return summary

@@ -202,8 +202,9 @@ struct RemoteInputFuzzRegressionTests {
     func rangedHTTPInput(_ input: FuzzInput) throws {
         let summary = RangedHTTPExercise.run(input.bytes)
         #expect(summary.error != nil || summary.frameCount > 0, "\(summary)")
-        // honest and honest-moov-at-end: the two files the server serves, whose frames are the same.
-        guard input.isSeed, input.testDescription.hasPrefix("honest") else { return }
+        // honest, honest-moov-at-end and fragmented-honest: the three files the server serves,
+        // whose frames are the same.
+        guard input.isSeed, input.testDescription.hasPrefix("honest") || input.testDescription == "fragmented-honest" else { return }
         let local = try FFmpegEngine(path: FuzzScratch.media("tiny-h264.mp4"))
         #expect(summary.frameCount == local.frameTable.frames.count && summary.landed, "\(summary)")
     }

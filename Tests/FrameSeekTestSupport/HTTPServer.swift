@@ -41,8 +41,6 @@ public final class HTTPServer {
         throw OracleError("python3 -m http.server did not report its port: \(text)")
     }
 
-    /// What scripts/range-http-server.py has sent so far: bytes of file data and requests
-    /// (its `/__stats`), fetched with Python's own HTTP client.
     /// Requests for each path (no leading slash), answered or failed on purpose, and the
     /// faults injected by kind (scripts/range-http-server.py's `/__stats`).
     public func requestsAndFaults() throws -> (paths: [String: Int], faults: [String: Int]) {
@@ -55,6 +53,8 @@ public final class HTTPServer {
         return (stats.paths, stats.faults)
     }
 
+    /// What scripts/range-http-server.py has sent so far: bytes of file data and requests
+    /// (its `/__stats`), fetched with Python's own HTTP client.
     public func sent() throws -> (bytes: Int64, requests: Int) {
         let json = try runTool([
             "python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
