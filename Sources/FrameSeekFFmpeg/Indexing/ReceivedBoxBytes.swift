@@ -18,7 +18,13 @@ struct ReceivedBoxBytes {
 
     let budget: Int
     private(set) var count = 0
-    private var ranges: [(start: Int64, bytes: [UInt8])] = []
+    private var ranges: [Kept] = []
+
+    private struct Kept {
+        let start: Int64
+        var bytes: [UInt8]
+        var end: Int64 { start + Int64(bytes.count) }
+    }
 
     init(budget: Int = Self.defaultBudget) { self.budget = budget }
 
@@ -32,17 +38,16 @@ struct ReceivedBoxBytes {
     /// Keeps `bytes`, received at `offset`: the part past the last range kept, joined to it when
     /// it follows on, and nothing once the budget is reached.
     mutating func keep(_ bytes: [UInt8], at offset: Int64) {
-        let end = RangedHTTPReader.sum(offset, Int64(bytes.count))
-        guard !bytes.isEmpty, end > (ranges.last.map { $0.start + Int64($0.bytes.count) } ?? 0) else { return }
-        if let last = ranges.last, offset <= last.start + Int64(last.bytes.count) {
+        guard !bytes.isEmpty, RangedHTTPReader.sum(offset, Int64(bytes.count)) > (ranges.last?.end ?? 0) else { return }
+        if let last = ranges.last, offset <= last.end {
             guard offset >= last.start else { return }
-            let new = bytes.dropFirst(Int(last.start + Int64(last.bytes.count) - offset))
+            let new = bytes.dropFirst(Int(last.end - offset))
             guard count + new.count <= budget else { return }
             ranges[ranges.count - 1].bytes.append(contentsOf: new)
             count += new.count
         } else {
             guard count + bytes.count <= budget else { return }
-            ranges.append((offset, bytes))
+            ranges.append(Kept(start: offset, bytes: bytes))
             count += bytes.count
         }
     }
@@ -54,7 +59,7 @@ struct ReceivedBoxBytes {
         var low = 0, high = ranges.count  // ranges[..<low] end at or before offset
         while low < high {
             let mid = (low + high) / 2
-            if ranges[mid].start + Int64(ranges[mid].bytes.count) <= offset { low = mid + 1 } else { high = mid }
+            if ranges[mid].end <= offset { low = mid + 1 } else { high = mid }
         }
         guard low < ranges.count else { return (0, nil) }
         let range = ranges[low]
