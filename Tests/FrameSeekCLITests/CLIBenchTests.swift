@@ -1,4 +1,9 @@
 // `frameseek bench`: the JSON contract, landings checked against ffprobe, and the report.
+// Every workload runs with `--floor`, the same landings decoded by a bare libavcodec loop that
+// stops only on the landed frame's PTS: a landing whose PTS the decoder never gives back fails
+// the run, so every video fixture (open GOPs, B-pyramids, edit lists, VFR, MPEG-TS offsets)
+// must come through it, for the seeking and the stepping workloads alike. One run serves both
+// checks: on the phone clips the bench's decoding is most of what the suite costs.
 
 import Foundation
 import FrameSeekCLI
@@ -12,13 +17,13 @@ struct CLIBenchTests {
     static let sampleFields = ["target", "latency_ms", "frame_index", "frames_decoded", "key_frame_index"]
 
     @Test(
-        "bench --json: every workload on every video fixture, with the contract's fields",
+        "bench --json --floor: every workload on every video fixture, with the contract's fields; the floor finds every landed frame in the bare loop",
         arguments: FixtureCatalog.video)
     func everyWorkload(_ fixture: Fixture) throws {
         let oracle = try Oracle(fixture)
         let lines = jsonLines([
             "bench", fixture.path, "--stream", String(fixture.stream), "--workload", "all",
-            "-n", "8", "--json"
+            "-n", "8", "--floor", "--json"
         ])
         #expect(
             lines.map { $0["workload"] as? String } == ["random", "scrub", "backstep", "sequential", "thumbnails", "sample", "open", "long"]
@@ -37,6 +42,7 @@ struct CLIBenchTests {
             let latencies = samples.compactMap { ($0["latency_ms"] as? NSNumber)?.doubleValue }.sorted()
             let median = (object["median_ms"] as? NSNumber)?.doubleValue ?? -1
             #expect(latencies.first! <= median && median <= latencies.last!, "\(fixture.id) \(workload): median outside the samples")
+            try checkFloor(object, samples: samples, median: median, context: "\(fixture.id) \(workload)")
             if workload == "sequential" {
                 #expect(samples.compactMap { JSON.int($0["frame_index"]) } == Array(0..<min(8, oracle.count)))
             }
@@ -61,6 +67,22 @@ struct CLIBenchTests {
                 let visited = samples.compactMap { JSON.int($0["frame_index"]) }
                 #expect(zip(visited, visited.dropFirst()).allSatisfy { $1 == $0 - 1 }, "\(fixture.id): backstep visits \(visited)")
             }
+        }
+    }
+
+    /// A landing workload's floor timed every landing; open, long and thumbnails have none (each
+    /// sample there is an open, or a picture that is not a landing).
+    private func checkFloor(_ object: [String: Any], samples: [[String: Any]], median: Double, context: String) throws {
+        guard !["open", "long", "thumbnails"].contains(object["workload"] as? String) else {
+            #expect(object["floor"] == nil, "\(context): no landing to floor")
+            return
+        }
+        let floor = try #require(object["floor"] as? [String: Any], "\(context): no floor")
+        #expect(JSON.int(floor["n"]) == samples.count, "\(context): the floor timed every landing")
+        let floorMedian = try #require((floor["median_ms"] as? NSNumber)?.doubleValue)
+        #expect(floorMedian > 0)
+        if let overhead = (floor["overhead"] as? NSNumber)?.doubleValue {
+            #expect(abs(overhead - (median / floorMedian - 1)) < 1e-9)
         }
     }
 

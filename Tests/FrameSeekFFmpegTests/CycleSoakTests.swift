@@ -1,5 +1,5 @@
-// Opening, seeking, stepping, making a thumbnail and closing 2,000 times leaks neither file
-// descriptors nor memory.
+// Opening, seeking, stepping, making a thumbnail and closing 2,000 times (600 under a
+// sanitizer) leaks neither file descriptors nor memory.
 //
 // The cycles run in a child process, frameseek-cycles (Tests/FrameSeekCycles), built beside
 // this test bundle. /proc/self counts the whole process: here the other suites, running in
@@ -36,14 +36,27 @@ struct CycleSoakTests {
     /// the warm-up, and a leak of even 2 KiB per cycle would exceed it.
     static let allowedGrowthKiB = 4 * 1024
 
-    /// Under a sanitizer, the growth allowed in what its allocator holds: a leak of 600 bytes per
-    /// cycle would exceed it. The resident size is not compared there: it is the allocator's
-    /// high-water mark and shadow memory, which one burst of allocations on a loaded machine
-    /// raised by 9.8 MiB for good in a CI run whose allocated bytes were flat.
-    static let allowedAllocatedGrowthKiB = 1024
+    /// Under a sanitizer, the growth allowed in what its allocator holds over the measured
+    /// cycles: a leak of 650 bytes per cycle would exceed it. The resident size is not compared
+    /// there: it is the allocator's high-water mark and shadow memory, which one burst of
+    /// allocations on a loaded machine raised by 9.8 MiB for good in a CI run whose allocated
+    /// bytes were flat. What is allocated moves by about 125 KiB without any leak: libdispatch
+    /// keeps caches for the decode-ahead worker's blocks, which grow to that and stop (measured
+    /// with 2,000 to 40,000 bare `async` calls: the same 125 KiB).
+    static let allowedAllocatedGrowthKiB = 320
+
+    /// Whether this process runs under ASan or TSan (`make test-asan`, `make test-tsan`), whose
+    /// allocators answer for their bytes.
+    static let underSanitizer = dlsym(nil, "__sanitizer_get_current_allocated_bytes") != nil
+
+    /// Cycles and warm-up: 2,000 and 200 where only the resident size can be read, whose pages
+    /// hide a small leak for long; 600 and 100 under a sanitizer, whose exact count of allocated
+    /// bytes finds the same leak per cycle in a quarter of the cycles (each cycle costs three
+    /// times as much there).
+    static let (cycles, warmup) = underSanitizer ? (600, 100) : (2000, 200)
 
     @Test(
-        "2,000 cycles keep file descriptors exactly flat and memory within 4 MiB after a warm-up (1 MiB allocated under a sanitizer)",
+        "2,000 cycles keep file descriptors exactly flat and memory within 4 MiB after a warm-up (600 cycles and 320 KiB allocated under a sanitizer)",
         .timeLimit(.minutes(5)))
     func cyclesStayFlat() throws {
         let helper = Self.helper
@@ -55,9 +68,11 @@ struct CycleSoakTests {
         environment["ASAN_OPTIONS"] = [environment["ASAN_OPTIONS"], "quarantine_size_mb=0"]
             .compactMap { $0 }.joined(separator: ":")
         let output = try runTool(
-            [helper, Repository.fixture("media/h264_anamorphic_sar64x45.mp4"), "2000", "200"], environment: environment)
+            [helper, Repository.fixture("media/h264_anamorphic_sar64x45.mp4"), String(Self.cycles), String(Self.warmup)],
+            environment: environment)
         let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
-        #expect(report.cycles == 2000)
+        #expect(report.cycles == Self.cycles)
+        #expect((report.allocated_kib_end != nil) == Self.underSanitizer, "the helper is built as this suite is")
         #expect(
             report.fds_end == report.fds_after_warmup,
             "open descriptors went from \(report.fds_after_warmup) to \(report.fds_end)")
@@ -69,6 +84,8 @@ struct CycleSoakTests {
             } else {
                 ("resident", report.rss_kib_after_warmup, report.rss_kib_end, Self.allowedGrowthKiB)
             }
-        #expect(after - before <= allowed, "\(measure) memory grew by \(after - before) KiB over 1,800 cycles (\(before) to \(after) KiB)")
+        #expect(
+            after - before <= allowed,
+            "\(measure) memory grew by \(after - before) KiB over \(Self.cycles - Self.warmup) cycles (\(before) to \(after) KiB)")
     }
 }
