@@ -159,8 +159,8 @@ struct CLIDASHSeekTests {
     }
 
     @Test(
-        "A hostile or broken MPD is one line and exit 2: not XML, an external entity (never read), nesting past the limit, live without a start",
-        arguments: ["broken", "entity", "nested", "dynamic"])
+        "A hostile or broken MPD is one line and exit 2: not XML, an external entity (never read), an entity expanded past the document's size, nesting past the limit, live without a start",
+        arguments: ["broken", "entity", "expanding", "nested", "dynamic"])
     func hostileManifests(_ kind: String) throws {
         let directory = try TemporaryDirectory()
         let secret = directory.file("secret.txt")
@@ -172,6 +172,11 @@ struct CLIDASHSeekTests {
             text =
                 "<?xml version=\"1.0\"?><!DOCTYPE MPD [<!ENTITY x SYSTEM \"file://\(secret)\">]>"
                 + "<MPD type=\"static\"><BaseURL>&x;</BaseURL></MPD>"
+        case "expanding":
+            // 100 KB named in 2,000 attributes: 200 MB of values from a 126 KB document.
+            text =
+                "<?xml version=\"1.0\"?><!DOCTYPE MPD [<!ENTITY e \"\(String(repeating: "A", count: 100_000))\">]><MPD type=\"static\">"
+                + String(repeating: "<a x=\"&e;\"/>", count: 2_000) + "</MPD>"
         case "nested": text = "<MPD>" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</MPD>"
         default: text = "<MPD type=\"dynamic\"><Period/></MPD>"
         }
@@ -181,5 +186,6 @@ struct CLIDASHSeekTests {
         #expect(result.code == .usageOrInput && result.out.isEmpty, "\(kind): exit \(result.code.rawValue) \(result.out)")
         #expect(result.err.count == 1 && result.err[0].contains(manifest), "\(kind): \(result.err)")
         #expect(!result.stderr.text.contains("the secret"), "\(kind): the entity was read: \(result.err)")
+        if kind == "expanding" { #expect(result.err.first?.contains("longer than the document") == true, "\(result.err)") }
     }
 }

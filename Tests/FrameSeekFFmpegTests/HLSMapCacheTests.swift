@@ -23,8 +23,9 @@ struct HLSMapCacheTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    @Test("A reload that moves the window drops the maps no segment of it names")
-    func rotatingMapsAreEvicted() throws {
+    /// Segments 0 to 5 and their maps in a folder, a live engine opened on the window of 0 to
+    /// 2, and a function that moves the window to 3 to 5 and reloads.
+    static func openLive() throws -> (directory: TemporaryDirectory, engine: HLSEngine, moveWindow: () throws -> Void) {
         let directory = try TemporaryDirectory()
         try Rollover.copySegments(0..<6, into: directory)
         for position in 0..<6 {
@@ -33,12 +34,36 @@ struct HLSMapCacheTests {
         let playlist = directory.file("live.m3u8")
         try Self.writeLive(playlist, 0..<3)
         let engine = try HLSEngine(url: playlist)
+        return (
+            directory, engine,
+            {
+                try Self.writeLive(playlist, 3..<6); _ = try engine.reloadPlaylist()
+            }
+        )
+    }
+
+    @Test("A reload that moves the window drops the maps no segment of it names")
+    func rotatingMapsAreEvicted() throws {
+        let (directory, engine, moveWindow) = try Self.openLive()
+        defer { withExtendedLifetime(directory) {} }
         let names = { Set(engine.mapBytes.keys.map(\.uri.lastPathComponent)) }
         #expect(names() == ["map0.ts", "map1.ts", "map2.ts"])
-        try Self.writeLive(playlist, 3..<6)
-        _ = try engine.reloadPlaylist()
+        try moveWindow()
         #expect(names() == ["map3.ts", "map4.ts", "map5.ts"], "after the window moved: \(names().sorted())")
         // Every segment of the window still reads: the maps it names are the ones kept.
+        #expect(engine.media.missingData.isEmpty, "\(engine.media.missingData)")
+    }
+
+    @Test("The maps kept stay within the cache's limit even when the window names more")
+    func mapsStayWithinTheLimit() throws {
+        let (directory, engine, moveWindow) = try Self.openLive()
+        defer { withExtendedLifetime(directory) {} }
+        // Room for two of the window's three 188-byte maps.
+        engine.mapCacheLimit = 2 * Self.nullPacket.count
+        try moveWindow()
+        let kept = engine.mapBytes.values.reduce(0) { $0 + $1.count }
+        #expect(kept <= engine.mapCacheLimit && !engine.mapBytes.isEmpty, "\(kept) bytes in \(engine.mapBytes.count) maps")
+        // Maps dropped from the cache are fetched again: every segment of the window reads.
         #expect(engine.media.missingData.isEmpty, "\(engine.media.missingData)")
     }
 }

@@ -27,15 +27,16 @@ extension FrameTable {
             (clamp, target) = (.none, requested)
         }
 
-        let windowStart = target - before
-        let windowEnd = target + after
+        // Exact: `MediaTime`'s `-` rounds where the timescales' multiple passes Int32 (a target
+        // to the nanosecond against 1/30000), and half a nanosecond can cross a frame's edge.
+        let windowStart = ExactTime(target, minus: before)
         let landing: Int
         let onKeyframe: Bool
-        if let keyframe = nearestKeyframe(to: target, from: windowStart, through: windowEnd) {
+        if let keyframe = nearestKeyframe(to: target, before: before, after: after) {
             landing = keyframe
             onKeyframe = true
         } else {
-            landing = frameIndex(covering: windowStart) ?? 0
+            landing = frameIndex(coveringExactly: windowStart) ?? 0
             onKeyframe = false
         }
         guard let startPoint = randomAccessPoint(forFrame: landing) else { throw .noRandomAccessPoint }
@@ -77,25 +78,33 @@ extension FrameTable {
             randomAccessPoint: startPoint, landedOnKeyframeInWindow: frames[index].isKeyframe)
     }
 
-    /// The keyframe in `[windowStart, windowEnd]` nearest to `target`, ties to the earlier.
-    private func nearestKeyframe(
-        to target: MediaTime, from windowStart: MediaTime,
-        through windowEnd: MediaTime
-    ) -> Int? {
+    /// The keyframe in `[target - before, target + after]` nearest to `target`, ties to the earlier.
+    private func nearestKeyframe(to target: MediaTime, before: MediaTime, after: MediaTime) -> Int? {
         let keyframes = keyframePositions
         return Self.nearestKeyframe(
-            count: keyframes.count, time: { frames[keyframes[$0]].time }, to: target, within: windowStart, windowEnd
+            count: keyframes.count, time: { frames[keyframes[$0]].time }, to: target, before: before, after: after
         )
         .map { keyframes[$0] }
     }
 
+    /// The frame covering the exact time `time` (`frameIndex(covering:)` on an `ExactTime`).
+    private func frameIndex(coveringExactly time: ExactTime) -> Int? {
+        var low = 0, high = frames.count  // invariant: frames[..<low] start <= time < frames[high...]
+        while low < high {
+            let mid = (low + high) / 2
+            if ExactTime(frames[mid].time) <= time { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
     /// Rule 2 on keyframe times alone: of `count` keyframes whose times `time` gives in
-    /// ascending order, the position of the one in `[windowStart, windowEnd]` nearest to
-    /// `target`, ties to the earlier; nil when none lies there. The table's own landings and a
-    /// landing on the keyframes a container's index lists (`FFmpegEngine`'s Matroska Cues)
-    /// decide by this one rule.
-    public static func nearestKeyframe(
-        count: Int, time: (Int) -> MediaTime, to target: MediaTime, within windowStart: MediaTime, _ windowEnd: MediaTime
+    /// ascending order, the position of the one in `[target - before, target + after]` nearest
+    /// to `target`, ties to the earlier; nil when none lies there. The window's edges and the
+    /// distances are exact (`ExactTime`). The table's own landings and a landing on the
+    /// keyframes a container's index lists (`FFmpegEngine`'s Matroska Cues) decide by this one
+    /// rule.
+    package static func nearestKeyframe(
+        count: Int, time: (Int) -> MediaTime, to target: MediaTime, before: MediaTime, after: MediaTime
     ) -> Int? {
         // Position of the first keyframe whose time is after the target.
         var low = 0, high = count
@@ -103,13 +112,13 @@ extension FrameTable {
             let mid = (low + high) / 2
             if time(mid) <= target { low = mid + 1 } else { high = mid }
         }
-        let candidateBefore = low > 0 && time(low - 1) >= windowStart ? low - 1 : nil
-        let candidateAfter = low < count && time(low) <= windowEnd ? low : nil
+        let candidateBefore = low > 0 && ExactTime(time(low - 1)) >= ExactTime(target, minus: before) ? low - 1 : nil
+        let candidateAfter = low < count && ExactTime(time(low)) <= ExactTime(target, plus: after) ? low : nil
         switch (candidateBefore, candidateAfter) {
         case (nil, nil): return nil
         case (let b?, nil): return b
         case (nil, let a?): return a
-        case (let b?, let a?): return time(a) - target < target - time(b) ? a : b
+        case (let b?, let a?): return ExactTime(time(a), minus: target) < ExactTime(target, minus: time(b)) ? a : b
         }
     }
 }

@@ -32,11 +32,13 @@ public struct SeekAccuracy: Sendable, Hashable {
         self.landedMediaTime = landed
         self.toleranceBefore = toleranceBefore
         self.toleranceAfter = toleranceAfter
-        let windowStart = requested - toleranceBefore
-        let windowEnd = requested + toleranceAfter
-        let frameEnd = landed + landedDuration
+        // Exact, as the landing rules decide (`ExactTime`): `MediaTime`'s sums round where the
+        // timescales' multiple passes Int32.
+        let windowStart = ExactTime(requested, minus: toleranceBefore)
+        let windowEnd = ExactTime(requested, plus: toleranceAfter)
+        let frameEnd = ExactTime(landed, plus: landedDuration)
         // The frame covers [landed, frameEnd); the window is closed at both ends.
-        self.withinRequestedTolerance = landed <= windowEnd && frameEnd > windowStart
+        self.withinRequestedTolerance = ExactTime(landed) <= windowEnd && frameEnd > windowStart
     }
 
     /// The accuracy of a seek that did not land: `stayedAt` is the playhead it left where it

@@ -95,8 +95,8 @@ extension MediaTime {
 
     // MARK: - Internals
 
-    /// The kind rules shared by `+` and `-`; `nil` means both operands are numeric.
-    private static func specialResult(_ lhs: MediaTime, _ rhs: MediaTime, subtracting: Bool) -> Kind? {
+    /// The kind rules shared by `+` and `-` (and `ExactTime`); `nil` means both operands are numeric.
+    static func specialResult(_ lhs: MediaTime, _ rhs: MediaTime, subtracting: Bool) -> Kind? {
         var right = rhs.kind
         if subtracting {
             if right == .positiveInfinity { right = .negativeInfinity } else if right == .negativeInfinity { right = .positiveInfinity }

@@ -20,7 +20,10 @@ extension MediaTime: Comparable {
     /// Position of each kind in the `CMTimeCompare` order:
     /// -infinity < numbers < indefinite < +infinity < invalid.
     /// Invalid sorts last so that sorted arrays keep the garbage at the end.
-    private var kindRank: Int {
+    private var kindRank: Int { Self.rank(of: kind) }
+
+    /// Where `kind` stands in that order (`ExactTime` orders by it too).
+    static func rank(of kind: Kind) -> Int {
         switch kind {
         case .negativeInfinity: return 0
         case .numeric: return 1

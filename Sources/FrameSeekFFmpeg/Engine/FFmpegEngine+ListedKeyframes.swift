@@ -64,7 +64,7 @@ extension FFmpegEngine {
         guard time.isNumeric, let listed = listedKeyframes(), let first = listed.first, first.time <= time else { return nil }
         let (before, after) = precision.window
         return FrameTable.nearestKeyframe(
-            count: listed.count, time: { listed[$0].time }, to: time, within: time - before, time + after
+            count: listed.count, time: { listed[$0].time }, to: time, before: before, after: after
         ).map { listed[$0].pts }
     }
 

@@ -113,24 +113,26 @@ extension FFmpegEngine {
     func windowSpan(for time: MediaTime, precision: SeekPrecision) -> (start: Int64, end: Int64?)? {
         let table = executor.table
         let (before, after) = precision.window
-        func pts(_ t: MediaTime) -> Int64? {
-            guard let ticks = table.timeBase.ticks(in: t) else { return nil }
+        // Exact edges (`ExactTime`): `MediaTime`'s `-` and `+` round where the timescales'
+        // multiple passes Int32, which could pull a window's edge inward past a frame's start.
+        func pts(_ t: ExactTime) -> Int64? {
+            guard let ticks = t.ticks(in: table.timeBase) else { return nil }
             let (value, overflow) = ticks.addingReportingOverflow(table.originPTS)
             return overflow ? nil : value
         }
         switch time.kind {
         case .negativeInfinity:
-            return (.min, pts(.zero))
+            return (.min, pts(ExactTime(.zero)))
         case .positiveInfinity:
             // The last frames: from the keyframe before the stated end to the end of the stream.
-            guard let duration = media.duration, let end = pts(duration) else { return nil }
+            guard let duration = media.duration, let end = pts(ExactTime(duration)) else { return nil }
             return (end, .max)
         default:
-            var low = before == .positiveInfinity ? time : time - before
-            if media.selectedStream.mediaType == .audio { low = min(low, time - SeekWindowReader.audioLeadIn) }
-            guard let start = pts(low) ?? (low < .zero ? .min : nil) else { return nil }
+            var low = before == .positiveInfinity ? ExactTime(time) : ExactTime(time, minus: before)
+            if media.selectedStream.mediaType == .audio { low = min(low, ExactTime(time, minus: SeekWindowReader.audioLeadIn)) }
+            guard let start = pts(low) ?? (low < ExactTime(.zero) ? .min : nil) else { return nil }
             if after == .positiveInfinity { return (start, nil) }
-            guard let end = pts(time + after) else { return nil }
+            guard let end = pts(ExactTime(time, plus: after)) else { return nil }
             // One tick more: `ticks(in:)` floors, and a frame just past the end may cover it.
             let (past, overflow) = end.addingReportingOverflow(1)
             return (start, overflow ? .max : past)

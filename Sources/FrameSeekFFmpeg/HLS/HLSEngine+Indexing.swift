@@ -103,12 +103,19 @@ extension HLSEngine {
         return bytes
     }
 
+    /// EXT-X-MAP bytes kept at most, together. An initialization section is a few kilobytes,
+    /// but a hostile playlist may name a section of up to the segment limit for every segment
+    /// of its window, and the window names them all.
+    static let mapCacheBytes = 64 << 20
+
     /// The EXT-X-MAP section `map`, decrypted (with segment `sequence`'s IV when its key gives
-    /// none), fetched once: segments share it.
+    /// none), fetched once while the sections kept stay within `mapCacheLimit`: past it, the
+    /// others are dropped and fetched again when named.
     func mapSection(_ map: HLSMap, sequence: Int) throws -> [UInt8] {
         if let known = mapBytes[map] { return known }
         var bytes = try fetcher.bytes(at: map.uri, range: map.byteRange, namedBy: segmentOrigin, counting: &reads)
         if let key = map.key { bytes = try decrypt(bytes, under: key, sequence: sequence) }
+        if mapBytes.values.reduce(bytes.count, { $0 + $1.count }) > mapCacheLimit { mapBytes.removeAll() }
         mapBytes[map] = bytes
         return bytes
     }

@@ -63,6 +63,10 @@ extension HLSEngine {
         let isNumeric = time.kind == .numeric
         let low = !isNumeric || before == .positiveInfinity ? time : time - before
         let high: MediaTime? = !isNumeric ? time : after == .positiveInfinity ? nil : time + after
+        // `low` and `high` choose segments and may be rounded (`MediaTime`'s `-` and `+`); whether
+        // the run holds the window is decided on the exact edges, as the landing is.
+        let exactLow = before == .positiveInfinity ? ExactTime(time) : ExactTime(time, minus: before)
+        let exactHigh = after == .positiveInfinity ? nil : ExactTime(time, plus: after)
         var first = segmentPosition(holding: low)
         var last = high.map(segmentPosition(holding:)) ?? first
         while true {
@@ -71,14 +75,14 @@ extension HLSEngine {
                     to: time, precision: precision, interruption: interruption, readsBefore: readsBefore,
                     since: start)
             }
-            if isNumeric, first > 0, firstFrame.time > low {
+            if isNumeric, first > 0, ExactTime(firstFrame.time) > exactLow {
                 first -= 1
                 continue
             }
             // Past the run's last frame's own end the window's table has the next segment's
             // first frame, or that last frame's interval reaching to it: the run needs it.
             if isNumeric, last + 1 < segments.count, let lastFrame = run.table.frames.last,
-                (high ?? time) >= lastFrame.time + lastFrame.duration
+                (exactHigh ?? ExactTime(time)) >= ExactTime(lastFrame.time, plus: lastFrame.duration)
             {
                 last += 1
                 continue
