@@ -80,8 +80,12 @@ enum ManifestRecordAction {
                 }
                 collected.withLock { $0.append(outcome.json.serialized) }
                 progress.clear()
-                if outcome.failed { outputs.errors.line("frameseek landing: \(outcome.text)") }
-                if json { outputs.output.line(outcome.json.serialized) } else if !outcome.failed { outputs.output.line(outcome.text) }
+                if outcome.failed { outputs.errors.escapedLine("frameseek landing: \(outcome.text)") }
+                if json {
+                    outputs.output.line(outcome.json.serialized)
+                } else if !outcome.failed {
+                    outputs.output.escapedLine(outcome.text)
+                }
             }, progress: { progress.update($0) })
         progress.clear()
         let final = summary.withLock { $0 }
