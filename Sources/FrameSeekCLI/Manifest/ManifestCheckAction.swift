@@ -104,9 +104,10 @@ enum ManifestCheckAction {
             }, progress: { progress.update($0) })
         progress.clear()
         let final = summary.withLock { $0 }
-        output.line(json ? final.json.serialized : final.text)
         let lines = collected.withLock { $0 }
+        // Written first: a summary printed with its exit code must not be followed by a failure.
         try ManifestCommand.writeResults(lines + [final.json.serialized], arguments)
+        output.line(json ? final.json.serialized : final.text)
         if let junit = arguments.value("--junit") { try LandingJUnit.write(lines: lines, to: junit) }
         return final.exitCode
     }
