@@ -35,7 +35,7 @@ public enum CommandLineTool {
             return .success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            errors.line("frameseek: unknown command \"\(name)\" (see frameseek --help)")
+            errors.escapedLine("frameseek: unknown command \"\(name)\" (see frameseek --help)")
             return .usageOrInput
         }
         let rest = Array(arguments.dropFirst())
@@ -51,13 +51,13 @@ public enum CommandLineTool {
                 throw UsageError(message: "unexpected argument \"\(parsed.positionals[command.maximumPositionals])\"")
             }
             if parsed.has("--insecure") {
-                errors.line("frameseek \(name): warning: --insecure: HTTPS certificates are not verified")
+                errors.escapedLine("frameseek \(name): warning: --insecure: HTTPS certificates are not verified")
             }
             return try command.run(parsed, output: output, errors: errors)
         } catch let error as UsageError {
-            errors.line("frameseek \(name): \(error.message) (see frameseek \(name) --help)")
+            errors.escapedLine("frameseek \(name): \(error.message) (see frameseek \(name) --help)")
         } catch {
-            errors.line("frameseek \(name): \(error)")
+            errors.escapedLine("frameseek \(name): \(error)")
         }
         return .usageOrInput
     }

@@ -105,7 +105,7 @@ struct DamageReport {
         if let truncation { facts.append("\(truncation)") }
         facts += missingData.map(\.description)
         guard !facts.isEmpty else { return }
-        errors.line("frameseek \(command): warning: \(file): " + facts.joined(separator: "; "))
+        errors.escapedLine("frameseek \(command): warning: \(file): " + facts.joined(separator: "; "))
     }
 }
 

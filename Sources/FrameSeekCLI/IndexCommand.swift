@@ -46,7 +46,7 @@ enum IndexCommand: Subcommand {
             case .success(let line): output.line(line)
             case .failure(let error):
                 failed = true
-                errors.line("frameseek index: \(error)")
+                errors.escapedLine("frameseek index: \(error)")
             }
         }
         return failed ? .usageOrInput : .success

@@ -64,7 +64,7 @@ enum PlayCommand: Subcommand {
         if arguments.has("--resume") {
             let path = arguments.value("--store") ?? SQLiteProgressStore.defaultPath
             do { store = try SQLiteProgressStore(path: path) } catch { throw UsageError(message: error.description) }
-            if let warning = store?.recoveryWarning { errors.line("frameseek play: warning: \(warning)") }
+            if let warning = store?.recoveryWarning { errors.escapedLine("frameseek play: warning: \(warning)") }
         } else {
             store = nil
         }
@@ -130,7 +130,7 @@ enum PlayCommand: Subcommand {
             closed.signal()
         }
         closed.wait()
-        if let error = tracker?.lastError { errors.line("frameseek play: warning: \(error)") }
+        if let error = tracker?.lastError { errors.escapedLine("frameseek play: warning: \(error)") }
         return .success
     }
 

@@ -52,12 +52,12 @@ enum ThumbnailsCatalog {
                 summary.done += 1
                 summary.items += tiles.count
                 fields = [("type", .string("exported"))] + fields + [("out", .string(folder)), ("thumbnails", .integer(Int64(tiles.count)))]
-                if !json { output.line("\(name): \(tiles.count) thumbnails in \(folder)") }
+                if !json { output.escapedLine("\(name): \(tiles.count) thumbnails in \(folder)") }
             } else {
                 summary.errors += 1
                 let message = run.error ?? "the export printed no result"
                 fields = [("type", .string("error"))] + fields + [("error", .string(message))]
-                if !json { errors.line("\(name): \(message)") }
+                if !json { errors.escapedLine("\(name): \(message)") }
             }
             let jsonLine = JSONValue.object(fields).serialized
             lines.append(jsonLine)

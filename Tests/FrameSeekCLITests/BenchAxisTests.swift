@@ -78,4 +78,26 @@ struct BenchAxisTests {
         #expect(axis.ticks == axis.ticks.sorted())
         #expect(axis.fraction(axis.lower) == 0 && abs(axis.fraction(axis.upper) - 1) < 1e-12)
     }
+
+    @Test(
+        "axes on values beyond an Int, infinite or NaN are drawn, not trapped on: finite ends, labels that are their ticks",
+        arguments: [
+            (1e20, 1e20), (1e-3, 1e20), (1e306, .infinity), (0.0, .infinity), (.nan, .nan), (-1.0, 0.0),
+            (Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude)
+        ])
+    func extremeLogAxes(_ smallest: Double, _ largest: Double) {
+        let axis = LogAxis(from: smallest, to: largest)
+        #expect(axis.lower.isFinite && axis.upper.isFinite && axis.lower < axis.upper)
+        #expect(axis.ticks.allSatisfy(Self.isRound), "\(axis.ticks)")
+        // Read back by Double's own parser: the label is the number, not a rounding of it to Int.
+        #expect(axis.ticks.allSatisfy { abs(Double(axis.label($0))! - $0) <= $0 * 1e-9 }, "\(axis.ticks.map(axis.label))")
+    }
+
+    @Test("a whole-number label beyond Int is written in full; a linear axis on the largest Double ends finite")
+    func labelsBeyondInt() {
+        #expect(LogAxis(from: 1e20, to: 1e20).label(1e20) == "100000000000000000000")
+        let axis = LinearAxis(upTo: .greatestFiniteMagnitude)
+        #expect(axis.upper.isFinite && !axis.ticks.isEmpty)
+        #expect(axis.ticks.allSatisfy { Double(axis.label($0)) != nil })
+    }
 }

@@ -184,6 +184,11 @@ struct BenchReportTests {
             ("a string median", #"{"workloads": {"random": {"pyav": {"median_s": "fast"}}}}"#),
             ("a peer that is not an object", #"{"workloads": {"random": {"pyav": 3}}}"#),
             ("neither median nor errors", #"{"workloads": {"random": {"pyav": {"n": 20}}}}"#),
+            // Beyond an Int of milliseconds on the chart's axis, and beyond a Double's range.
+            ("a median of 1e17 s", #"{"workloads": {"random": {"x": {"median_s": 1e17}}}}"#),
+            ("a p95 of 1e306 s", #"{"workloads": {"random": {"x": {"median_s": 1, "p95_s": 1e306}}}}"#),
+            ("a median just over the limit", #"{"workloads": {"random": {"x": {"median_s": 1000000.5}}}}"#),
+            ("a negative median", #"{"workloads": {"random": {"x": {"median_s": -1}}}}"#),
             ("an array", "[1, 2]")
         ] as [(String, String?)])
     func malformedPeers(_ label: String, _ contents: String?) throws {
@@ -200,6 +205,21 @@ struct BenchReportTests {
             #expect(result.err.count == 1 && result.err.first?.contains(peers) == true, "\(label): \(result.stderr.text)")
             #expect(!FileManager.default.fileExists(atPath: report), "\(label): nothing written")
         }
+    }
+
+    @Test("the longest latency a peers file may give, 10^6 s, is drawn on an axis to 10^9 ms; a count past 2^53 is not shown")
+    func largestPeerLatency() throws {
+        let directory = try temporaryDirectory("report-peers-largest")
+        let peers = directory.appendingPathComponent("peers.json").path
+        try #"{"n": 1e300, "workloads": {"random": {"x": {"median_s": 0.001, "p95_s": 1000000}}}}"#
+            .write(toFile: peers, atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("peers.html").path
+        let result = frameseek(["bench", "--peers", peers, "--report", path])
+        #expect(result.code == .success, "\(result.stderr.text)")
+        let page = try ReportPage(path: path)
+        let chart = try #require(page.charts("peers").first)
+        #expect(chart.contains(">1000000000<"), "the top tick is 10^9 ms, written in full")
+        #expect(!page.html.contains("-9223372036854775808"), "n 1e300 is no count")
     }
 
     @Test("--peers needs --report; bench with neither FILE nor --peers is refused")

@@ -5,6 +5,7 @@
 // below the file's size, which shows the file was refused from its size and not read.
 
 import Foundation
+@testable import FrameSeekCLI
 import FrameSeekTestSupport
 import Testing
 
@@ -55,5 +56,44 @@ struct CLIBoundedInputTests {
             ["bench", media, "--workload", "random", "--targets", targets], in: URL(fileURLWithPath: folder.path), bound: refusalBound)
         #expect(run.status == 2)
         #expect(run.stderr.count == 1 && run.stderr[0].contains("\(targets): the targets file is not UTF-8 text"), "\(run.stderr)")
+    }
+
+    @Test(
+        "landing record with more than 100,000 landings (targets x precisions) is refused before a seek: one line, exit 2, no manifest",
+        arguments: [(100_001, 1, false), (50_001, 2, false), (100_000, 2, true)])
+    func tooManyLandings(targets: Int, precisions: Int, seeded: Bool) throws {
+        let folder = try TemporaryDirectory()
+        let media = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0")).path
+        let manifest = folder.file("clip.landing.json")
+        var arguments = ["landing", "record", media, "-o", manifest]
+        if seeded {
+            arguments += ["-n", String(targets), "--seed", "1"]
+        } else {
+            let file = folder.file("targets.txt")
+            try String(repeating: "0.1\n", count: targets).write(toFile: file, atomically: true, encoding: .utf8)
+            arguments += ["--targets", file]
+        }
+        arguments += Array(["exact", "previous-keyframe"].prefix(precisions).map { ["--precision", $0] }.joined())
+        let run = try runBounded([Repository.builtExecutable("frameseek")] + arguments, in: folder.path, bound: refusalBound)
+        #expect(run.exitStatus == 2 && !run.timedOut, "\(run.errorLines)")
+        #expect(
+            run.errorLines.count == 1
+                && run.errorLines[0].contains("\(targets) targets at \(precisions) precisions; at most 100000 landings"),
+            "\(run.errorLines)")
+        #expect(!FileManager.default.fileExists(atPath: manifest))
+    }
+
+    @Test("results larger than a merge reads are refused and not written; results at the limit are written whole")
+    func resultsOverTheLimit() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("shard-0.jsonl")
+        let arguments = try CommandLineTool.arguments(["check", "--results", path], for: ManifestCommand.self)
+        let lines = [#"{"a":1}"#, #"{"b":2}"#]
+        #expect(throws: UsageError.self) { try ManifestCommand.writeResults(lines, arguments, limit: 15) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try ManifestCommand.writeResults(lines, arguments, limit: 16)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"a\":1}\n{\"b\":2}\n")
+        // The limit a run writes to is the one the merge reads with (the test above: 256 MiB).
+        #expect(ShardedResults.maximumBytes == 256 << 20)
     }
 }

@@ -167,8 +167,40 @@ struct NetworkModelTests {
         #expect(model.milliseconds(of: MediaReads(bytes: 10, requests: nil)) == nil, "a local file makes no requests to model")
     }
 
-    @Test("malformed networks are usage errors", arguments: ["50,20", "50ms", "-1ms,1mbit", "50ms,0mbit", "fast", "50ms,20mb", ""])
+    @Test(
+        "malformed networks are usage errors",
+        arguments: [
+            "50,20", "50ms", "-1ms,1mbit", "50ms,0mbit", "fast", "50ms,20mb", "",
+            // Past the limits: a round trip over 600 s, a bandwidth outside 1 kbit/s...1000 gbit/s.
+            "1e19ms,1mbit", "1e306s,1mbit", "600001ms,1mbit", "50ms,1e16gbit", "50ms,1001gbit", "50ms,0.999kbit",
+            "50ms,1e-300kbit"
+        ])
     func refuses(text: String) {
         #expect(throws: UsageError.self) { try NetworkModel(parsing: text) }
+    }
+
+    @Test(
+        "the limits themselves parse and describe themselves in whole numbers",
+        arguments: [
+            ("600s,1kbit", "600000 ms / 1 kbit/s"), ("0ms,1000gbit", "0 ms / 1000000 Mbit/s")
+        ])
+    func limits(text: String, description: String) throws {
+        #expect(try NetworkModel(parsing: text).description == description)
+    }
+
+    @Test("a model beyond an Int of milliseconds still describes itself (no trap)")
+    func describesAnyModel() {
+        let model = NetworkModel(roundTripMilliseconds: 1e20, bitsPerSecond: 1e30)
+        #expect(model.description == "1e+20 ms / 1e+24 Mbit/s")
+    }
+
+    @Test("bench --network past a limit is one line and exit 2, before anything is measured")
+    func benchRefusesBeforeMeasuring() throws {
+        let clip = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0")).path
+        for network in ["1e19ms,1mbit", "1e16gbit", "50ms,1e16gbit", "1e306s,1mbit"] {
+            let run = frameseek(["bench", clip, "-n", "100000", "--network", network, "--json"])
+            #expect(run.code == .usageOrInput && run.err.count == 1 && run.out.isEmpty, "\(network): \(run.stderr.text)")
+            #expect(run.err.first?.contains("--network") == true)
+        }
     }
 }

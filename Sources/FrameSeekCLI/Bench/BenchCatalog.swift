@@ -36,7 +36,7 @@ enum BenchCatalog {
                 summary.errors += 1
                 let errorLine = "{\"type\":\"error\",\(head),\"error\":\(JSONValue.string(error).serialized)}"
                 lines.append(errorLine)
-                json ? output.line(errorLine) : errors.line("\(line.givenMedia ?? ""): \(error)")
+                json ? output.line(errorLine) : errors.escapedLine("\(line.givenMedia ?? ""): \(error)")
                 continue
             }
             summary.done += 1
@@ -46,7 +46,7 @@ enum BenchCatalog {
                 lines.append(rowLine)
                 if json { output.line(rowLine) }
             }
-            if !json { for row in rows { output.line(textRow(row)) } }
+            if !json { for row in rows { output.escapedLine(textRow(row)) } }
         }
         return try summary.finish(lines, arguments, output: output)
     }
@@ -66,9 +66,9 @@ enum BenchCatalog {
             } else if let object {
                 let media = object["media"] as? String ?? ""
                 if let result = object["result"] as? [String: Any] {
-                    output.line(textRow(result, media: media))
+                    output.escapedLine(textRow(result, media: media))
                 } else {
-                    output.line("\(media): \(object["error"] as? String ?? "not measured")")
+                    output.escapedLine("\(media): \(object["error"] as? String ?? "not measured")")
                 }
             }
         }

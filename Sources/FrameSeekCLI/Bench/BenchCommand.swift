@@ -232,7 +232,7 @@ enum BenchCommand: Subcommand {
             }
         }
         let verdicts = SideBySide.verdicts(results, network: network)
-        for line in verdicts { arguments.has("--json") ? errors.line(line) : output.line(line) }
+        for line in verdicts { arguments.has("--json") ? errors.escapedLine(line) : output.escapedLine(line) }
         if let report { try writeReport(BenchReport.html(results, peers: peers, network: network, verdicts: verdicts), to: report) }
         return .success
     }

@@ -14,7 +14,8 @@ package struct LinearAxis: Sendable {
     /// An axis from 0 that holds `maximum` with about `tickCount` intervals. `wholeNumbers`
     /// keeps every tick an integer, for counts and frame distances.
     package init(upTo maximum: Double, tickCount: Int = 5, wholeNumbers: Bool = false) {
-        let top = maximum.isFinite && maximum > 0 ? maximum : 1
+        // Capped so that the axis's end, a tick above the maximum, is still finite.
+        let top = maximum.isFinite && maximum > 0 ? Swift.min(maximum, 1e300) : 1
         var step = Self.roundStep(atLeast: top / Double(Swift.max(1, tickCount)))
         if wholeNumbers { step = Swift.max(1, step) }
         self.step = step
@@ -37,8 +38,12 @@ package struct LinearAxis: Sendable {
 
     /// `value` written with the decimals a tick spacing of `step` needs.
     static func label(_ value: Double, step: Double) -> String {
-        let decimals = Swift.max(0, Int((-log10(step)).rounded(.up)))
-        return decimals == 0 ? String(Int(value.rounded())) : String(format: "%.\(decimals)f", value)
+        let exponent = (-log10(step)).rounded(.up)
+        // A step of 0 or NaN (never one of the axes above) gets whole numbers rather than a trap.
+        let decimals = exponent.isFinite ? Int(Swift.min(Swift.max(0, exponent), 20)) : 0
+        guard decimals == 0 else { return String(format: "%.\(decimals)f", value) }
+        // A whole number beyond Int (a tick of 1e20 ms) is written by printf, which cannot trap.
+        return Int(exactly: value.rounded()).map(String.init) ?? String(format: "%.0f", value)
     }
 }
 
@@ -55,8 +60,8 @@ package struct LogAxis: Sendable {
 
     /// An axis holding every value in `minimum...maximum` (both positive).
     package init(from minimum: Double, to maximum: Double) {
-        let low = (log10(Swift.max(minimum, 1e-9))).rounded(.down)
-        var high = (log10(Swift.max(maximum, 1e-9))).rounded(.up)
+        let low = Self.exponent(of: minimum).rounded(.down)
+        var high = Self.exponent(of: maximum).rounded(.up)
         if high <= low { high = low + 1 }
         lower = pow(10, low)
         upper = pow(10, high)
@@ -68,6 +73,14 @@ package struct LogAxis: Sendable {
         }
         ticks.append(upper)
         self.ticks = ticks
+    }
+
+    /// `log10(value)` within -9...300: values below 1e-9 (and 0) sit at the bottom, and an
+    /// infinite or NaN value cannot make the number of decades one no `Int` holds.
+    private static func exponent(of value: Double) -> Double {
+        let exponent = log10(value)
+        guard !exponent.isNaN else { return -9 }
+        return Swift.min(Swift.max(exponent, -9), 300)
     }
 
     /// Where `value` sits along the axis, 0 at `lower` and 1 at `upper`.

@@ -17,6 +17,14 @@ package struct NetworkModel: Sendable, Hashable {
         ("wifi", NetworkModel(roundTripMilliseconds: 10, bitsPerSecond: 100e6))
     ]
 
+    /// The longest round trip `--network` takes, in milliseconds: ten minutes, beyond any
+    /// link's (a geostationary hop is 0.6 s). Longer would be no network, and would make
+    /// figures no `Int` of milliseconds holds.
+    package static let roundTripLimitMilliseconds = 600_000.0
+    /// The bandwidths `--network` takes, in bits per second: from 1 kbit/s (below it no video
+    /// streams) to 1,000 Gbit/s (beyond any one link), so each modeled time stays finite.
+    package static let bandwidthLimits = 1e3...1e12
+
     /// A link with this round trip and bandwidth.
     package init(roundTripMilliseconds: Double, bitsPerSecond: Double) {
         self.roundTripMilliseconds = roundTripMilliseconds
@@ -41,6 +49,12 @@ package struct NetworkModel: Sendable, Hashable {
                 units: [("kbit", 1e3), ("mbit", 1e6), ("gbit", 1e9)]),
             roundTrip >= 0, bits > 0
         else { throw UsageError(message: usage) }
+        guard roundTrip <= Self.roundTripLimitMilliseconds else {
+            throw UsageError(message: "--network: a round trip is at most 600 s (600000 ms), not \"\(parts[0])\"")
+        }
+        guard Self.bandwidthLimits.contains(bits) else {
+            throw UsageError(message: "--network: a bandwidth is from 1 kbit/s to 1000 gbit/s, not \"\(parts[1])\"")
+        }
         self.init(roundTripMilliseconds: roundTrip, bitsPerSecond: bits)
     }
 
@@ -76,7 +90,7 @@ package struct NetworkModel: Sendable, Hashable {
     }
 
     private static func short(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : value.fixed(1)
+        Int(exactly: value).map(String.init) ?? value.fixed(1)
     }
 
     /// The `network` object of `bench --json`.

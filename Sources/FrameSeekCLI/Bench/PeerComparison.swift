@@ -80,11 +80,16 @@ package struct PeerComparison: Sendable {
             date: object["date"] as? String, workloads: workloads)
     }
 
+    /// The longest latency a peers file may give, in seconds: about 11.6 days, far beyond any
+    /// seek measured, and small enough that the chart's axis (in ms) and its labels stay whole
+    /// numbers an `Int` holds. A larger value is a broken file, not a slow decoder.
+    package static let maximumSeconds = 1_000_000.0
+
     private static func entry(_ peer: String, _ fields: [String: Any], at place: String) throws(FormatError) -> Entry {
         func seconds(_ key: String) throws(FormatError) -> Double? {
             guard let value = fields[key], !(value is NSNull) else { return nil }
-            guard let number = value as? NSNumber, number.doubleValue.isFinite, number.doubleValue >= 0 else {
-                throw FormatError(reason: "\(place).\(key) is not a number of seconds")
+            guard let number = value as? NSNumber, (0...maximumSeconds).contains(number.doubleValue) else {
+                throw FormatError(reason: "\(place).\(key) is not a number of seconds from 0 to \(Int(maximumSeconds))")
             }
             return number.doubleValue
         }
@@ -113,8 +118,11 @@ package struct PeerComparison: Sendable {
         return peer == "frameseek" ? "1" : "2" + peer
     }
 
+    /// A whole number within 2^53, nil for anything else: `intValue` would make 1e300 Int.min.
     private static func integer(_ value: Any?) -> Int? {
         guard let number = value as? NSNumber else { return nil }
+        let double = number.doubleValue
+        guard double == double.rounded(), double.magnitude <= 0x1p53 else { return nil }
         return number.intValue
     }
 }

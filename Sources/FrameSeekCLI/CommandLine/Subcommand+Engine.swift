@@ -62,7 +62,7 @@ extension Subcommand {
     ) throws -> FFmpegEngine {
         let engine = try FFmpegEngine(path: file, options: engineOptions(arguments, cacheBytes: cacheBytes, indexing: indexing))
         if let errors, let warning = indexCacheWarning(engine.indexCacheOutcome, file: file) {
-            errors.line("frameseek \(name): warning: \(warning)")
+            errors.escapedLine("frameseek \(name): warning: \(warning)")
         }
         return engine
     }

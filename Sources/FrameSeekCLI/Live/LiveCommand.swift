@@ -64,7 +64,7 @@ enum LiveCommand: Subcommand {
         }
         // The same warning line as probe's, so missing segments are never silent in text mode.
         if !missing.isEmpty {
-            errors.line("frameseek live: warning: \(file): " + missing.map(\.description).joined(separator: "; "))
+            errors.escapedLine("frameseek live: warning: \(file): " + missing.map(\.description).joined(separator: "; "))
         }
         return .success
     }

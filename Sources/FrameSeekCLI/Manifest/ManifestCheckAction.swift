@@ -91,17 +91,23 @@ enum ManifestCheckAction {
                 }
                 collected.withLock { $0 += outcome.jsonLines }
                 progress.clear()
-                if let line = outcome.errorLine { outputs.errors.line("frameseek landing: \(line)") }
-                for line in json ? outcome.jsonLines : outcome.textLines { outputs.output.line(line) }
+                if let line = outcome.errorLine { outputs.errors.escapedLine("frameseek landing: \(line)") }
+                if json {
+                    for line in outcome.jsonLines { outputs.output.line(line) }
+                } else {
+                    // A text line quotes the manifest (its md5s, its paths): one line each, whatever they hold.
+                    for line in outcome.textLines { outputs.output.escapedLine(line) }
+                }
                 // On stdout, where the runner reads workflow commands; beside --json on stderr,
                 // which it reads too, so that stdout stays JSON lines.
-                if annotate { for line in outcome.annotations { (json ? outputs.errors : outputs.output).line(line) } }
+                if annotate { for line in outcome.annotations { (json ? outputs.errors : outputs.output).escapedLine(line) } }
             }, progress: { progress.update($0) })
         progress.clear()
         let final = summary.withLock { $0 }
-        output.line(json ? final.json.serialized : final.text)
         let lines = collected.withLock { $0 }
+        // Written first: a summary printed with its exit code must not be followed by a failure.
         try ManifestCommand.writeResults(lines + [final.json.serialized], arguments)
+        output.line(json ? final.json.serialized : final.text)
         if let junit = arguments.value("--junit") { try LandingJUnit.write(lines: lines, to: junit) }
         return final.exitCode
     }

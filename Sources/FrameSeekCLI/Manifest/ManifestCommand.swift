@@ -221,9 +221,20 @@ enum ManifestCommand: Subcommand {
     }
 
     /// Writes the run's JSON lines to `--results`, whole, once the run is over.
-    static func writeResults(_ lines: [String], _ arguments: Arguments) throws {
+    ///
+    /// - Throws: `UsageError` naming the file, which is not written, when the lines are more
+    ///   than `limit` bytes (`ShardedResults.maximumBytes`, what a merge reads back); an error
+    ///   of `OutputFile` when it cannot be written.
+    static func writeResults(_ lines: [String], _ arguments: Arguments, limit: Int = ShardedResults.maximumBytes) throws {
         guard let path = arguments.value("--results") else { return }
-        try OutputFile.write(lines.map { $0 + "\n" }.joined(), to: path)
+        let text = lines.map { $0 + "\n" }.joined()
+        guard text.utf8.count <= limit else {
+            throw UsageError(
+                message:
+                    "--results \(path): \(text.utf8.count) bytes of results, more than the \(limit) a merge reads; split the catalog into more shards (--shard K/N)"
+            )
+        }
+        try OutputFile.write(text, to: path)
     }
 
     /// Checks `--results` can be written before any work starts.

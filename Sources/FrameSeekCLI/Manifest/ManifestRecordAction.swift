@@ -31,6 +31,7 @@ enum ManifestRecordAction {
             throw UsageError(message: "give --targets FILE or -n N --seed S, not both")
         }
         let count = try arguments.integerOrDefault("-n")
+        try checkLandingCount(targets: explicitTargets?.count ?? count, precisions: precisions.count)
         let seed = UInt64(try arguments.integerOrDefault("--seed"))
         let barcode = arguments.has("--barcode")
         let pictures = arguments.has("--pictures")
@@ -80,14 +81,29 @@ enum ManifestRecordAction {
                 }
                 collected.withLock { $0.append(outcome.json.serialized) }
                 progress.clear()
-                if outcome.failed { outputs.errors.line("frameseek landing: \(outcome.text)") }
-                if json { outputs.output.line(outcome.json.serialized) } else if !outcome.failed { outputs.output.line(outcome.text) }
+                if outcome.failed { outputs.errors.escapedLine("frameseek landing: \(outcome.text)") }
+                if json {
+                    outputs.output.line(outcome.json.serialized)
+                } else if !outcome.failed {
+                    outputs.output.escapedLine(outcome.text)
+                }
             }, progress: { progress.update($0) })
         progress.clear()
         let final = summary.withLock { $0 }
-        if json || jobs.count > 1 { output.line(json ? final.json.serialized : final.text) }
+        // Written first: a summary printed with its exit code must not be followed by a failure.
         try ManifestCommand.writeResults(collected.withLock { $0 } + [final.json.serialized], arguments)
+        if json || jobs.count > 1 { output.line(json ? final.json.serialized : final.text) }
         return final.exitCode
+    }
+
+    /// Refuses more landings (targets x precisions) than `seek` takes targets in one run: each
+    /// is planned before the pass and held until the manifest is written, and a manifest of
+    /// millions of entries would be larger than `landing check` reads.
+    static func checkLandingCount(targets: Int, precisions: Int) throws(UsageError) {
+        let (landings, overflow) = targets.multipliedReportingOverflow(by: precisions)
+        guard overflow || landings > SampleTargets.limit else { return }
+        throw UsageError(
+            message: "\(targets) targets at \(precisions) precisions; at most \(SampleTargets.limit) landings in one manifest")
     }
 
     /// Records one media file; failures become an error outcome rather than ending the run,

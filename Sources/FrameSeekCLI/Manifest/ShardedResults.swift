@@ -24,6 +24,10 @@ protocol ShardRunSummary: Sendable {
 
 /// Shards' results files read back and added up.
 enum ShardedResults {
+    /// The largest results file a merge reads, and so the largest a run writes: a manifest's
+    /// limit, as a shard's results hold about as much as its manifests.
+    static let maximumBytes = Manifest.maximumBytes
+
     /// Merges the summaries of `paths`, checking that together they are one whole catalog
     /// run: one command, one shard count, every shard exactly once, each finished, and each
     /// file's counts possible and matching its own lines. Returns the sum and every line of
@@ -39,7 +43,7 @@ enum ShardedResults {
         var lines: [String] = []
         for path in paths {
             let text: String
-            do { text = try FileContents.readText(path, limit: Manifest.maximumBytes) } catch {
+            do { text = try FileContents.readText(path, limit: maximumBytes) } catch {
                 throw UsageError(message: "\(path): the results file \(error)")
             }
             var found: [Summary] = []
