@@ -146,6 +146,17 @@ struct HLSHostilePlaylistTests {
         }
     }
 
+    /// Duplicate names are found by a set, not by searching the names read: 50,000 distinct
+    /// names are read in order, and a repeat of the first is found at the end.
+    @Test(.timeLimit(.minutes(1))) func aLongAttributeListIsReadInOrder() throws {
+        let names = (0..<50_000).map { "A\($0)" }
+        let list = try HLSAttributeList(parsing: Substring(names.map { $0 + "=1" }.joined(separator: ",")))
+        #expect(list.attributes.map(\.name) == names)
+        #expect(throws: HLSAttributeList.Malformed.self) {
+            try HLSAttributeList(parsing: Substring((names + ["A0"]).map { $0 + "=1" }.joined(separator: ",")))
+        }
+    }
+
     /// The largest numbers that fit are still read: the limits are where the arithmetic ends,
     /// not below it.
     @Test func numbersAtTheLimitsAreRead() throws {
