@@ -36,7 +36,7 @@ public struct DASHRepresentation: Sendable, Hashable {
     public let codecs: String?
     /// The element's path in the document, for messages.
     let path: String
-    /// The SegmentTemplate's attributes, the most specific level's winning.
+    /// The SegmentTemplate's attributes (those in `templateAttributes`), the most specific level's winning.
     let template: [String: String]
     /// The SegmentTimeline of the most specific SegmentTemplate that has one.
     let timeline: MPDElement?
@@ -50,12 +50,26 @@ public struct DASHRepresentation: Sendable, Hashable {
     let periodStart: MediaTime
     let periodDuration: MediaTime?
 
+    /// The SegmentTemplate attributes `segments` reads. Only these are merged into each
+    /// Representation's `template`, so that a template's other attributes, however many, are not
+    /// copied once per Representation.
+    private static let templateAttributes = ["timescale", "presentationTimeOffset", "startNumber", "duration", "media", "initialization"]
+
     /// The video Representations of `context`'s Period, in document order.
     static func video(in context: Context) throws(MPDError) -> [DASHRepresentation] {
         var found: [DASHRepresentation] = []
+        // Looked up once: each lookup scans the parent's children, which may be a hostile MPD's
+        // hundreds of thousands of Representations.
+        let periodTemplate = context.period.child("SegmentTemplate")
+        let periodTimeline = periodTemplate?.child("SegmentTimeline")
+        let periodSegmentBase = context.period.child("SegmentBase")
         for (setPosition, set) in context.period.children("AdaptationSet").enumerated() {
             let setPath = "\(context.path)/AdaptationSet[\(setPosition + 1)]"
             let setBase = DASHPresentation.resolve(set.child("BaseURL"), against: context.base)
+            let setTemplate = set.child("SegmentTemplate")
+            let setTimeline = setTemplate?.child("SegmentTimeline")
+            let setList = set.child("SegmentList")
+            let setSegmentBase = set.child("SegmentBase")
             for (position, representation) in set.children("Representation").enumerated() {
                 let path = "\(setPath)/Representation[\(position + 1)]"
                 let mime = representation.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""
@@ -71,10 +85,12 @@ public struct DASHRepresentation: Sendable, Hashable {
                 }
                 let width = (representation.attributes["width"] ?? set.attributes["width"]).flatMap { Int($0) }
                 let height = (representation.attributes["height"] ?? set.attributes["height"]).flatMap { Int($0) }
-                let templates = [context.period, set, representation].compactMap { $0.child("SegmentTemplate") }
+                let ownTemplate = representation.child("SegmentTemplate")
+                let templates = [periodTemplate, setTemplate, ownTemplate].compactMap { $0 }
+                let list = representation.child("SegmentList") ?? setList
                 var segmentBase: SegmentBase?
-                if templates.isEmpty, [set, representation].allSatisfy({ $0.child("SegmentList") == nil }) {
-                    guard let element = [representation, set, context.period].lazy.compactMap({ $0.child("SegmentBase") }).first else {
+                if templates.isEmpty, list == nil {
+                    guard let element = representation.child("SegmentBase") ?? setSegmentBase ?? periodSegmentBase else {
                         throw MPDError(element: path, reason: "no SegmentTemplate, SegmentList or SegmentBase says where its media is")
                     }
                     segmentBase = try Self.segmentBase(element, at: path + "/SegmentBase")
@@ -85,10 +101,10 @@ public struct DASHRepresentation: Sendable, Hashable {
                         resolution: width.flatMap { w in height.map { HLSResolution(width: w, height: $0) } },
                         codecs: representation.attributes["codecs"] ?? set.attributes["codecs"], path: path,
                         template: templates.reduce(into: [:]) { merged, element in
-                            merged.merge(element.attributes) { _, specific in specific }
+                            for name in templateAttributes { element.attributes[name].map { merged[name] = $0 } }
                         },
-                        timeline: templates.reversed().lazy.compactMap { $0.child("SegmentTimeline") }.first,
-                        list: representation.child("SegmentList") ?? set.child("SegmentList"), segmentBase: segmentBase,
+                        timeline: ownTemplate?.child("SegmentTimeline") ?? setTimeline ?? periodTimeline,
+                        list: list, segmentBase: segmentBase,
                         base: DASHPresentation.resolve(representation.child("BaseURL"), against: setBase),
                         periodStart: context.start, periodDuration: context.duration))
             }
