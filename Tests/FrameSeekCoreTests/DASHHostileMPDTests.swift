@@ -39,6 +39,65 @@ struct DASHHostileMPDTests {
         try DASHPresentation(root: root, url: DASHPresentationTests.url).mediaPlaylist(selecting: .highestBandwidth, at: now).playlist
     }
 
+    /// (S entries, the element the error must name, words its reason must have).
+    static let refusedTimelines: [([[String: String]], String, String)] = [
+        // r=-1 repeats to the next S's t, which is read as every t is: not Int64.min, whose
+        // distance from the start would overflow.
+        ([["d": "1", "r": "-1"], ["t": "-9223372036854775808", "d": "1"]], "@S[2]@t", "is not a whole number in 0"),
+        // Time going back: before the first S's start, and before the start of the last repeat.
+        ([["t": "1000", "d": "1"], ["t": "0", "d": "1"]], "@S[2]@t", "1000: time goes back"),
+        ([["t": "0", "d": "10", "r": "2"], ["t": "19", "d": "1"]], "@S[2]@t", "19 is before the previous segment's start 20")
+    ]
+
+    @Test(
+        "A SegmentTimeline whose r=-1 ends at a negative t, or whose time goes back, is an error naming the S", arguments: refusedTimelines)
+    func refusedTimeline(entries: [[String: String]], element: String, reason: String) {
+        #expect {
+            try Self.playlist(Self.mpd(["media": "$Time$", "timescale": "1"], [Self.timeline(entries)]))
+        } throws: { error in
+            guard let error = error as? MPDError else { return false }
+            return error.element == Self.representationPath + element && error.reason.contains(reason)
+        }
+    }
+
+    @Test("An S may start where the previous ends, or inside it (encoders round), but not before its start")
+    func overlapIsRead() throws {
+        let playlist = try Self.playlist(
+            Self.mpd(["media": "$Time$", "timescale": "1"], [Self.timeline([["t": "0", "d": "10", "r": "1"], ["t": "15", "d": "10"]])]))
+        #expect(playlist.segments.map(\.uri.lastPathComponent) == ["0", "10", "15"])
+    }
+
+    /// The reviewed input: a dynamic MPD whose second S is 1000 s before the first. Placed by its
+    /// date it would start before the window's start, which `Range` traps on.
+    @Test("A live SegmentTimeline going back is refused before it reaches the window")
+    func liveTimeGoingBack() throws {
+        let template = Self.element(
+            "SegmentTemplate", ["media": "$Time$", "timescale": "1"], [Self.timeline([["t": "1000", "d": "1"], ["t": "0", "d": "1"]])])
+        let period = Self.element(
+            "Period", ["start": "PT0S"],
+            [DASHPresentationTests.video([Self.element("Representation", ["id": "v", "bandwidth": "1"])], template: template)])
+        let attributes = [
+            "type": "dynamic", "availabilityStartTime": "1970-01-01T00:00:00Z", "timeShiftBufferDepth": "P36500D"
+        ]
+        let root = Self.element("MPD", attributes, [period])
+        #expect(
+            throws: MPDError(
+                element: Self.representationPath + "@S[2]@t", reason: "0 is before the previous segment's start 1000: time goes back")
+        ) {
+            try Self.playlist(root, at: try ProgramDate(parsing: "1970-01-01T01:00:00Z"))
+        }
+    }
+
+    /// Each S with r=-1 once searched the timeline for its successor: quadratic, hours for a
+    /// hostile MPD of a million. Linear, this takes well under the limit.
+    @Test("A timeline of 30,000 r=-1 entries is read", .timeLimit(.minutes(1)))
+    func longTimeline() throws {
+        let entries = [[String: String]](repeating: ["d": "1", "r": "-1"], count: 30_000)
+        let playlist = try Self.playlist(Self.mpd(["media": "$Number$", "timescale": "1"], [Self.timeline(entries)]))
+        // The first repeats to the Period's end at 10 s; each after it starts there and is one segment.
+        #expect(playlist.segments.count == 10 + 29_999)
+    }
+
     /// Each Representation once searched its AdaptationSet for the SegmentTemplate it inherits:
     /// quadratic, hours for a hostile MPD of a million. Linear, this takes well under the limit.
     @Test("An AdaptationSet of 30,000 Representations is read", .timeLimit(.minutes(1)))

@@ -194,14 +194,26 @@ public struct DASHRepresentation: Sendable, Hashable {
             availableFrom = try ticks(availability.from)
         }
         if let timeline = list?.child("SegmentTimeline") ?? timeline {
+            let entries = timeline.children("S")
+            func startTime(_ position: Int) throws(MPDError) -> Int64? {
+                try entries[position].attributes["t"].map { text throws(MPDError) in try integer(text, "S[\(position + 1)]@t") }
+            }
             var next = presentationOffset
-            for (position, s) in timeline.children("S").enumerated() {
-                let start = try s.attributes["t"].map { text throws(MPDError) in try integer(text, "S[\(position + 1)]@t") } ?? next
+            var previousStart: Int64?
+            for (position, s) in entries.enumerated() {
+                let start = try startTime(position) ?? next
+                // Segments are placed on a live window by their times, which must not go back
+                // (ISO/IEC 23009-1 5.3.9.6); an overlap, which encoders' rounding makes, is kept.
+                if let previousStart, start < previousStart {
+                    throw MPDError(
+                        element: "\(path)@S[\(position + 1)]@t",
+                        reason: "\(start) is before the previous segment's start \(previousStart): time goes back")
+                }
                 let duration = try integer(s.attributes["d"] ?? "", "S[\(position + 1)]@d", in: 1...Int64.max)
                 var repeats = try integer(s.attributes["r"] ?? "0", "S[\(position + 1)]@r", in: -1...Int64(DASHPresentation.segmentLimit))
                 if repeats < 0 {
                     // Until the next S's t, or the Period's end.
-                    let until = timeline.children("S").dropFirst(position + 1).first?.attributes["t"].flatMap { Int64($0) } ?? end
+                    let until = try (position + 1 < entries.count ? startTime(position + 1) : nil) ?? end
                     guard let until else { throw MPDError(element: path, reason: "S@r=-1 with no end to repeat to") }
                     let span = try sum(until, -start)
                     repeats = max(0, span / duration + (span % duration == 0 ? 0 : 1) - 1)
@@ -215,6 +227,7 @@ public struct DASHRepresentation: Sendable, Hashable {
                         throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
                     }
                     times.append((time, duration, try sum(firstNumber, Int64(times.count))))
+                    previousStart = time
                     let (after, overflow) = time.addingReportingOverflow(duration)
                     guard !overflow else { throw MPDError(element: path, reason: "segment times past 2^63") }
                     time = after
