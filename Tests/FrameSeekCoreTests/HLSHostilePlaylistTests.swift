@@ -263,6 +263,37 @@ struct HLSHostileReloadTests {
         }
     }
 
+    /// Dated segments placed by date (a live DASH window): a reload whose new segment is dated
+    /// a minute before the kept one would start the window after it ends.
+    @Test func aReloadStartingBeforeItsPredecessorIsATypedErrorAndChangesNothing() throws {
+        func dated(from sequence: Int, _ dates: [String]) throws -> HLSMediaPlaylist {
+            let lines =
+                ["#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:\(sequence)"]
+                + dates.enumerated().flatMap { ["#EXT-X-PROGRAM-DATE-TIME:2024-03-04T\($1)Z", "#EXTINF:6,", "s\(sequence + $0).ts"] }
+            return try HLSMediaPlaylist(parsing: lines.joined(separator: "\n"), url: Self.url)
+        }
+        let first = try dated(from: 0, ["23:00:00", "23:00:06"])
+        var timeline = HLSTimeline(playlist: first, dateOrigin: first.segments[0].programDate)
+        let before = timeline
+        #expect(throws: HLSTimelineError.startWentBack(mediaSequence: 2)) {
+            try timeline.reload(with: dated(from: 1, ["23:00:06", "22:59:06"]))
+        }
+        #expect(timeline == before)
+    }
+
+    /// A window built from such a playlist without a reload (`init` does not refuse) still gives
+    /// a range rather than trapping: it ends where it starts.
+    @Test func aWindowWhoseStartsGoBackHasAnEmptyRange() throws {
+        let lines = [
+            "#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-PROGRAM-DATE-TIME:2024-03-04T23:01:00Z", "#EXTINF:6,", "a.ts",
+            "#EXT-X-PROGRAM-DATE-TIME:2024-03-04T23:00:00Z", "#EXTINF:6,", "b.ts"
+        ]
+        let playlist = try HLSMediaPlaylist(parsing: lines.joined(separator: "\n"), url: Self.url)
+        let window = HLSTimeline(playlist: playlist, dateOrigin: playlist.segments[0].programDate).window
+        #expect(window.segments.map(\.start) == [.zero, MediaTime(value: -60, timescale: 1)])
+        #expect(window.seekableRange == MediaTime.zero..<MediaTime.zero)
+    }
+
     @Test func theMessageNamesTheSegment() {
         let error = HLSTimelineError.timelineOverflow(mediaSequence: 42)
         #expect(error.description.hasPrefix("segment 42 of the reload would lie beyond the timeline"))
