@@ -88,6 +88,40 @@ struct DASHHostileMPDTests {
         }
     }
 
+    /// A URL of 8,192 bytes is read; one byte more is refused, whether the media template, a
+    /// Representation's BaseURL or one resolved against a long BaseURL makes it.
+    @Test("A resolved URL longer than 8 KiB is refused naming the element")
+    func longURLs() throws {
+        // "https://cdn.example.com/show/" is 29 bytes; "/1" (the $Number$) 2 more.
+        let fits = String(repeating: "x", count: 8_192 - 29 - 2)
+        let fitting = try Self.playlist(Self.mpd(["media": fits + "/$Number$", "duration": "5"]))
+        #expect(fitting.segments.map { $0.uri.absoluteString.utf8.count } == [8_192, 8_192])
+        #expect(
+            throws: MPDError(
+                element: Self.representationPath + " SegmentTemplate@media",
+                reason: "resolves to a URL of 8193 bytes, more than the 8192 any server accepts")
+        ) {
+            try Self.playlist(Self.mpd(["media": fits + "x/$Number$", "duration": "5"]))
+        }
+        let longBase = Self.element("BaseURL", text: fits + "xx/")
+        #expect(
+            throws: MPDError(
+                element: Self.representationPath + "/BaseURL",
+                reason: "resolves to a URL of 8193 bytes, more than the 8192 any server accepts")
+        ) {
+            try Self.playlist(Self.mpd(["media": "$Number$", "duration": "5"], representationChildren: [longBase]))
+        }
+        // The base itself fits; the segment's name on it does not.
+        let base = Self.element("BaseURL", text: String(repeating: "x", count: 8_192 - 29 - 1) + "/")
+        #expect(
+            throws: MPDError(
+                element: Self.representationPath + " SegmentTemplate@media",
+                reason: "resolves to a URL of 8193 bytes, more than the 8192 any server accepts")
+        ) {
+            try Self.playlist(Self.mpd(["media": "$Number$", "duration": "5"], representationChildren: [base]))
+        }
+    }
+
     /// Each S with r=-1 once searched the timeline for its successor: quadratic, hours for a
     /// hostile MPD of a million. Linear, this takes well under the limit.
     @Test("A timeline of 30,000 r=-1 entries is read", .timeLimit(.minutes(1)))

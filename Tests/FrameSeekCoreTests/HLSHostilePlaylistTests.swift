@@ -146,6 +146,21 @@ struct HLSHostilePlaylistTests {
         }
     }
 
+    /// Each segment keeps its resolved URL, so a long one (a short name on a long base) is
+    /// refused past 8 KiB: `https://origin.example/` is 23 bytes, the name the rest.
+    @Test func aURIResolvedPastEightKiBIsRefused() throws {
+        let name = String(repeating: "x", count: 8_192 - 23)
+        let fits = try HLSMediaPlaylist(parsing: (Self.header + ["#EXTINF:2,", name]).joined(separator: "\n"), url: Self.base)
+        #expect(fits.segments.map { $0.uri.absoluteString.utf8.count } == [8_192])
+        #expect(throws: HLSPlaylistError(line: 4, text: name + "x", cause: .uriTooLong(length: 8_193, limit: 8_192))) {
+            try HLSMediaPlaylist(parsing: (Self.header + ["#EXTINF:2,", name + "x"]).joined(separator: "\n"), url: Self.base)
+        }
+        let variant = "#EXT-X-STREAM-INF:BANDWIDTH=1"
+        #expect(throws: HLSPlaylistError(line: 3, text: name + "x", cause: .uriTooLong(length: 8_193, limit: 8_192))) {
+            try HLSMultivariantPlaylist(parsing: ["#EXTM3U", variant, name + "x"].joined(separator: "\n"), url: Self.base)
+        }
+    }
+
     /// Duplicate names are found by a set, not by searching the names read: 50,000 distinct
     /// names are read in order, and a repeat of the first is found at the end.
     @Test(.timeLimit(.minutes(1))) func aLongAttributeListIsReadInOrder() throws {

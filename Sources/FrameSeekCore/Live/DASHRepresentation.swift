@@ -65,7 +65,7 @@ public struct DASHRepresentation: Sendable, Hashable {
         let periodSegmentBase = context.period.child("SegmentBase")
         for (setPosition, set) in context.period.children("AdaptationSet").enumerated() {
             let setPath = "\(context.path)/AdaptationSet[\(setPosition + 1)]"
-            let setBase = DASHPresentation.resolve(set.child("BaseURL"), against: context.base)
+            let setBase = try DASHPresentation.resolve(set.child("BaseURL"), against: context.base, at: setPath)
             let setTemplate = set.child("SegmentTemplate")
             let setTimeline = setTemplate?.child("SegmentTimeline")
             let setList = set.child("SegmentList")
@@ -105,7 +105,7 @@ public struct DASHRepresentation: Sendable, Hashable {
                         },
                         timeline: ownTemplate?.child("SegmentTimeline") ?? setTimeline ?? periodTimeline,
                         list: list, segmentBase: segmentBase,
-                        base: DASHPresentation.resolve(representation.child("BaseURL"), against: setBase),
+                        base: try DASHPresentation.resolve(representation.child("BaseURL"), against: setBase, at: path),
                         periodStart: context.start, periodDuration: context.duration))
             }
         }
@@ -376,10 +376,15 @@ public struct DASHRepresentation: Sendable, Hashable {
     }
 
     private func resolve(_ text: String, _ attribute: String) throws(MPDError) -> URL {
-        guard !text.isEmpty, let url = URL(string: text, relativeTo: base)?.absoluteURL else {
-            throw MPDError(element: "\(path) \(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
+        do {
+            return try URLReference.resolve(text, against: base)
+        } catch {
+            switch error {
+            case .notAURL:
+                throw MPDError(element: "\(path) \(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
+            case .tooLong(let length): throw DASHPresentation.urlTooLong(length, at: "\(path) \(attribute)")
+            }
         }
-        return url
     }
 
     /// `first-last` (inclusive, as HTTP writes ranges).
