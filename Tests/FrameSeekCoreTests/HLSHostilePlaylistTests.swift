@@ -146,6 +146,32 @@ struct HLSHostilePlaylistTests {
         }
     }
 
+    /// Each segment keeps its resolved URL, so a long one (a short name on a long base) is
+    /// refused past 8 KiB: `https://origin.example/` is 23 bytes, the name the rest.
+    @Test func aURIResolvedPastEightKiBIsRefused() throws {
+        let name = String(repeating: "x", count: 8_192 - 23)
+        let fits = try HLSMediaPlaylist(parsing: (Self.header + ["#EXTINF:2,", name]).joined(separator: "\n"), url: Self.base)
+        #expect(fits.segments.map { $0.uri.absoluteString.utf8.count } == [8_192])
+        #expect(throws: HLSPlaylistError(line: 4, text: name + "x", cause: .uriTooLong(length: 8_193, limit: 8_192))) {
+            try HLSMediaPlaylist(parsing: (Self.header + ["#EXTINF:2,", name + "x"]).joined(separator: "\n"), url: Self.base)
+        }
+        let variant = "#EXT-X-STREAM-INF:BANDWIDTH=1"
+        #expect(throws: HLSPlaylistError(line: 3, text: name + "x", cause: .uriTooLong(length: 8_193, limit: 8_192))) {
+            try HLSMultivariantPlaylist(parsing: ["#EXTM3U", variant, name + "x"].joined(separator: "\n"), url: Self.base)
+        }
+    }
+
+    /// Duplicate names are found by a set, not by searching the names read: 50,000 distinct
+    /// names are read in order, and a repeat of the first is found at the end.
+    @Test(.timeLimit(.minutes(1))) func aLongAttributeListIsReadInOrder() throws {
+        let names = (0..<50_000).map { "A\($0)" }
+        let list = try HLSAttributeList(parsing: Substring(names.map { $0 + "=1" }.joined(separator: ",")))
+        #expect(list.attributes.map(\.name) == names)
+        #expect(throws: HLSAttributeList.Malformed.self) {
+            try HLSAttributeList(parsing: Substring((names + ["A0"]).map { $0 + "=1" }.joined(separator: ",")))
+        }
+    }
+
     /// The largest numbers that fit are still read: the limits are where the arithmetic ends,
     /// not below it.
     @Test func numbersAtTheLimitsAreRead() throws {
@@ -250,6 +276,37 @@ struct HLSHostileReloadTests {
         #expect(throws: HLSTimelineError.timelineOverflow(mediaSequence: jumped)) {
             try timeline.reload(with: Self.live(from: jumped, target: 4, duration: "4.000000000"))
         }
+    }
+
+    /// Dated segments placed by date (a live DASH window): a reload whose new segment is dated
+    /// a minute before the kept one would start the window after it ends.
+    @Test func aReloadStartingBeforeItsPredecessorIsATypedErrorAndChangesNothing() throws {
+        func dated(from sequence: Int, _ dates: [String]) throws -> HLSMediaPlaylist {
+            let lines =
+                ["#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:\(sequence)"]
+                + dates.enumerated().flatMap { ["#EXT-X-PROGRAM-DATE-TIME:2024-03-04T\($1)Z", "#EXTINF:6,", "s\(sequence + $0).ts"] }
+            return try HLSMediaPlaylist(parsing: lines.joined(separator: "\n"), url: Self.url)
+        }
+        let first = try dated(from: 0, ["23:00:00", "23:00:06"])
+        var timeline = HLSTimeline(playlist: first, dateOrigin: first.segments[0].programDate)
+        let before = timeline
+        #expect(throws: HLSTimelineError.startWentBack(mediaSequence: 2)) {
+            try timeline.reload(with: dated(from: 1, ["23:00:06", "22:59:06"]))
+        }
+        #expect(timeline == before)
+    }
+
+    /// A window built from such a playlist without a reload (`init` does not refuse) still gives
+    /// a range rather than trapping: it ends where it starts.
+    @Test func aWindowWhoseStartsGoBackHasAnEmptyRange() throws {
+        let lines = [
+            "#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-PROGRAM-DATE-TIME:2024-03-04T23:01:00Z", "#EXTINF:6,", "a.ts",
+            "#EXT-X-PROGRAM-DATE-TIME:2024-03-04T23:00:00Z", "#EXTINF:6,", "b.ts"
+        ]
+        let playlist = try HLSMediaPlaylist(parsing: lines.joined(separator: "\n"), url: Self.url)
+        let window = HLSTimeline(playlist: playlist, dateOrigin: playlist.segments[0].programDate).window
+        #expect(window.segments.map(\.start) == [.zero, MediaTime(value: -60, timescale: 1)])
+        #expect(window.seekableRange == MediaTime.zero..<MediaTime.zero)
     }
 
     @Test func theMessageNamesTheSegment() {

@@ -55,7 +55,8 @@ public struct DASHPresentation: Sendable, Hashable {
     /// Reads the document whose root is `root`, fetched from `url`.
     ///
     /// - Throws: `MPDError` naming the element for a root that is not an MPD, a dynamic MPD, a
-    ///   Period without video Representations, and malformed or out-of-range numbers.
+    ///   Period without video Representations, malformed or out-of-range numbers, and a
+    ///   BaseURL that resolves to more than 8 KiB (`URLReference`).
     public init(root: MPDElement, url: URL) throws(MPDError) {
         guard root.name == "MPD" else { throw MPDError(element: root.name, reason: "the root element is not MPD") }
         self.url = url
@@ -63,7 +64,7 @@ public struct DASHPresentation: Sendable, Hashable {
         duration = try root.attributes["mediaPresentationDuration"].map { text throws(MPDError) in
             try Self.duration(text, at: "MPD@mediaPresentationDuration")
         }
-        let base = Self.resolve(root.child("BaseURL"), against: url)
+        let base = try Self.resolve(root.child("BaseURL"), against: url, at: "MPD")
         var periods: [[DASHRepresentation]] = []
         var start = MediaTime.zero
         let periodElements = root.children("Period")
@@ -81,7 +82,7 @@ public struct DASHPresentation: Sendable, Hashable {
             if length == nil, let duration { length = duration - start }
             let context = DASHRepresentation.Context(
                 period: period, position: position, start: start, duration: length,
-                base: Self.resolve(period.child("BaseURL"), against: base), path: path)
+                base: try Self.resolve(period.child("BaseURL"), against: base, at: path), path: path)
             let representations = try DASHRepresentation.video(in: context)
             guard !representations.isEmpty else { throw MPDError(element: path, reason: "no video Representation") }
             periods.append(representations)
@@ -219,10 +220,27 @@ public struct DASHPresentation: Sendable, Hashable {
         )
     }
 
-    /// `element`'s URL resolved against `base`; `base` when there is no element.
-    static func resolve(_ element: MPDElement?, against base: URL) -> URL {
-        guard let element, !element.text.isEmpty, let url = URL(string: element.text, relativeTo: base) else { return base }
-        return url.absoluteURL
+    /// The URL of the BaseURL `element` (a child of the element at `path`) resolved against
+    /// `base`; `base` when there is no element or it is not a URL.
+    ///
+    /// - Throws: `MPDError` when the URL is longer than `URLReference.maxResolvedLength`.
+    static func resolve(_ element: MPDElement?, against base: URL, at path: String) throws(MPDError) -> URL {
+        guard let element else { return base }
+        do {
+            return try URLReference.resolve(element.text, against: base)
+        } catch {
+            switch error {
+            case .notAURL: return base
+            case .tooLong(let length): throw urlTooLong(length, at: path + "/BaseURL")
+            }
+        }
+    }
+
+    /// The error for a URL of `length` bytes at `element`, past `URLReference.maxResolvedLength`.
+    static func urlTooLong(_ length: Int, at element: String) -> MPDError {
+        MPDError(
+            element: element,
+            reason: "resolves to a URL of \(length) bytes, more than the \(URLReference.maxResolvedLength) any server accepts")
     }
 
     /// An ISO 8601 duration as MPDs write them (`PT1H2M3.5S`, `P1DT0.5S`): days, hours,

@@ -36,7 +36,7 @@ public struct DASHRepresentation: Sendable, Hashable {
     public let codecs: String?
     /// The element's path in the document, for messages.
     let path: String
-    /// The SegmentTemplate's attributes, the most specific level's winning.
+    /// The SegmentTemplate's attributes (those in `templateAttributes`), the most specific level's winning.
     let template: [String: String]
     /// The SegmentTimeline of the most specific SegmentTemplate that has one.
     let timeline: MPDElement?
@@ -50,12 +50,26 @@ public struct DASHRepresentation: Sendable, Hashable {
     let periodStart: MediaTime
     let periodDuration: MediaTime?
 
+    /// The SegmentTemplate attributes `segments` reads. Only these are merged into each
+    /// Representation's `template`, so that a template's other attributes, however many, are not
+    /// copied once per Representation.
+    private static let templateAttributes = ["timescale", "presentationTimeOffset", "startNumber", "duration", "media", "initialization"]
+
     /// The video Representations of `context`'s Period, in document order.
     static func video(in context: Context) throws(MPDError) -> [DASHRepresentation] {
         var found: [DASHRepresentation] = []
+        // Looked up once: each lookup scans the parent's children, which may be a hostile MPD's
+        // hundreds of thousands of Representations.
+        let periodTemplate = context.period.child("SegmentTemplate")
+        let periodTimeline = periodTemplate?.child("SegmentTimeline")
+        let periodSegmentBase = context.period.child("SegmentBase")
         for (setPosition, set) in context.period.children("AdaptationSet").enumerated() {
             let setPath = "\(context.path)/AdaptationSet[\(setPosition + 1)]"
-            let setBase = DASHPresentation.resolve(set.child("BaseURL"), against: context.base)
+            let setBase = try DASHPresentation.resolve(set.child("BaseURL"), against: context.base, at: setPath)
+            let setTemplate = set.child("SegmentTemplate")
+            let setTimeline = setTemplate?.child("SegmentTimeline")
+            let setList = set.child("SegmentList")
+            let setSegmentBase = set.child("SegmentBase")
             for (position, representation) in set.children("Representation").enumerated() {
                 let path = "\(setPath)/Representation[\(position + 1)]"
                 let mime = representation.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""
@@ -71,10 +85,12 @@ public struct DASHRepresentation: Sendable, Hashable {
                 }
                 let width = (representation.attributes["width"] ?? set.attributes["width"]).flatMap { Int($0) }
                 let height = (representation.attributes["height"] ?? set.attributes["height"]).flatMap { Int($0) }
-                let templates = [context.period, set, representation].compactMap { $0.child("SegmentTemplate") }
+                let ownTemplate = representation.child("SegmentTemplate")
+                let templates = [periodTemplate, setTemplate, ownTemplate].compactMap { $0 }
+                let list = representation.child("SegmentList") ?? setList
                 var segmentBase: SegmentBase?
-                if templates.isEmpty, [set, representation].allSatisfy({ $0.child("SegmentList") == nil }) {
-                    guard let element = [representation, set, context.period].lazy.compactMap({ $0.child("SegmentBase") }).first else {
+                if templates.isEmpty, list == nil {
+                    guard let element = representation.child("SegmentBase") ?? setSegmentBase ?? periodSegmentBase else {
                         throw MPDError(element: path, reason: "no SegmentTemplate, SegmentList or SegmentBase says where its media is")
                     }
                     segmentBase = try Self.segmentBase(element, at: path + "/SegmentBase")
@@ -85,11 +101,11 @@ public struct DASHRepresentation: Sendable, Hashable {
                         resolution: width.flatMap { w in height.map { HLSResolution(width: w, height: $0) } },
                         codecs: representation.attributes["codecs"] ?? set.attributes["codecs"], path: path,
                         template: templates.reduce(into: [:]) { merged, element in
-                            merged.merge(element.attributes) { _, specific in specific }
+                            for name in templateAttributes { element.attributes[name].map { merged[name] = $0 } }
                         },
-                        timeline: templates.reversed().lazy.compactMap { $0.child("SegmentTimeline") }.first,
-                        list: representation.child("SegmentList") ?? set.child("SegmentList"), segmentBase: segmentBase,
-                        base: DASHPresentation.resolve(representation.child("BaseURL"), against: setBase),
+                        timeline: ownTemplate?.child("SegmentTimeline") ?? setTimeline ?? periodTimeline,
+                        list: list, segmentBase: segmentBase,
+                        base: try DASHPresentation.resolve(representation.child("BaseURL"), against: setBase, at: path),
                         periodStart: context.start, periodDuration: context.duration))
             }
         }
@@ -178,14 +194,26 @@ public struct DASHRepresentation: Sendable, Hashable {
             availableFrom = try ticks(availability.from)
         }
         if let timeline = list?.child("SegmentTimeline") ?? timeline {
+            let entries = timeline.children("S")
+            func startTime(_ position: Int) throws(MPDError) -> Int64? {
+                try entries[position].attributes["t"].map { text throws(MPDError) in try integer(text, "S[\(position + 1)]@t") }
+            }
             var next = presentationOffset
-            for (position, s) in timeline.children("S").enumerated() {
-                let start = try s.attributes["t"].map { text throws(MPDError) in try integer(text, "S[\(position + 1)]@t") } ?? next
+            var previousStart: Int64?
+            for (position, s) in entries.enumerated() {
+                let start = try startTime(position) ?? next
+                // Segments are placed on a live window by their times, which must not go back
+                // (ISO/IEC 23009-1 5.3.9.6); an overlap, which encoders' rounding makes, is kept.
+                if let previousStart, start < previousStart {
+                    throw MPDError(
+                        element: "\(path)@S[\(position + 1)]@t",
+                        reason: "\(start) is before the previous segment's start \(previousStart): time goes back")
+                }
                 let duration = try integer(s.attributes["d"] ?? "", "S[\(position + 1)]@d", in: 1...Int64.max)
                 var repeats = try integer(s.attributes["r"] ?? "0", "S[\(position + 1)]@r", in: -1...Int64(DASHPresentation.segmentLimit))
                 if repeats < 0 {
                     // Until the next S's t, or the Period's end.
-                    let until = timeline.children("S").dropFirst(position + 1).first?.attributes["t"].flatMap { Int64($0) } ?? end
+                    let until = try (position + 1 < entries.count ? startTime(position + 1) : nil) ?? end
                     guard let until else { throw MPDError(element: path, reason: "S@r=-1 with no end to repeat to") }
                     let span = try sum(until, -start)
                     repeats = max(0, span / duration + (span % duration == 0 ? 0 : 1) - 1)
@@ -199,6 +227,7 @@ public struct DASHRepresentation: Sendable, Hashable {
                         throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
                     }
                     times.append((time, duration, try sum(firstNumber, Int64(times.count))))
+                    previousStart = time
                     let (after, overflow) = time.addingReportingOverflow(duration)
                     guard !overflow else { throw MPDError(element: path, reason: "segment times past 2^63") }
                     time = after
@@ -347,10 +376,15 @@ public struct DASHRepresentation: Sendable, Hashable {
     }
 
     private func resolve(_ text: String, _ attribute: String) throws(MPDError) -> URL {
-        guard !text.isEmpty, let url = URL(string: text, relativeTo: base)?.absoluteURL else {
-            throw MPDError(element: "\(path) \(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
+        do {
+            return try URLReference.resolve(text, against: base)
+        } catch {
+            switch error {
+            case .notAURL:
+                throw MPDError(element: "\(path) \(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
+            case .tooLong(let length): throw DASHPresentation.urlTooLong(length, at: "\(path) \(attribute)")
+            }
         }
-        return url
     }
 
     /// `first-last` (inclusive, as HTTP writes ranges).

@@ -24,6 +24,8 @@ struct HLSAttributeList: Sendable, Hashable {
     /// Reads `text`, or says what is wrong with it.
     init(parsing text: Substring) throws(Malformed) {
         var result: [Attribute] = []
+        // A set, not a search of `result`: a hostile line of millions of names would be quadratic.
+        var names: Set<String> = []
         var rest = text[...]
         while !rest.isEmpty {
             guard let equals = rest.firstIndex(of: "=") else {
@@ -34,7 +36,7 @@ struct HLSAttributeList: Sendable, Hashable {
             guard !name.isEmpty, name.allSatisfy({ ($0.isASCII && $0.isUppercase) || $0.isNumber || $0 == "-" }) else {
                 throw Malformed(reason: "attribute name \"\(name)\" is not made of A-Z, 0-9 and -")
             }
-            guard !result.contains(where: { $0.name == name }) else {
+            guard names.insert(name).inserted else {
                 throw Malformed(reason: "attribute \(name) appears twice (RFC 8216 4.2)")
             }
             rest = rest[rest.index(after: equals)...]

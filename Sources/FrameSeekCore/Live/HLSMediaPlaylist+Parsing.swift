@@ -6,9 +6,10 @@ extension HLSMediaPlaylist {
     /// Throws an ``HLSPlaylistError`` naming the line for: a first line that is not `#EXTM3U`,
     /// a missing or non-integer EXT-X-TARGETDURATION, an EXTINF without a URI after it, a URI
     /// without an EXTINF, a duration that is not a non-negative decimal or that rounds above the
-    /// target duration, bad attribute lists, byte ranges and dates, MEDIA-SEQUENCE or
-    /// DISCONTINUITY-SEQUENCE after the first segment, and a multivariant playlist. Comments,
-    /// blank lines and unknown tags are skipped (RFC 8216 4.1, 6.3.1).
+    /// target duration, bad attribute lists, byte ranges and dates, a URI that resolves to more
+    /// than 8 KiB (`URLReference`), MEDIA-SEQUENCE or DISCONTINUITY-SEQUENCE after the first
+    /// segment, and a multivariant playlist. Comments, blank lines and unknown tags are skipped
+    /// (RFC 8216 4.1, 6.3.1).
     ///
     /// Numbers too large to keep are ``HLSPlaylistError/Cause/numberOutOfRange(tag:reason:)``:
     /// an integer beyond `Int`, a duration beyond 64-bit ticks, a Media Sequence or

@@ -38,6 +38,9 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
         case badPlaylistType(String)
         /// A URI that cannot be resolved against the playlist's URL.
         case badURI(String)
+        /// A URI that resolves to `length` UTF-8 bytes, more than `limit`: kept for every
+        /// segment, such URLs would take unbounded memory, and no server accepts them.
+        case uriTooLong(length: Int, limit: Int)
         /// A tag that RFC 8216 allows only before the first segment.
         case tagAfterFirstSegment(String)
         /// A playlist that has both segments and variant streams (RFC 8216 4.1 forbids it).
@@ -79,6 +82,8 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
                 return "EXT-X-PLAYLIST-TYPE \"\(HLSPlaylistError.excerpt(value))\" is neither VOD nor EVENT"
             case let .badURI(value):
                 return "\"\(HLSPlaylistError.excerpt(value, limit: 200))\" is not a URI that can be resolved against the playlist's URL"
+            case let .uriTooLong(length, limit):
+                return "the URI resolves to a URL of \(length) bytes, more than the \(limit) any server accepts"
             case let .tagAfterFirstSegment(tag):
                 return "\(tag) must come before the first segment (RFC 8216 4.3.3)"
             case .mixedPlaylist:

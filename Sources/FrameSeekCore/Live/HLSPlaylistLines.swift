@@ -80,10 +80,14 @@ struct HLSLine: Sendable {
     /// A URI (this line's text or an attribute) resolved against the playlist's URL.
     func resolve<S: StringProtocol>(_ reference: S, against base: URL) throws(HLSPlaylistError) -> URL {
         let reference = String(reference)
-        guard !reference.isEmpty, let url = URL(string: reference, relativeTo: base)?.absoluteURL else {
-            throw error(.badURI(reference))
+        do {
+            return try URLReference.resolve(reference, against: base)
+        } catch {
+            switch error {
+            case .notAURL: throw self.error(.badURI(reference))
+            case .tooLong(let length): throw self.error(.uriTooLong(length: length, limit: URLReference.maxResolvedLength))
+            }
         }
-        return url
     }
 }
 

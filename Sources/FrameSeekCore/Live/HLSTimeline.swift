@@ -10,6 +10,10 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
     /// one target duration) or the stream ran so long. Refused rather than clamped, since a
     /// clamped start would put segments on top of each other; the previous window stays current.
     case timelineOverflow(mediaSequence: Int)
+    /// The segment `mediaSequence` of the reload would start before the segment before it: its
+    /// date (a live DASH window is placed by dates) is earlier than where that one starts. A
+    /// window's starts never go back, so the reload is refused; the previous window stays current.
+    case startWentBack(mediaSequence: Int)
 
     /// The error in words.
     public var description: String {
@@ -21,6 +25,8 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
         case let .timelineOverflow(sequence):
             return "segment \(sequence) of the reload would lie beyond the timeline's 64-bit ticks "
                 + "(each Media Sequence Number skipped since the last load counts one target duration)"
+        case let .startWentBack(sequence):
+            return "segment \(sequence) of the reload is dated before the start of the segment before it"
         }
     }
 }
@@ -82,8 +88,8 @@ public struct HLSTimeline: Sendable, Hashable {
     /// lost media's true length.
     ///
     /// Throws ``HLSTimelineError`` when the playlist had ended, when its Media Sequence Number
-    /// went back, or when a segment would be placed beyond 64-bit ticks; the timeline is then
-    /// unchanged.
+    /// went back, when a segment would be placed beyond 64-bit ticks or before the one before
+    /// it; the timeline is then unchanged.
     @discardableResult
     public mutating func reload(with reloaded: HLSMediaPlaylist) throws(HLSTimelineError) -> Bool {
         guard !playlist.hasEndList else { throw .playlistEnded }
@@ -97,6 +103,9 @@ public struct HLSTimeline: Sendable, Hashable {
         let starts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen, dateOrigin: dateOrigin)
         for (segment, start) in zip(reloaded.segments, starts) where !(start + segment.duration).isNumeric {
             throw .timelineOverflow(mediaSequence: segment.mediaSequence)
+        }
+        for index in starts.indices.dropFirst() where starts[index] < starts[index - 1] {
+            throw .startWentBack(mediaSequence: reloaded.segments[index].mediaSequence)
         }
         lastLoadChanged = reloaded != playlist
         segmentStarts = starts

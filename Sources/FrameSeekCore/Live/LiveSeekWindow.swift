@@ -78,7 +78,9 @@ public struct LiveSeekWindow: Sendable, Hashable {
     /// end is where the next segment will start, not a sample in this window.
     public var seekableRange: Range<MediaTime> {
         guard let first = segments.first, let last = segments.last else { return emptyAt..<emptyAt }
-        return first.start..<last.end
+        // `HLSTimeline` keeps starts from going back, so this max changes nothing; it keeps a
+        // window that breaks that from trapping in `Range`.
+        return first.start..<max(first.start, last.end)
     }
 
     /// The exact date of the window's first sample.
