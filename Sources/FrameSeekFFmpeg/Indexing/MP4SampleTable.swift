@@ -10,7 +10,9 @@
 /// Boxes are read in one pass forward through the file, each header as it comes, so that over
 /// HTTP the walk is one stream of bytes rather than a request per box. Only what is needed is
 /// read: box headers, `tkhd`, `elst`, the `stsz` header, `ctts` and the last entry of `stts`.
-/// A box that does not parse leaves the whole table nil.
+/// A box that does not parse leaves the whole table nil. Containers are read as FFmpeg's mov
+/// demuxer reads them (`mov_read_default`): one inside `moov` or deeper ends at a `trak` or
+/// `mdat` box inside it, and one nested deeper than FFmpeg reads leaves the table nil.
 struct MP4SampleTable {
     /// `stsz` (or `stz2`) sample count.
     let sampleCount: Int
@@ -47,7 +49,9 @@ struct MP4SampleTable {
             reader.forEachChild(of: box.body) { trak in
                 guard trak.type == "trak" else { return true }
                 var track = TrackParse(expectedSamples: expectedSamples)
-                reader.forEachChild(of: trak.body) { track.visit($0, trackID: trackID, reader) }
+                reader.forEachChild(of: trak.body, endingAtTrackOrMediaData: true) {
+                    track.visit($0, depth: TrackParse.trackChildDepth, trackID: trackID, reader)
+                }
                 if track.isTheTrack { found = .some(track.table) }
                 return !track.isTheTrack
             }
@@ -83,6 +87,12 @@ extension MP4SampleTable {
 
 /// The boxes of one `trak` as the walk meets them.
 private struct TrackParse {
+    /// FFmpeg's `atom_depth` inside a `trak`: the file, `moov` and `trak` are its containers.
+    static let trackChildDepth = 3
+    /// The deepest FFmpeg reads a container at (`mov_read_default`: "Atoms too deeply nested"
+    /// past it, and the file does not open).
+    static let deepestContainer = 10
+
     let expectedSamples: Int
     /// Whether its `tkhd` names the track looked for (false until the `tkhd` is read).
     var isTheTrack = false
@@ -102,8 +112,9 @@ private struct TrackParse {
             mediaEditCount: mediaEdits, editsPlayAtNormalRate: normalRate)
     }
 
-    /// Takes in one box of the `trak` (or of the boxes inside it); false to stop the walk.
-    mutating func visit(_ box: Box, trackID: Int, _ reader: BoxReader) -> Bool {
+    /// Takes in one box of the `trak` (or of the boxes inside it), which lies `depth`
+    /// containers deep; false to stop the walk.
+    mutating func visit(_ box: Box, depth: Int, trackID: Int, _ reader: BoxReader) -> Bool {
         switch box.type {
         case "tkhd":
             guard let header = reader.bytes(box.body, upTo: 24) else { failed = true; return false }
@@ -111,9 +122,12 @@ private struct TrackParse {
             isTheTrack = header.count >= idOffset + 4 && Int(header.uint32(at: idOffset)) == trackID
             return isTheTrack
         case "edts", "mdia", "minf", "stbl":
+            // FFmpeg would not have opened a file nested deeper; and a file of boxes nested a
+            // million deep costs this recursion a few levels, not the stack.
+            guard depth <= Self.deepestContainer else { failed = true; return false }
             var keepGoing = true
-            reader.forEachChild(of: box.body) { child in
-                keepGoing = visit(child, trackID: trackID, reader)
+            reader.forEachChild(of: box.body, endingAtTrackOrMediaData: true) { child in
+                keepGoing = visit(child, depth: depth + 1, trackID: trackID, reader)
                 return keepGoing
             }
             return keepGoing
@@ -152,7 +166,11 @@ private struct BoxReader {
     /// Calls `visit` with each box in `range` in order, as its header is read, until `visit`
     /// returns false or a header does not parse. `visit` may read the box's body before the
     /// walk moves past it, so every read goes forward.
-    func forEachChild(of range: Range<Int64>, _ visit: (Box) -> Bool) {
+    ///
+    /// With `endingAtTrackOrMediaData` (a container other than the file and `moov`), a `trak`
+    /// or `mdat` box ends the walk before it is visited: FFmpeg stops reading such a container
+    /// there ("Broken file, trak/mdat not at top-level"), so the boxes after it are not its.
+    func forEachChild(of range: Range<Int64>, endingAtTrackOrMediaData: Bool = false, _ visit: (Box) -> Bool) {
         var offset = range.lowerBound, visited = 0
         // Measured from the end: a size a server states may put `range` within 8 bytes of Int64.max.
         while range.upperBound - offset >= 8, visited < 100_000 {
@@ -166,6 +184,7 @@ private struct BoxReader {
             }
             guard size >= headerSize, size <= range.upperBound - offset, offset + size <= fileSize else { return }
             let type = String(decoding: header[4..<8], as: UTF8.self)
+            if endingAtTrackOrMediaData && (type == "trak" || type == "mdat") { return }
             visited += 1
             guard visit(Box(type: type, start: offset, body: (offset + headerSize)..<(offset + size))) else { return }
             offset += size
