@@ -2,9 +2,12 @@
 // index scan: made in the test from h264_bframes_gop250.mp4 (its `moov` comes last, so boxes
 // grow without moving a sample). A `trak` whose `mdia` holds an empty `mdat` and then 300,000
 // `mdia` boxes nested in each other, which FFmpeg does not read (a container ends at an `mdat`
-// inside it), and `mdia` boxes nested as deep as FFmpeg reads them. ffprobe's packets are the
-// truth each table is checked against; the box walk's own nesting rules are checked on boxes
-// written here, against what FFmpeg does with the same nesting in a file.
+// inside it), and `mdia` boxes nested as deep as FFmpeg reads them; a `ctts` with an offset
+// above 2^28 before its last two entries, which FFmpeg discards whole (`mov_read_ctts`, "CTTS
+// invalid"); and a second `ctts` inside a `dinf` after the `stbl`, which FFmpeg reads and the
+// sample table does not, differing from the first only in the middle of the stream. ffprobe's
+// packets are the truth each table is checked against; the box walk's own nesting rules are
+// checked on boxes written here, against what FFmpeg does with the same nesting in a file.
 
 import Foundation
 import FrameSeekCore
@@ -34,6 +37,54 @@ struct MP4HostileBoxTests {
         }
         let engine = try openWritten(bytes, named: "nested-8.mp4")
         #expect(engine.table.source == .sampleTable)
+        #expect(engine.table.frames.map(\.pts) == engine.probedPTS)
+    }
+
+    @Test("A ctts FFmpeg discards (an offset above 2^28 before its last two entries) gives PTS = DTS, as ffprobe's")
+    func invalidCompositionOffsets() throws {
+        let entries: [(count: UInt32, offset: Int32)] = [(32, 0), (1, 1 << 28 + 1), (1, 0), (UInt32(Self.sampleCount - 34), 0)]
+        // Without its edit list, whose last packet FFmpeg gives another duration once the
+        // offsets are gone, so that every packet read for real agrees with the table.
+        let withoutEdits = try replacingBox(["moov", "trak", "edts"], in: Self.sourceBytes()) { edts in
+            Array(edts[0..<4]) + Array("free".utf8) + edts[8...]
+        }
+        let bytes = try replacingBox(["moov", "trak", "mdia", "minf", "stbl", "ctts"], in: withoutEdits) { _ in
+            compositionOffsetBox(entries)
+        }
+        let engine = try openWritten(bytes, named: "ctts-invalid.mp4")
+        // FFmpeg's word that it dropped the offsets: every packet's PTS is its DTS.
+        let csv = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "0", "-show_entries", "packet=pts,dts", "-of", "csv=p=0", engine.path
+        ])
+        let pairs = csv.split(whereSeparator: \.isNewline).map { $0.split(separator: ",") }
+        #expect(pairs.count == Self.sampleCount && pairs.allSatisfy { $0.count == 2 && $0[0] == $0[1] })
+        #expect(engine.table.source == .sampleTable)
+        #expect(engine.table.frames.map(\.pts) == engine.probedPTS)
+    }
+
+    @Test("A second ctts FFmpeg reads and the sample table does not, differing in the middle only, sends the table to the index scan")
+    func compositionOffsetsDifferingInTheMiddle() throws {
+        let original = try Self.sourceBytes()
+        let (start, size) = try #require(boxChain(["moov", "trak", "mdia", "minf", "stbl", "ctts"], in: original).last)
+        var offsets: [Int32] = []
+        let entryCount = Int(bigEndian32(original, at: start + 12))
+        for i in 0..<entryCount {
+            let at = start + 16 + 8 * i
+            offsets += Array(repeating: Int32(bitPattern: bigEndian32(original, at: at + 4)), count: Int(bigEndian32(original, at: at)))
+        }
+        #expect(offsets.count == Self.sampleCount && 16 + 8 * entryCount <= size)
+        // Samples 100 to 299 shown a million ticks later. The box holds more entries than the
+        // first (empty ones, which FFmpeg skips): FFmpeg 5.1 keeps the first one's allocation
+        // and fails a second ctts that fits in it.
+        var entries = offsets.enumerated().map { (count: UInt32(1), offset: (100..<300).contains($0) ? $1 + 1_000_000 : $1) }
+        entries += Array(repeating: (count: 0, offset: 0), count: 400)
+        let bytes = try replacingBox(["moov", "trak", "mdia", "minf"], in: original) { minf in
+            appending(box("dinf", compositionOffsetBox(entries)), to: minf)
+        }
+        let engine = try openWritten(bytes, named: "ctts-hidden.mp4")
+        // FFmpeg reads the second ctts: the edit list discards the samples it moves past the end.
+        #expect(engine.probedPTS.count == 160 && engine.probedPTS.last! < 1_000_000)
+        #expect(engine.table.source == .containerIndex)
         #expect(engine.table.frames.map(\.pts) == engine.probedPTS)
     }
 

@@ -139,8 +139,12 @@ private struct TrackParse {
             guard let header = reader.bytes(box.body, upTo: 12), header.count == 12 else { failed = true; return false }
             sampleCount = Int(header.uint32(at: 8))
         case "ctts":
-            guard let perSample = reader.compositionOffsets(box, atMost: expectedSamples) else { failed = true; return false }
-            offsets = perSample
+            switch reader.compositionOffsets(box, atMost: expectedSamples) {
+            case nil: failed = true; return false
+            case .perSample(let perSample)?: offsets = perSample
+            case .discarded?: offsets = nil
+            case .empty?: break
+            }
         case "stts":
             lastDelta = reader.lastTimeToSampleDelta(box)
         default:
@@ -216,19 +220,31 @@ private struct BoxReader {
         }
     }
 
+    /// What a `ctts` box gives, read as FFmpeg 5.1 reads it (`mov_read_ctts`).
+    enum CompositionOffsetsBox {
+        /// One offset per sample.
+        case perSample([Int32])
+        /// FFmpeg drops the box, and any `ctts` before it: an offset beyond ±2^28 in an entry
+        /// other than the last two ("CTTS invalid"). Packets then have PTS = DTS.
+        case discarded
+        /// No entries: FFmpeg returns before it reads, and a `ctts` before it stands.
+        case empty
+    }
+
     /// The `ctts` runs expanded to one offset per sample, read 64 KiB at a time; nil when they
-    /// cover more than `atMost` samples. Offsets are signed in either version, as FFmpeg reads
-    /// them.
-    func compositionOffsets(_ box: Box, atMost limit: Int) -> [Int32]? {
+    /// cover more than `atMost` samples. Offsets are signed in either version, and an entry of
+    /// a count 0 or above 2^31 - 1 (negative as FFmpeg reads it) is skipped, as FFmpeg does.
+    func compositionOffsets(_ box: Box, atMost limit: Int) -> CompositionOffsetsBox? {
         guard let (_, count, size) = entries(box, entrySize: { _ in 8 }) else { return nil }
+        guard count > 0 else { return .empty }
         let perRead = 8192
-        var fits = true
+        var fits = true, discarded = false
         // Written straight into one buffer of `limit` slots (what a well-formed box fills), not
         // appended: an append checks the array's uniqueness and capacity, 200,000 times over
         // for a two-hour film.
         let offsets = [Int32](unsafeUninitializedCapacity: max(0, limit)) { buffer, filled in
             var done = 0
-            while done < count, fits {
+            while done < count, fits, !discarded {
                 let batch = min(perRead, count - done)
                 guard let data = read(box.body.lowerBound + 8 + Int64(done * size), batch * size), data.count == batch * size else {
                     fits = false
@@ -236,22 +252,28 @@ private struct BoxReader {
                 }
                 data.withUnsafeBytes { bytes in
                     for i in 0..<batch {
-                        let samples = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt32.self)))
+                        let samples = Int32(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt32.self)))
                         let offset = Int32(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8 + 4, as: UInt32.self)))
-                        guard samples <= limit - filled else { fits = false; return }
+                        guard samples > 0 else { continue }
+                        if offset.magnitude > 1 << 28 && done + i + 2 < count {
+                            discarded = true
+                            return
+                        }
+                        guard Int(samples) <= limit - filled else { fits = false; return }
                         // B-frame streams have a run per sample, mostly.
                         if samples == 1 {
                             buffer.initializeElement(at: filled, to: offset)
                         } else {
-                            buffer[filled..<filled + samples].initialize(repeating: offset)
+                            buffer[filled..<filled + Int(samples)].initialize(repeating: offset)
                         }
-                        filled += samples
+                        filled += Int(samples)
                     }
                 }
                 done += batch
             }
         }
-        return fits ? offsets : nil
+        if discarded { return .discarded }
+        return fits ? .perSample(offsets) : nil
     }
 
     /// The delta of the last `stts` entry.
