@@ -162,4 +162,28 @@ struct IndexCacheForgedEntryTests {
         #expect(facts(limit: count).mismatch(of: entry) == nil)
         #expect(facts(limit: count - 1).mismatch(of: entry)?.contains("more than the \(count - 1)") == true)
     }
+
+    @Test("An entry whose frames break after the first is rejected there: a 16 MiB entry costs the open no more than its bytes")
+    func framesBreakingEarly() throws {
+        let fixture = try #require(FixtureCatalog.fixture(Self.target))
+        let folder = try TemporaryDirectory()
+        let frameseek = Repository.builtExecutable("frameseek")
+        // `env` runs it with the cache folder set, in this process's environment otherwise.
+        let withCache = ["/usr/bin/env", "XDG_CACHE_HOME=\(folder.file("cache"))", frameseek]
+        try runTool(withCache + ["index", fixture.path])
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: folder.file("cache")).filter { $0.hasSuffix(".fsidx") }
+        let entry = folder.file("cache/" + (try #require(entries.first)))
+        var forged = try ForgeableEntry(try #require(FileManager.default.contents(atPath: entry)))
+        // One frame of duration 2^31, which holds the table in whole entries (96 bytes a frame),
+        // then 16 MiB of varints too long to read, under a frame count they could hold at 4
+        // bytes a frame: a loop that went on past the break built 4 million frames (860 MB).
+        let frames: [UInt8] = [0x00, 0x80, 0x80, 0x80, 0x80, 0x10, 0x00, 0x01] + [UInt8](repeating: 0xFF, count: 16 << 20)
+        var count = Int64(frames.count / 4).littleEndian
+        forged.payload = Array(forged.payload[..<49]) + withUnsafeBytes(of: &count) { Array($0) } + frames
+        try forged.bytes.write(to: URL(fileURLWithPath: entry))
+        let run = try runBounded(withCache + ["probe", fixture.path], bound: .seconds(120))
+        #expect(run.exitStatus == 0 && run.stdout.contains("cache rebuilt"), "\(run.stdout) \(run.errorLines)")
+        #expect(run.errorLines.contains { $0.contains("its table breaks the table's rules") }, "\(run.errorLines)")
+        #expect(run.peakResidentBytes < 160 << 20, "peak RSS \(run.peakResidentBytes >> 20) MiB")
+    }
 }

@@ -151,7 +151,7 @@ struct AudioFrameTrimmer {
     }
 
     /// The frame `packet` makes; nil when it lacks a PTS, a duration or the keyframe flag,
-    /// without which the rule cannot be followed.
+    /// without which the rule cannot be followed, or when its numbers overflow the rule's.
     mutating func frame(of packet: Packet) -> Outcome? {
         frame(
             pts: packet.pts, duration: packet.duration, isKeyframe: packet.isKeyframe, isDiscarded: packet.isDiscarded,
@@ -171,9 +171,14 @@ struct AudioFrameTrimmer {
             return .dropped
         }
         if skip == 0 && dropAtEnd == 0 { return isDiscarded ? .dropped : .shown(pts: pts, duration: duration) }
+        // The numbers are the file's: a rescale that overflows (`av_rescale_q` gives Int64.min)
+        // or a shifted PTS past Int64 is a frame the rule cannot place, not a trap.
         var samples = timeBase.rescale(duration, to: sample)
+        guard samples >= 0 else { return nil }
         if isDiscarded {
-            skip = max(0, skip - samples)
+            let (left, overflow) = skip.subtractingReportingOverflow(samples)
+            guard !overflow else { return nil }
+            skip = max(0, left)
             return .dropped
         }
         var start = pts, kept = duration
@@ -183,7 +188,9 @@ struct AudioFrameTrimmer {
                 return .dropped
             }
             let shift = sample.rescale(skip, to: timeBase)
-            start += shift
+            let (shifted, overflow) = start.addingReportingOverflow(shift)
+            guard shift >= 0, !overflow else { return nil }
+            start = shifted
             if kept >= shift { kept -= shift }
             samples -= skip
             skip = 0
@@ -191,6 +198,7 @@ struct AudioFrameTrimmer {
         if dropAtEnd > 0 && dropAtEnd <= samples {
             if dropAtEnd == samples { return .dropped }
             kept = sample.rescale(samples - dropAtEnd, to: timeBase)
+            guard kept >= 0 else { return nil }
         }
         return .shown(pts: start, duration: kept)
     }

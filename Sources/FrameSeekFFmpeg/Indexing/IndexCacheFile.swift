@@ -138,31 +138,26 @@ enum IndexCacheFile {
             let frameCount = reader.count(limit: reader.remaining / 4)
         else { return nil }
         let timeBase = TimeBase(numerator: numerator, denominator: denominator)
-        // The frames are packed as they are read; a frame that breaks the rules (PTS not
-        // strictly increasing, a flag that is not 0 or 1) rejects the whole entry afterwards.
-        var broken = false
+        // The frames are packed as they are read, and the first that breaks the rules (PTS not
+        // strictly increasing, a field cut short) rejects the entry there: a stated count the
+        // rest of the bytes do not bear out builds no more than the frames they hold.
         var previousPTS: Int64?
         var previous = FramePrediction(originPTS: originPTS)
-        var framesReader = reader
-        let list = FrameList(count: frameCount, timeBase: timeBase, originPTS: originPTS, endingAtOwnDuration: []) { _ in
-            guard !broken, let ptsDelta = framesReader.signed(), let durationDelta = framesReader.signed(),
-                let positionDelta = framesReader.signed(), let orderAndKey = framesReader.varint()
-            else {
-                broken = true
-                return (0, 0, false, 0, nil)
-            }
+        var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS, capacity: frameCount)
+        for _ in 0..<frameCount {
+            guard let ptsDelta = reader.signed(), let durationDelta = reader.signed(), let positionDelta = reader.signed(),
+                let orderAndKey = reader.varint()
+            else { return nil }
             let pts = previous.pts &+ ptsDelta, duration = previous.duration &+ durationDelta
             let position = previous.position &+ positionDelta, order = previous.order &+ unzigzag(orderAndKey >> 1)
-            guard previousPTS.map({ $0 < pts }) ?? true, order >= 0, order <= Int64(Int32.max), position >= -1 else {
-                broken = true
-                return (0, 0, false, 0, nil)
-            }
+            guard previousPTS.map({ $0 < pts }) ?? true, order >= 0, order <= Int64(Int32.max), position >= -1 else { return nil }
             previousPTS = pts
             previous = FramePrediction(after: pts, duration: duration, position: position, order: order)
-            return (pts, duration, orderAndKey & 1 == 1, Int(order), position < 0 ? nil : position)
+            frames.append(
+                pts: pts, durationTicks: duration, isKeyframe: orderAndKey & 1 == 1, decodeOrder: Int(order),
+                position: position < 0 ? nil : position)
         }
-        guard !broken else { return nil }
-        reader = framesReader
+        let list = frames.finish(endingAtOwnDuration: [])
         guard let everyFrame = reader.byte(), everyFrame <= 1, let pointCount = reader.count(limit: reader.remaining / 32),
             everyFrame == 0 || (pointCount == 0 && list.isEveryFrameAKeyframe)
         else { return nil }

@@ -10,7 +10,9 @@
 /// Boxes are read in one pass forward through the file, each header as it comes, so that over
 /// HTTP the walk is one stream of bytes rather than a request per box. Only what is needed is
 /// read: box headers, `tkhd`, `elst`, the `stsz` header, `ctts` and the last entry of `stts`.
-/// A box that does not parse leaves the whole table nil.
+/// A box that does not parse leaves the whole table nil. Containers are read as FFmpeg's mov
+/// demuxer reads them (`mov_read_default`): one inside `moov` or deeper ends at a `trak` or
+/// `mdat` box inside it, and one nested deeper than FFmpeg reads leaves the table nil.
 struct MP4SampleTable {
     /// `stsz` (or `stz2`) sample count.
     let sampleCount: Int
@@ -47,7 +49,9 @@ struct MP4SampleTable {
             reader.forEachChild(of: box.body) { trak in
                 guard trak.type == "trak" else { return true }
                 var track = TrackParse(expectedSamples: expectedSamples)
-                reader.forEachChild(of: trak.body) { track.visit($0, trackID: trackID, reader) }
+                reader.forEachChild(of: trak.body, endingAtTrackOrMediaData: true) {
+                    track.visit($0, depth: TrackParse.trackChildDepth, trackID: trackID, reader)
+                }
                 if track.isTheTrack { found = .some(track.table) }
                 return !track.isTheTrack
             }
@@ -83,6 +87,12 @@ extension MP4SampleTable {
 
 /// The boxes of one `trak` as the walk meets them.
 private struct TrackParse {
+    /// FFmpeg's `atom_depth` inside a `trak`: the file, `moov` and `trak` are its containers.
+    static let trackChildDepth = 3
+    /// The deepest FFmpeg reads a container at (`mov_read_default`: "Atoms too deeply nested"
+    /// past it, and the file does not open).
+    static let deepestContainer = 10
+
     let expectedSamples: Int
     /// Whether its `tkhd` names the track looked for (false until the `tkhd` is read).
     var isTheTrack = false
@@ -102,8 +112,9 @@ private struct TrackParse {
             mediaEditCount: mediaEdits, editsPlayAtNormalRate: normalRate)
     }
 
-    /// Takes in one box of the `trak` (or of the boxes inside it); false to stop the walk.
-    mutating func visit(_ box: Box, trackID: Int, _ reader: BoxReader) -> Bool {
+    /// Takes in one box of the `trak` (or of the boxes inside it), which lies `depth`
+    /// containers deep; false to stop the walk.
+    mutating func visit(_ box: Box, depth: Int, trackID: Int, _ reader: BoxReader) -> Bool {
         switch box.type {
         case "tkhd":
             guard let header = reader.bytes(box.body, upTo: 24) else { failed = true; return false }
@@ -111,9 +122,12 @@ private struct TrackParse {
             isTheTrack = header.count >= idOffset + 4 && Int(header.uint32(at: idOffset)) == trackID
             return isTheTrack
         case "edts", "mdia", "minf", "stbl":
+            // FFmpeg would not have opened a file nested deeper; and a file of boxes nested a
+            // million deep costs this recursion a few levels, not the stack.
+            guard depth <= Self.deepestContainer else { failed = true; return false }
             var keepGoing = true
-            reader.forEachChild(of: box.body) { child in
-                keepGoing = visit(child, trackID: trackID, reader)
+            reader.forEachChild(of: box.body, endingAtTrackOrMediaData: true) { child in
+                keepGoing = visit(child, depth: depth + 1, trackID: trackID, reader)
                 return keepGoing
             }
             return keepGoing
@@ -125,8 +139,12 @@ private struct TrackParse {
             guard let header = reader.bytes(box.body, upTo: 12), header.count == 12 else { failed = true; return false }
             sampleCount = Int(header.uint32(at: 8))
         case "ctts":
-            guard let perSample = reader.compositionOffsets(box, atMost: expectedSamples) else { failed = true; return false }
-            offsets = perSample
+            switch reader.compositionOffsets(box, atMost: expectedSamples) {
+            case nil: failed = true; return false
+            case .perSample(let perSample)?: offsets = perSample
+            case .discarded?: offsets = nil
+            case .empty?: break
+            }
         case "stts":
             lastDelta = reader.lastTimeToSampleDelta(box)
         default:
@@ -152,7 +170,11 @@ private struct BoxReader {
     /// Calls `visit` with each box in `range` in order, as its header is read, until `visit`
     /// returns false or a header does not parse. `visit` may read the box's body before the
     /// walk moves past it, so every read goes forward.
-    func forEachChild(of range: Range<Int64>, _ visit: (Box) -> Bool) {
+    ///
+    /// With `endingAtTrackOrMediaData` (a container other than the file and `moov`), a `trak`
+    /// or `mdat` box ends the walk before it is visited: FFmpeg stops reading such a container
+    /// there ("Broken file, trak/mdat not at top-level"), so the boxes after it are not its.
+    func forEachChild(of range: Range<Int64>, endingAtTrackOrMediaData: Bool = false, _ visit: (Box) -> Bool) {
         var offset = range.lowerBound, visited = 0
         // Measured from the end: a size a server states may put `range` within 8 bytes of Int64.max.
         while range.upperBound - offset >= 8, visited < 100_000 {
@@ -166,6 +188,7 @@ private struct BoxReader {
             }
             guard size >= headerSize, size <= range.upperBound - offset, offset + size <= fileSize else { return }
             let type = String(decoding: header[4..<8], as: UTF8.self)
+            if endingAtTrackOrMediaData && (type == "trak" || type == "mdat") { return }
             visited += 1
             guard visit(Box(type: type, start: offset, body: (offset + headerSize)..<(offset + size))) else { return }
             offset += size
@@ -197,19 +220,31 @@ private struct BoxReader {
         }
     }
 
+    /// What a `ctts` box gives, read as FFmpeg 5.1 reads it (`mov_read_ctts`).
+    enum CompositionOffsetsBox {
+        /// One offset per sample.
+        case perSample([Int32])
+        /// FFmpeg drops the box, and any `ctts` before it: an offset beyond ±2^28 in an entry
+        /// other than the last two ("CTTS invalid"). Packets then have PTS = DTS.
+        case discarded
+        /// No entries: FFmpeg returns before it reads, and a `ctts` before it stands.
+        case empty
+    }
+
     /// The `ctts` runs expanded to one offset per sample, read 64 KiB at a time; nil when they
-    /// cover more than `atMost` samples. Offsets are signed in either version, as FFmpeg reads
-    /// them.
-    func compositionOffsets(_ box: Box, atMost limit: Int) -> [Int32]? {
+    /// cover more than `atMost` samples. Offsets are signed in either version, and an entry of
+    /// a count 0 or above 2^31 - 1 (negative as FFmpeg reads it) is skipped, as FFmpeg does.
+    func compositionOffsets(_ box: Box, atMost limit: Int) -> CompositionOffsetsBox? {
         guard let (_, count, size) = entries(box, entrySize: { _ in 8 }) else { return nil }
+        guard count > 0 else { return .empty }
         let perRead = 8192
-        var fits = true
+        var fits = true, discarded = false
         // Written straight into one buffer of `limit` slots (what a well-formed box fills), not
         // appended: an append checks the array's uniqueness and capacity, 200,000 times over
         // for a two-hour film.
         let offsets = [Int32](unsafeUninitializedCapacity: max(0, limit)) { buffer, filled in
             var done = 0
-            while done < count, fits {
+            while done < count, fits, !discarded {
                 let batch = min(perRead, count - done)
                 guard let data = read(box.body.lowerBound + 8 + Int64(done * size), batch * size), data.count == batch * size else {
                     fits = false
@@ -217,22 +252,28 @@ private struct BoxReader {
                 }
                 data.withUnsafeBytes { bytes in
                     for i in 0..<batch {
-                        let samples = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt32.self)))
+                        let samples = Int32(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt32.self)))
                         let offset = Int32(bitPattern: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 8 + 4, as: UInt32.self)))
-                        guard samples <= limit - filled else { fits = false; return }
+                        guard samples > 0 else { continue }
+                        if offset.magnitude > 1 << 28 && done + i + 2 < count {
+                            discarded = true
+                            return
+                        }
+                        guard Int(samples) <= limit - filled else { fits = false; return }
                         // B-frame streams have a run per sample, mostly.
                         if samples == 1 {
                             buffer.initializeElement(at: filled, to: offset)
                         } else {
-                            buffer[filled..<filled + samples].initialize(repeating: offset)
+                            buffer[filled..<filled + Int(samples)].initialize(repeating: offset)
                         }
-                        filled += samples
+                        filled += Int(samples)
                     }
                 }
                 done += batch
             }
         }
-        return fits ? offsets : nil
+        if discarded { return .discarded }
+        return fits ? .perSample(offsets) : nil
     }
 
     /// The delta of the last `stts` entry.

@@ -15,9 +15,10 @@ struct SeekWindowReader {
     /// presented inside it: more than the 16 pictures H.264 and HEVC may reorder. Only needed
     /// where packets carry no decode time of their own (Matroska).
     static let reorderBound = 17
-    /// The most packets one window holds. Media that never reaches the window's end within
-    /// them (hostile, or a stream with no keyframe) is left to the whole stream's table.
-    static let packetLimit = 1 << 20
+    /// The most packets one window holds, with what earlier tries read joined on. Media that
+    /// never reaches the window's end within them (hostile, or a stream with no keyframe) is
+    /// left to the whole stream's table.
+    static let defaultPacketLimit = 1 << 20
     /// How many times the seek goes further back, doubling the step each time, before it reads
     /// from the start of the stream.
     static let stepsBack = 16
@@ -33,6 +34,8 @@ struct SeekWindowReader {
     /// trimming applies: the stream's first packets (priming, pre-skip, an edit list) and its
     /// last (padding) are left to the whole table, which follows libavcodec's trimming rule.
     let isAudio: Bool
+    /// `defaultPacketLimit`, lower in tests.
+    var packetLimit = Self.defaultPacketLimit
 
     /// Whether seeks in `stream` of `demuxer` are read as windows: Matroska/WebM, MPEG-TS and
     /// fragmented MP4, which have no index that lists every frame (a fragmented MP4's `moov`
@@ -191,6 +194,8 @@ struct SeekWindowReader {
         try builder.demuxer.seek(streamIndex: builder.streamIndex, to: streamStart)
     }
 
+    private var tooManyPackets: Unavailable { Unavailable(reason: "more than \(packetLimit) packets before the target") }
+
     /// Packets read in decode order, and how the read ended.
     private struct PacketRun {
         var packets: [ScannedPacket]
@@ -234,15 +239,16 @@ struct SeekWindowReader {
                 return .failure(Unavailable(reason: "an audio packet is trimmed, discarded or has no duration"))
             }
             if let later, let first = later.packets.first, pts == first.pts, packet.position == first.position {
+                // Each try is within the limit, and the joined run must be too: 17 tries could
+                // hold 17 times as many packets, copied again at each join.
+                guard run.packets.count + later.packets.count <= packetLimit else { return .failure(tooManyPackets) }
                 return .success(
                     PacketRun(
                         packets: run.packets + later.packets, stop: later.stop, endedBeforeStreamEnd: later.endedBeforeStreamEnd,
                         readError: later.readError))
             }
             run.packets.append(ScannedPacket(packet))
-            guard run.packets.count <= Self.packetLimit else {
-                return .failure(Unavailable(reason: "more than \(Self.packetLimit) packets before the target"))
-            }
+            guard run.packets.count <= packetLimit else { return .failure(tooManyPackets) }
             if run.stop == nil, packet.isKeyframe, pts >= start { run.stop = pts }
             guard let stop = run.stop else { continue }
             if packetsCarryDecodeTime, let dts = packet.dts, dts > stop {
