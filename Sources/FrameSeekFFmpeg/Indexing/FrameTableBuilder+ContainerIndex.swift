@@ -4,11 +4,6 @@ extension FrameTableBuilder {
     /// How many packets of an MP4 are read for real to learn what the demuxer adds to its
     /// sample table: enough to span the reordering of any B-frame pyramid.
     private static let calibrationPackets = 32
-    /// How many packets between the first ones and the last are read for real, each after a
-    /// seek of its own, spread evenly: a composition offset the sample table gives otherwise
-    /// than FFmpeg (a `ctts` FFmpeg reads where the walk does not look) can differ only in the
-    /// middle of the stream. Few, so the table still costs its boxes and a few packets.
-    private static let probedPackets = 8
 
     /// The table of an MP4 or MOV made from its sample table without reading its packets.
     ///
@@ -16,9 +11,9 @@ extension FrameTableBuilder {
     /// sync flag; the `ctts` box (`MP4SampleTable`) gives its composition offset. Two things
     /// the demuxer adds differ between FFmpeg versions, so they are measured rather than
     /// assumed: the shift that makes the first PTS 0 (or the empty edit), and how it sets
-    /// packet durations (from `stts`, or guessed from the frame rate). The first packets, a
-    /// few spread over the stream and the last one are read for real, and every one of them
-    /// must agree with the table made this way, or the index scan answers instead.
+    /// packet durations (from `stts`, or guessed from the frame rate). The first packets and
+    /// the last one are read for real, and every one of them must agree with the table made
+    /// this way, or the index scan answers instead.
     ///
     /// Declined, for another path to answer, when the file is not an MP4 read from its path, a
     /// sample lies past the end of the file (truncated), its samples do not map one to one to
@@ -114,20 +109,12 @@ extension FrameTableBuilder {
         (0..<demuxer.streamCount).allSatisfy { demuxer.indexEntriesLie(in: size, of: $0) }
     }
 
-    /// The first packets of the stream, a few spread over it (`probedPackets`) and its last
-    /// one, read for real, each with its index in decode order; nil when a read fails.
+    /// The first packets of the stream and its last one, read for real, each with its index in
+    /// decode order; nil when a read fails.
     private func observedPackets(count: Int) -> PacketObservation {
         guard var read = readPackets(upTo: Self.calibrationPackets) else { return .unreadable }
         guard !read.isEmpty else { return .unusable }
         if count > read.count {
-            let first = read.count, span = count - 1 - first
-            for target in Set((1...Self.probedPackets).map { first + span * $0 / (Self.probedPackets + 1) }).sorted() {
-                switch probe(target, count: count) {
-                case .read(let packets): read += packets
-                case .unreadable: return .unreadable
-                case .unusable: return .unusable
-                }
-            }
             // The last sample, alone: a seek to any sample past the end finds it.
             guard (try? demuxer.seekToAnySample(streamIndex: streamIndex, atOrBefore: Int64.max / 2)) != nil else { return .unusable }
             guard let last = readPackets(upTo: 1) else { return .unreadable }
@@ -137,39 +124,7 @@ extension FrameTableBuilder {
         return .read(read)
     }
 
-    /// The packet a seek to sample `target`'s DTS gives, with its index: the seek goes by
-    /// presentation time, so it may land a few samples off, and the packet is found in the
-    /// index by its DTS and position. Unusable when the seek fails or the packet is not found.
-    private func probe(_ target: Int, count: Int) -> PacketObservation {
-        guard let entry = demuxer.indexEntry(of: streamIndex, at: target) else { return .unusable }
-        // Over HTTP the request stops at the target's end, where a landing before it is read.
-        demuxer.expectReadsToStay(in: 0..<max(0, RangedHTTPReader.sum(entry.position, Int64(entry.size))))
-        defer { demuxer.expectReadsToStay(in: nil) }
-        guard (try? demuxer.seekToAnySample(streamIndex: streamIndex, atOrBefore: entry.timestamp)) != nil else { return .unusable }
-        guard let read = readPackets(upTo: 1) else { return .unreadable }
-        guard let packet = read.first?.packet, let index = indexPosition(of: packet, count: count) else { return .unusable }
-        return .read([(index, packet)])
-    }
-
-    /// Where `packet` stands in the stream's index: the entry with its DTS and position, found
-    /// by bisecting the index by DTS (which rises in a file FFmpeg indexes whole); nil when no
-    /// entry among the first few with that DTS is the packet.
-    private func indexPosition(of packet: ScannedPacket, count: Int) -> Int? {
-        guard let dts = packet.dts else { return nil }
-        var low = 0, high = count
-        while low < high {
-            let middle = low + (high - low) / 2
-            guard let entry = demuxer.indexEntry(of: streamIndex, at: middle) else { return nil }
-            if entry.timestamp < dts { low = middle + 1 } else { high = middle }
-        }
-        for i in low..<min(count, low + Self.calibrationPackets) {
-            guard let entry = demuxer.indexEntry(of: streamIndex, at: i), entry.timestamp == dts else { return nil }
-            if packet.agrees(with: entry) { return i }
-        }
-        return nil
-    }
-
-    /// What reading packets for real gave.
+    /// What reading the first packets and the last one gave.
     private enum PacketObservation {
         /// The packets, with their index in decode order.
         case read([(index: Int, packet: ScannedPacket)])

@@ -44,8 +44,10 @@ struct MP4SampleTable {
     ) -> MP4SampleTable? {
         let reader = BoxReader(read: read, fileSize: fileSize)
         var found: MP4SampleTable??
+        var movie: Range<Int64>?
         reader.forEachChild(of: 0..<fileSize) { box in
             guard box.type == "moov" else { return true }
+            movie = box.body
             reader.forEachChild(of: box.body) { trak in
                 guard trak.type == "trak" else { return true }
                 var track = TrackParse(expectedSamples: expectedSamples)
@@ -57,7 +59,62 @@ struct MP4SampleTable {
             }
             return false
         }
-        return found ?? nil
+        guard let table = found ?? nil, let movie, reader.compositionBoxesLieInSampleTables(of: movie) else { return nil }
+        return table
+    }
+}
+
+extension BoxReader {
+    /// Boxes FFmpeg reads as tables, never as containers: a box's type inside their bodies is
+    /// a number, not a box FFmpeg reads.
+    private static let tables: Set<String> = [
+        "stsz", "stz2", "stco", "co64", "stts", "ctts", "stss", "stps", "stsc", "sdtp", "sbgp", "sgpd", "elst"
+    ]
+
+    /// Whether every `ctts` in the `moov` body `movie` lies in a track's `stbl`, where the walk
+    /// reads it. FFmpeg's mov demuxer reads a `ctts` in any container it descends into (a
+    /// `dinf`, a sample description's extensions) for the track it is reading, so one placed
+    /// elsewhere would give FFmpeg's packets other composition times than the walk's table.
+    /// The path to each `stbl` is walked box by box; any other box's body, where FFmpeg may
+    /// find boxes at offsets of its own, is searched for the type's four bytes. Tables' bodies
+    /// are numbers and are passed over. Bytes that only look like a `ctts` make the table
+    /// decline, which costs the index scan, never a wrong time.
+    fileprivate func compositionBoxesLieInSampleTables(of movie: Range<Int64>) -> Bool {
+        var elsewhere = false
+        func search(_ container: Range<Int64>, path: ArraySlice<String>) {
+            forEachChild(of: container, endingAtTrackOrMediaData: path.count < 4) { box in
+                if box.type == path.first {
+                    search(box.body, path: path.dropFirst())
+                } else if box.type == "ctts" {
+                    elsewhere = elsewhere || !path.isEmpty
+                } else if !Self.tables.contains(box.type) {
+                    elsewhere = elsewhere || mentionsComposition(box.body)
+                }
+                return !elsewhere
+            }
+        }
+        search(movie, path: ["trak", "mdia", "minf", "stbl"])
+        return !elsewhere
+    }
+
+    /// Whether `range` holds the four bytes `ctts` (or cannot be read).
+    private func mentionsComposition(_ range: Range<Int64>) -> Bool {
+        let pattern = Array("ctts".utf8)
+        var offset = range.lowerBound
+        while range.upperBound - offset >= Int64(pattern.count) {
+            let count = Int(min(1 << 20, range.upperBound - offset))
+            guard let chunk = read(offset, count), chunk.count == count else { return true }
+            let found = chunk.withUnsafeBufferPointer { bytes in
+                (0...(bytes.count - pattern.count)).contains { i in
+                    bytes[i] == pattern[0] && bytes[i + 1] == pattern[1] && bytes[i + 2] == pattern[2] && bytes[i + 3] == pattern[3]
+                }
+            }
+            if found { return true }
+            // Chunks overlap by three bytes, so four bytes across two chunks are seen.
+            guard offset + Int64(count) < range.upperBound else { break }
+            offset += Int64(count - (pattern.count - 1))
+        }
+        return false
     }
 }
 
