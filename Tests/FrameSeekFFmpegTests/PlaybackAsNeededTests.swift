@@ -71,6 +71,27 @@ struct PlaybackAsNeededTests {
         await player.close()
     }
 
+    @Test("A synchronous step on a playlist read as needed answers at once with the playhead, then lands on the next frame")
+    func synchronousStepWithoutTheTable() async throws {
+        let callbacks = TestQueue("hls-as-needed-step")
+        let player = Player(
+            engineFactory: FFmpegEngine.factory(), callbackQueue: callbacks.queue, clock: ManualPlayerClock(),
+            reloadScheduler: ManualReloadScheduler(), playbackScheduler: ManualPlaybackTicker())
+        try await player.load(URL(fileURLWithPath: Rollover.playlist))
+        // 3.5 s is frame 84 at 24 fps; the next frame is 85.
+        let start = MediaTime(value: 7, timescale: 2)
+        _ = await player.seek(to: start, precision: .exact)
+        let tableless = await player.host.perform { $0.indexedFrameTable == nil } ?? false
+        #expect(tableless, "the playlist's engine indexed its window")
+        // The synchronous form, as SDK code calls it; without a table it cannot know the frame yet.
+        let result = { player.stepFrame(.forward) }()
+        #expect(result == .stepped(.forward, landedMediaTime: start))
+        _ = await player.host.perform { _ in 0 }
+        await callbacks.drain()
+        #expect(player.currentTime == MediaTime(value: 85, timescale: 24))
+        await player.close()
+    }
+
     @Test(
         "A Matroska file opened as needed plays on the clock across its keyframe (VFR), with ffprobe's frames and ffmpeg's pixels, never indexed whole"
     )

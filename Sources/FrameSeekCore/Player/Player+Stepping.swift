@@ -10,6 +10,10 @@ extension Player {
     /// cannot produce can move it further, and a decode failure reports `.decodeFailed`).
     /// Unavailable at once, with the same reasons as the `async` form and an `onFrameStep` event,
     /// when nothing is loaded, a seek is landing, the media has no video, or at the edges.
+    /// An item without a table (opened as needed) cannot say where a step lands before the
+    /// engine has stepped: the time returned is then the playhead's when the step is issued, as
+    /// the SDK reads it ("the position at the moment of the call"), and `onFrameStep` and the
+    /// time updates tell where the step went.
     @discardableResult
     public func stepFrame(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepResult {
         let step = PendingStep(direction: direction, count: count, reply: .direct { _ in })
@@ -22,8 +26,6 @@ extension Player {
             return result
         case .queued(let predicted):
             run(stepID: id, step)
-            // Refusing from the table leaves only steps it could place.
-            guard let predicted else { preconditionFailure("a step the table could not place was queued") }
             return .stepped(direction, landedMediaTime: predicted)
         }
     }

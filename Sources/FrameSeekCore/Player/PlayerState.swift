@@ -110,9 +110,11 @@ struct PendingStep: Sendable {
     let direction: FrameStepDirection
     let count: Int
     let reply: Reply<FrameStepReport>
-    /// The frame the item's table says the step lands on, set when it is registered; nil when
-    /// the table says it cannot move (the engine then reports why).
-    var predictedIndex: Int? = nil
+    /// The time of the frame the item's table says the step lands on, set when it is
+    /// registered; nil when the table says it cannot move (the engine then reports why). A
+    /// time, not an index: a live reload replaces the table, and its frames' numbers shift as
+    /// segments leave the window, while their times stay.
+    var predictedTime: MediaTime? = nil
 
     /// The report of this step ending without stepping.
     func unavailable(_ reason: FrameStepUnavailableReason) -> FrameStepReport {
@@ -237,8 +239,9 @@ extension PlayerState {
     /// What `registerStep` decided.
     enum StepRegistration {
         /// Queue the step on the engine; `predicted` is the time of the frame the item's table
-        /// says it lands on, nil when the table says it cannot move.
-        case queued(predicted: MediaTime?)
+        /// says it lands on, or, where the table cannot say (none, or it says the step cannot
+        /// move and the engine will report why), where the playhead stands now.
+        case queued(predicted: MediaTime)
         /// The step was answered already, with this result.
         case answered(FrameStepResult)
     }
@@ -255,7 +258,7 @@ extension PlayerState {
         var blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
         if blocked == nil, let item {
             switch item.stepDestination(from: stepOrigin(in: item), step.direction, count: max(1, step.count)) {
-            case .success(let index)?: step.predictedIndex = index
+            case .success(let index)?: step.predictedTime = item.frameTable?.frames[index].time
             case .failure(let reason)?: if refusingFromTable { blocked = reason }
             case nil: break  // no table yet: the engine answers
             }
@@ -267,14 +270,15 @@ extension PlayerState {
             return .answered(report.result)
         }
         pendingSteps[id] = step
-        return .queued(predicted: step.predictedIndex.flatMap { item?.frameTable?.frames[$0].time })
+        return .queued(predicted: step.predictedTime ?? playhead)
     }
 
     /// The frame the next step starts from: where the latest pending step that moves will land,
     /// else the playhead's frame.
     private func stepOrigin(in item: LoadedItem) -> Int? {
-        let latest = pendingSteps.filter { $0.value.predictedIndex != nil }.max { $0.key < $1.key }
-        return latest?.value.predictedIndex ?? item.frameTable?.frameIndex(covering: playhead)
+        let latest = pendingSteps.filter { $0.value.predictedTime != nil }.max { $0.key < $1.key }
+        let origin = latest?.value.predictedTime ?? playhead
+        return item.frameTable?.frameIndex(covering: origin)
     }
 
     /// The engine is about to run step `id`: the playhead to step from, or nil when the step
