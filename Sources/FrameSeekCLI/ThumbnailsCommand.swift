@@ -71,8 +71,9 @@ enum ThumbnailsCommand: Subcommand {
         thumbnails relative to it.
 
         Limits, checked before decoding: at most 100000 thumbnails (--count, or the times
-        --every gives), --size at most 8192x8192, sheets at most 16384 px on a side, and
-        at most 8 GiB of pictures in all (count x width x height x 3).
+        --every gives), --size at most 8192x8192, sheets at most 16384 px on a side (with
+        --hls or --dash, the full C x R grid, of at most 100000 tiles), and at most 8 GiB of
+        pictures in all (count x width x height x 3, and one full sheet with --hls or --dash).
         --json prints {width, height, format, thumbnails: [{requested, actual, file, x, y}], vtt,
         storyboard, hls, image_stream_inf, dash} (the last three null unless asked for).
         Progress goes to stderr when it is a terminal.
@@ -216,7 +217,9 @@ enum ThumbnailsCommand: Subcommand {
         }
         let tile = generator.thumbnailSize
         do {
-            try Storyboard.checkLimits(count: times.count, tileWidth: tile.width, tileHeight: tile.height, columns: columns, rows: rows)
+            try Storyboard.checkLimits(
+                count: times.count, tileWidth: tile.width, tileHeight: tile.height, columns: columns, rows: rows,
+                fullSheets: !streaming.isEmpty)
         } catch {
             throw UsageError(message: "\(error)")
         }

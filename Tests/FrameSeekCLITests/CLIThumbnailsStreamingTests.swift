@@ -328,4 +328,23 @@ struct CLIThumbnailsStreamingTests {
         #expect(track.contains("sheet-001.jpg#xywh=") && !track.contains(".png"))
         #expect(frameseek(["thumbnails", export.media, "--out", folder.path + "/bad", "--format", "gif"]).code == .usageOrInput)
     }
+
+    @Test(
+        "A streaming grid whose full sheet is over the limits is one line and exit 2, before a sheet is allocated",
+        arguments: [["100", "100", "320x180"], ["316", "316", "1920x1080"], ["400", "400", "16x9"]])
+    func fullSheetOverTheLimits(_ grid: [String]) throws {
+        let folder = try TemporaryDirectory()
+        let media = try #require(FixtureCatalog.fixture("h264_bframes_gop250.s0")).path
+        let out = folder.file("out")
+        let arguments = [
+            "thumbnails", media, "--out", out, "--count", "3", "--hls", "--dash", "--columns", grid[0], "--rows", grid[1], "--size", grid[2]
+        ]
+        let run = try runBounded([Repository.builtExecutable("frameseek")] + arguments, bound: refusalBound)
+        #expect(run.exitStatus == 2 && !run.timedOut, "\(grid): exit \(run.exitStatus ?? -1), signal \(run.signal ?? 0) \(run.errorLines)")
+        #expect(run.errorLines.count == 1 && run.errorLines.first?.contains("--columns or --rows") == true, "\(run.errorLines)")
+        // The sheets asked for are 1.7 GB and 621 GB: nothing near that was touched.
+        #expect(run.peakResidentBytes < 256 << 20, "\(grid): peak RSS \(run.peakResidentBytes >> 20) MiB")
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        #expect(written.isEmpty, "\(written)")
+    }
 }

@@ -108,4 +108,24 @@ struct StoryboardOutputTests {
         #expect((try? Storyboard.checkLimits(count: 1000, tileWidth: 8192, tileHeight: 8192, columns: nil, rows: nil)) == nil)
         #expect((try? Storyboard.checkLimits(count: 100_000, tileWidth: Int.max, tileHeight: Int.max, columns: nil, rows: nil)) == nil)
     }
+
+    @Test(
+        "Full sheets (--hls, --dash) are checked at their whole grid, however few tiles there are",
+        arguments: [
+            (3, 100, 100, 320, 180, false), (3, 316, 316, 1920, 1080, false), (3, 400, 400, 1, 1, false),
+            (3, 100_001, 1, 1, 1, false), (3, Int.max, 2, 1, 1, false), (30, 5, 4, 160, 90, true), (3, 102, 1, 160, 90, true)
+        ] as [(Int, Int, Int, Int, Int, Bool)])
+    func fullSheetLimits(_ count: Int, _ columns: Int, _ rows: Int, _ width: Int, _ height: Int, _ allowed: Bool) {
+        // Sized to 3 tiles every one of these fits; as a full grid 100x100 of 320x180 is
+        // 32000x18000 px, 400x400 is 160000 tiles, over the 100000 a storyboard holds.
+        #expect((try? Storyboard.checkLimits(count: count, tileWidth: width, tileHeight: height, columns: columns, rows: rows)) != nil)
+        let fullAllowed =
+            (try? Storyboard.checkLimits(
+                count: count, tileWidth: width, tileHeight: height, columns: columns, rows: rows, fullSheets: true)) != nil
+        #expect(fullAllowed == allowed)
+        let writer = try? StoryboardWriter(
+            directory: "/nonexistent", count: count, tileWidth: width, tileHeight: height, columns: columns, rows: rows,
+            streaming: .hls)
+        #expect((writer != nil) == allowed)
+    }
 }

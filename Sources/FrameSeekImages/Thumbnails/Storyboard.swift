@@ -59,32 +59,60 @@ public struct Storyboard: Sendable {
     }
 
     /// Checks a storyboard of `count` tiles of `tileWidth` x `tileHeight` against the limits
-    /// (`maximumCount`, `maximumSheetSide`) before anything is decoded. Every product is
-    /// overflow-checked, so no argument can trap.
+    /// (`maximumCount`, `maximumSheetSide`, `maximumTotalBytes`) before anything is decoded.
+    /// With `fullSheets` (the streaming forms', `StoryboardWriter`'s `streaming`), every sheet
+    /// is as large as the whole `columns` x `rows` grid however few tiles it holds, so the grid
+    /// itself is checked: at most `maximumCount` tiles, its sides within `maximumSheetSide`,
+    /// and its bytes counted with the pictures'. Every product is overflow-checked, so no
+    /// argument can trap.
     ///
     /// - Throws: `StoryboardLimitError` saying which limit and by how much.
-    public static func checkLimits(count: Int, tileWidth: Int, tileHeight: Int, columns: Int?, rows: Int?) throws(StoryboardLimitError) {
+    public static func checkLimits(
+        count: Int, tileWidth: Int, tileHeight: Int, columns: Int?, rows: Int?, fullSheets: Bool = false
+    ) throws(StoryboardLimitError) {
         guard count <= maximumCount else {
             throw StoryboardLimitError(message: "\(count) thumbnails; at most \(maximumCount) are made in one run")
         }
+        var sheetTiles = 0
+        if let columns, let rows {
+            sheetTiles = try checkSheet(
+                count: count, tileWidth: tileWidth, tileHeight: tileHeight, columns: columns, rows: rows, full: fullSheets)
+        }
+        // A full sheet is assembled beside the pictures still waiting for the encoder.
+        let held = count + (fullSheets ? sheetTiles : 0)
         let (pixels, tooMany) = tileWidth.multipliedReportingOverflow(by: tileHeight)
-        let (bytes, tooLarge) = pixels.multipliedReportingOverflow(by: 3 * max(0, count))
+        let (bytes, tooLarge) = pixels.multipliedReportingOverflow(by: 3 * max(0, held))
         guard !tooMany, !tooLarge, bytes <= maximumTotalBytes else {
             throw StoryboardLimitError(
-                message: "\(count) thumbnails of \(tileWidth)x\(tileHeight) are more than "
+                message: "\(count) thumbnails of \(tileWidth)x\(tileHeight)\(held > count ? " and a full sheet" : "") are more than "
                     + "\(maximumTotalBytes >> 30) GiB of pictures; use fewer or a smaller --size")
         }
-        guard let columns, let rows else { return }
+    }
+
+    /// Checks the largest sheet of `count` tiles in `columns` x `rows` (the whole grid when
+    /// `full`) against `maximumSheetSide`, and a full grid against `maximumCount`, so the
+    /// grid a playlist or MPD states is the one the sheets are cut in. Returns the tiles of
+    /// that sheet.
+    private static func checkSheet(
+        count: Int, tileWidth: Int, tileHeight: Int, columns: Int, rows: Int, full: Bool
+    ) throws(StoryboardLimitError) -> Int {
         guard columns > 0, rows > 0 else { throw StoryboardLimitError(message: "a sheet needs at least 1 column and 1 row") }
         let (perSheet, overflow) = columns.multipliedReportingOverflow(by: rows)
-        let tiles = overflow ? count : min(count, perSheet)
+        if full, overflow || perSheet > maximumCount {
+            throw StoryboardLimitError(
+                message: "a grid of \(columns)x\(rows) is more than \(maximumCount) tiles a sheet; "
+                    + "use fewer --columns or --rows")
+        }
+        let tiles = full ? perSheet : overflow ? count : min(count, perSheet)
         guard let size = sheetSize(tiles: tiles, columns: columns, tileWidth: tileWidth, tileHeight: tileHeight),
             size.width <= maximumSheetSide, size.height <= maximumSheetSide
         else {
+            let sheet = full ? "a full grid of \(columns)x\(rows), as every --hls and --dash sheet is," : "a sheet"
             throw StoryboardLimitError(
-                message: "\(tiles) tiles of \(tileWidth)x\(tileHeight) in rows of \(columns) make a sheet larger than "
+                message: "\(tiles) tiles of \(tileWidth)x\(tileHeight) in rows of \(columns) make \(sheet) larger than "
                     + "\(maximumSheetSide) px on a side; use fewer --columns or --rows, or a smaller --size")
         }
+        return tiles
     }
 
     /// Lays out `thumbnails` (in time order, all the same size) as single files when
@@ -122,7 +150,8 @@ public struct Storyboard: Sendable {
     /// beyond the last) when given: every sheet of an HLS image playlist or a DASH thumbnail
     /// Representation is the same size.
     static func sheet(of images: [RGBImage], columns: Int, tileWidth: Int, tileHeight: Int, slots: Int? = nil) -> RGBImage {
-        // checkLimits has bounded every sheet's sides, so these products fit.
+        // checkLimits has bounded every sheet's sides, the full grid's with `slots`, so these
+        // products fit.
         let size = sheetSize(tiles: max(images.count, slots ?? 0), columns: columns, tileWidth: tileWidth, tileHeight: tileHeight)!
         var sheet = [UInt8](repeating: 0, count: size.width * size.height * 3)
         for (slot, image) in images.enumerated() {

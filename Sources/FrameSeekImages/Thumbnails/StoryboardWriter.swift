@@ -52,7 +52,7 @@ public final class StoryboardWriter {
     ) throws(StoryboardLimitError) {
         try Storyboard.checkLimits(
             count: count, tileWidth: max(1, tileWidth), tileHeight: max(1, tileHeight),
-            columns: columns, rows: rows)
+            columns: columns, rows: rows, fullSheets: !streaming.isEmpty)
         self.directory = directory
         self.count = count
         self.tileWidth = tileWidth
@@ -64,6 +64,8 @@ public final class StoryboardWriter {
         self.streaming = streaming
         if let columns, let rows {
             self.columns = columns
+            // Never capped with `streaming`: checkLimits has refused a grid over the cap there,
+            // so the layout the playlist and MPD state is `columns` x `rows`.
             perFile = min(columns.multipliedReportingOverflow(by: rows).overflow ? Int.max : columns * rows, Storyboard.maximumCount)
         } else {
             self.columns = nil
