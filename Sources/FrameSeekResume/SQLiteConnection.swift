@@ -37,11 +37,25 @@ enum SQLiteValue: Equatable {
 /// every call (a lock around the whole call also keeps `sqlite3_errmsg` paired with the failure
 /// it describes, which SQLite's own per-call mutex would not). Prepared statements are cached
 /// by their SQL and finalized when the connection closes.
+///
+/// Each statement may run at most ``instructionBudget`` virtual-machine instructions: the file
+/// may come from anyone, and a view or trigger in it can make one statement run forever (a
+/// recursive CTE with no end) while the caller holds the store lock. An interrupted statement
+/// fails with SQLITE_INTERRUPT.
 final class SQLiteConnection {
     /// nil once closed.
     private var handle: OpaquePointer?
     /// Prepared statements by SQL text, so each save and load reuses its compiled statement.
     private var statements: [String: OpaquePointer] = [:]
+    /// Progress-handler calls during the statement now running, each after
+    /// `instructionsPerCheck` instructions.
+    private var checksThisStatement = 0
+
+    /// The instructions one statement may run. The store's own statements (an indexed lookup,
+    /// an upsert, creating one table) run tens to hundreds; a recursive CTE runs about 17 a
+    /// row, so this stops one after some 600,000 rows, a fraction of a second.
+    static let instructionBudget = 10_000_000
+    private static let instructionsPerCheck: Int32 = 1000
 
     /// Opens (creating when missing) the database at `path` for reading and writing.
     init(path: String) throws(SQLiteError) {
@@ -56,6 +70,17 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        // Unretained: the handler lives as long as the handle, which `close` (run by deinit at
+        // the latest) closes.
+        sqlite3_progress_handler(
+            db, Self.instructionsPerCheck,
+            { context in
+                guard let context else { return 0 }
+                let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+                connection.checksThisStatement += 1
+                let allowed = SQLiteConnection.instructionBudget / Int(SQLiteConnection.instructionsPerCheck)
+                return connection.checksThisStatement > allowed ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit { close() }
@@ -93,6 +118,8 @@ final class SQLiteConnection {
     @discardableResult
     func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         let db = try openHandle("sqlite3_prepare_v2")
+        // Preparing can read the schema, which runs instructions too.
+        checksThisStatement = 0
         let statement = try prepared(sql, db)
         // Reset even after a failure, so the cached statement holds no lock and no old bindings.
         defer {
@@ -177,6 +204,12 @@ final class SQLiteConnection {
     }
 
     private func failure(_ result: Int32, _ function: String, _ db: OpaquePointer) -> SQLiteError {
-        SQLiteError(function: function, code: result, message: String(cString: sqlite3_errmsg(db)))
+        if result == SQLITE_INTERRUPT {
+            return SQLiteError(
+                function: function, code: result,
+                message: "stopped after \(Self.instructionBudget) SQLite instructions, far more than the store's "
+                    + "statements need (a view or trigger FrameSeek did not write)")
+        }
+        return SQLiteError(function: function, code: result, message: String(cString: sqlite3_errmsg(db)))
     }
 }

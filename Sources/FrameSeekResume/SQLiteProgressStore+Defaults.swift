@@ -15,7 +15,8 @@ extension SQLiteProgressStore {
         return (base as NSString).appendingPathComponent("frameseek/progress.sqlite")
     }
 
-    /// A key for the media file at `path`: `file:<real path>:<size>:<modification time in ns>`.
+    /// A key for the media file at `path`: `file:<real path>:<size>:<modification time in ns>`
+    /// (in seconds, with nine decimals, for a time past 2262).
     ///
     /// Built from the file's identity rather than its contents, so computing it reads no media
     /// bytes (it runs on every open, and media can sit on slow or network storage):
@@ -42,7 +43,19 @@ extension SQLiteProgressStore {
         free(resolvedPointer)
         var status = stat()
         guard stat(resolved, &status) == 0 else { return "path:" + absolute }
-        let nanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        return "file:\(resolved):\(status.st_size):\(nanoseconds)"
+        return "file:\(resolved):\(status.st_size):\(modificationTime(status.st_mtim))"
+    }
+
+    /// `time` in nanoseconds; a time whose nanoseconds overflow an Int64 (past 2262 or before
+    /// 1678, which any program can set) is `<seconds>.<nine digits>` instead, which no whole
+    /// number of nanoseconds spells, so keys stay distinct for distinct times.
+    static func modificationTime(_ time: timespec) -> String {
+        let seconds = Int64(time.tv_sec)
+        let fraction = Int64(time.tv_nsec)
+        let (scaled, overflowScaling) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (nanoseconds, overflowAdding) = scaled.addingReportingOverflow(fraction)
+        if !overflowScaling && !overflowAdding { return "\(nanoseconds)" }
+        let digits = String(fraction)
+        return "\(seconds)." + String(repeating: "0", count: max(0, 9 - digits.count)) + digits
     }
 }

@@ -17,10 +17,11 @@ import FrameSeekCore
 ///   1001/30000, never as a rounded `Double`.
 ///
 /// Damage: when the file is not a database or is corrupt (at open, under `PRAGMA quick_check`,
-/// or later in any call), it and its `-wal`/`-shm` are renamed to `PATH.corrupt-<timestamp>`
-/// and a fresh database is created in its place; ``recoveryWarning`` then says so. Saved
-/// positions are conveniences, so losing them beats refusing to play. Anything else (a
-/// directory at the path, permissions, a full disk, a schema from a newer FrameSeek) is a
+/// or later in any call), or holds a schema other than exactly the store's own, it and its
+/// `-wal`/`-shm` are renamed to `PATH.corrupt-<timestamp>` and a fresh database is created in
+/// its place; ``recoveryWarning`` then says so. Saved positions are conveniences, so losing
+/// them beats refusing to play. Anything else (a directory at the path, permissions, a full
+/// disk, a schema from a newer FrameSeek, a statement stopped for running too long) is a
 /// `ProgressStoreError` naming the file, and the file is left alone.
 ///
 /// Several processes: every call holds `PATH.lock` shared, and recovery holds it exclusive
@@ -205,6 +206,9 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         let connection = try SQLiteConnection(path: path)
         // First, so that everything after it, schema setup included, waits for other writers.
         try connection.setBusyTimeout(busyTimeout)
+        // Functions not marked safe for schemas (an extension's, say) stay out of the file's
+        // views and triggers.
+        try connection.query("PRAGMA trusted_schema=OFF")
         // sqlite3_open_v2 reads nothing; a file of random bytes fails here with SQLITE_NOTADB.
         // quick_check also walks every page, so a truncated or overwritten database is found
         // now rather than by a save in the middle of playback. Stores are small (one row per
@@ -235,17 +239,59 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
                     function: "PRAGMA user_version", code: 1,
                     message: "schema version \(version) was written by a newer FrameSeek (this one knows \(schemaVersion))")
             }
-            try connection.query(
-                """
-                CREATE TABLE IF NOT EXISTS progress (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    position_value INTEGER NOT NULL, position_timescale INTEGER NOT NULL,
-                    duration_value INTEGER NOT NULL, duration_timescale INTEGER NOT NULL,
-                    updated REAL NOT NULL)
-                """)
+            try checkSchema(connection)
             if version < schemaVersion { try connection.query("PRAGMA user_version = \(schemaVersion)") }
         }
         return connection
+    }
+
+    /// The table this version creates, as SQLite keeps it in `sqlite_master`.
+    private static let progressTableSQL = """
+        CREATE TABLE progress (
+            key TEXT PRIMARY KEY NOT NULL,
+            position_value INTEGER NOT NULL, position_timescale INTEGER NOT NULL,
+            duration_value INTEGER NOT NULL, duration_timescale INTEGER NOT NULL,
+            updated REAL NOT NULL)
+        """
+
+    /// Creates the table in an empty database, and otherwise checks that the schema is exactly
+    /// the one this version creates: the table and its primary-key index, nothing else.
+    ///
+    /// Anything more is a file FrameSeek did not write, and damage: a view named `progress`
+    /// or a trigger on it runs the file's own SQL on every load or save (one that never ends,
+    /// say), and a different table or constraints would make the store's statements mean
+    /// something else.
+    private static func checkSchema(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let objects = try connection.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+        if objects.isEmpty {
+            try connection.query(progressTableSQL)
+            return
+        }
+        let expected: [[SQLiteValue]] = [
+            [.text("index"), .text("sqlite_autoindex_progress_1"), .text("progress"), .null],
+            [.text("table"), .text("progress"), .text("progress"), collapsingWhitespace(.text(progressTableSQL))]
+        ]
+        let found = objects.map { $0.map(collapsingWhitespace) }
+        if found == expected { return }
+        // "view progress": the type and name of each object.
+        let describe = { (objects: [[SQLiteValue]]) in
+            objects.map { row in
+                row.prefix(2).map { value in if case .text(let text) = value { text } else { "?" } }.joined(separator: " ")
+            }
+            .joined(separator: ", ")
+        }
+        let unexpected = found.filter { !expected.contains($0) }
+        let missing = expected.filter { !found.contains($0) }
+        throw SQLiteError(
+            function: "the store's schema", code: 11 /* SQLITE_CORRUPT */,
+            message: "not exactly the one FrameSeek creates; unexpected: \(describe(unexpected)); missing: \(describe(missing))")
+    }
+
+    /// `value` with each run of whitespace in text made one space, so that reflowing the
+    /// statement that created a table leaves stores written before it valid.
+    private static func collapsingWhitespace(_ value: SQLiteValue) -> SQLiteValue {
+        guard case .text(let text) = value else { return value }
+        return .text(text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
     }
 
     /// Opens the database at `path`, moving it aside first when it is damaged, under the

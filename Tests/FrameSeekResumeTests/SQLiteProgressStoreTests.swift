@@ -151,3 +151,44 @@ struct SQLiteProgressStoreTests {
         #expect(SQLiteProgressStore.defaultKey(forFileAt: directory.file("missing.mp4")).hasPrefix("path:/"))
     }
 }
+
+@Suite("SQLiteProgressStore.defaultKey for any modification time a file can have")
+struct DefaultKeyModificationTimeTests {
+    /// Sets the modification time of `path` to `seconds` and `nanoseconds` exactly.
+    static func setModificationTime(_ path: String, seconds: Int, nanoseconds: Int) throws {
+        let times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
+        try #require(utimensat(AT_FDCWD, path, times, 0) == 0, "utimensat: \(String(cString: strerror(errno)))")
+    }
+
+    @Test(
+        "A file's key ends in its modification time, in nanoseconds while they fit, as seconds and nine digits past 2262",
+        arguments: [
+            (1_700_000_000, 500_000_007, "1700000000500000007"),
+            // 2300-01-01T00:00:00Z: 1.04e19 ns, past Int64.max (2262-04-11).
+            (10_413_792_000, 0, "10413792000.000000000"),
+            (10_413_792_000, 1, "10413792000.000000001")
+        ])
+    func keyOfFileModifiedAt(seconds: Int, nanoseconds: Int, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("media.mp4")
+        try Data("media".utf8).write(to: URL(fileURLWithPath: path))
+        try Self.setModificationTime(path, seconds: seconds, nanoseconds: nanoseconds)
+        let key = SQLiteProgressStore.defaultKey(forFileAt: path)
+        #expect(key.hasPrefix("file:/") && key.hasSuffix("/media.mp4:5:" + expected))
+        #expect(SQLiteProgressStore.defaultKey(forFileAt: path) == key)
+    }
+
+    @Test(
+        "Times whose nanoseconds overflow, either way, are seconds and nine digits",
+        arguments: [
+            (9_223_372_036, 854_775_807, "9223372036854775807"),
+            (9_223_372_036, 854_775_808, "9223372036.854775808"),
+            (Int.max, 999_999_999, "\(Int.max).999999999"),
+            (-9_223_372_036, 0, "-9223372036000000000"),
+            (-9_223_372_037, 145_224_192, "-9223372037.145224192"),
+            (Int.min, 0, "\(Int.min).000000000")
+        ])
+    func overflowingTimes(seconds: Int, nanoseconds: Int, expected: String) {
+        #expect(SQLiteProgressStore.modificationTime(timespec(tv_sec: seconds, tv_nsec: nanoseconds)) == expected)
+    }
+}
