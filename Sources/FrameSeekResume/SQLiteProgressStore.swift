@@ -255,7 +255,8 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
         """
 
     /// Creates the table in an empty database, and otherwise checks that the schema is exactly
-    /// the one this version creates: the table and its primary-key index, nothing else.
+    /// the one this version creates: the table and its primary-key index, nothing else but
+    /// SQLite's own statistics tables.
     ///
     /// Anything more is a file FrameSeek did not write, and damage: a view named `progress`
     /// or a trigger on it runs the file's own SQL on every load or save (one that never ends,
@@ -271,7 +272,13 @@ public final class SQLiteProgressStore: ProgressStore, @unchecked Sendable {
             [.text("index"), .text("sqlite_autoindex_progress_1"), .text("progress"), .null],
             [.text("table"), .text("progress"), .text("progress"), collapsingWhitespace(.text(progressTableSQL))]
         ]
-        let found = objects.map { $0.map(collapsingWhitespace) }
+        // `ANALYZE` and `PRAGMA optimize` (a database browser runs them) add SQLite's statistics
+        // tables: plain data the query planner reads, which runs nothing.
+        let statistics = objects.filter { row in
+            guard row.count >= 2, case .text("table") = row[0], case .text(let name) = row[1] else { return false }
+            return name.hasPrefix("sqlite_stat")
+        }
+        let found = objects.filter { !statistics.contains($0) }.map { $0.map(collapsingWhitespace) }
         if found == expected { return }
         // "view progress": the type and name of each object.
         let describe = { (objects: [[SQLiteValue]]) in

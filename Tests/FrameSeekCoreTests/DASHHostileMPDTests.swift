@@ -99,7 +99,7 @@ struct DASHHostileMPDTests {
         #expect(
             throws: MPDError(
                 element: Self.representationPath + " SegmentTemplate@media",
-                reason: "resolves to a URL of 8193 bytes, more than the 8192 any server accepts")
+                reason: "resolves to a URL of 8193 bytes, more than FrameSeek's limit of 8192 (CloudFront's)")
         ) {
             try Self.playlist(Self.mpd(["media": fits + "x/$Number$", "duration": "5"]))
         }
@@ -107,7 +107,7 @@ struct DASHHostileMPDTests {
         #expect(
             throws: MPDError(
                 element: Self.representationPath + "/BaseURL",
-                reason: "resolves to a URL of 8193 bytes, more than the 8192 any server accepts")
+                reason: "resolves to a URL of 8193 bytes, more than FrameSeek's limit of 8192 (CloudFront's)")
         ) {
             try Self.playlist(Self.mpd(["media": "$Number$", "duration": "5"], representationChildren: [longBase]))
         }
@@ -116,7 +116,7 @@ struct DASHHostileMPDTests {
         #expect(
             throws: MPDError(
                 element: Self.representationPath + " SegmentTemplate@media",
-                reason: "resolves to a URL of 8193 bytes, more than the 8192 any server accepts")
+                reason: "resolves to a URL of 8193 bytes, more than FrameSeek's limit of 8192 (CloudFront's)")
         ) {
             try Self.playlist(Self.mpd(["media": "$Number$", "duration": "5"], representationChildren: [base]))
         }

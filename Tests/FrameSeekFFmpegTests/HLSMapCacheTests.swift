@@ -46,7 +46,7 @@ struct HLSMapCacheTests {
     func rotatingMapsAreEvicted() throws {
         let (directory, engine, moveWindow) = try Self.openLive()
         defer { withExtendedLifetime(directory) {} }
-        let names = { Set(engine.mapBytes.keys.map(\.uri.lastPathComponent)) }
+        let names = { Set(engine.mapSections.sections.keys.map(\.uri.lastPathComponent)) }
         #expect(names() == ["map0.ts", "map1.ts", "map2.ts"])
         try moveWindow()
         #expect(names() == ["map3.ts", "map4.ts", "map5.ts"], "after the window moved: \(names().sorted())")
@@ -59,10 +59,12 @@ struct HLSMapCacheTests {
         let (directory, engine, moveWindow) = try Self.openLive()
         defer { withExtendedLifetime(directory) {} }
         // Room for two of the window's three 188-byte maps.
-        engine.mapCacheLimit = 2 * Self.nullPacket.count
+        engine.mapSections.limit = 2 * Self.nullPacket.count
         try moveWindow()
-        let kept = engine.mapBytes.values.reduce(0) { $0 + $1.count }
-        #expect(kept <= engine.mapCacheLimit && !engine.mapBytes.isEmpty, "\(kept) bytes in \(engine.mapBytes.count) maps")
+        let sections = engine.mapSections.sections
+        let kept = sections.values.reduce(0) { $0 + $1.count }
+        #expect(kept <= engine.mapSections.limit && !sections.isEmpty, "\(kept) bytes in \(sections.count) maps")
+        #expect(engine.mapSections.byteCount == kept)
         // Maps dropped from the cache are fetched again: every segment of the window reads.
         #expect(engine.media.missingData.isEmpty, "\(engine.media.missingData)")
     }

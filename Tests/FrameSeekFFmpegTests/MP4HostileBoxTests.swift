@@ -116,10 +116,11 @@ struct MP4BoxNestingTests {
         #expect(read(track) == nil)
     }
 
-    @Test("Containers nested as deep as FFmpeg reads them give the table; one level deeper, FFmpeg's error and none")
+    @Test("The walk reads containers down to mov.c's atom_depth 10, and gives no table one level deeper")
     func nestingLimit() {
-        // trak's children are at FFmpeg's depth 3: mdia boxes at depths 3 to 10 are read, one
-        // at 11 is "Atoms too deeply nested".
+        // trak's children are at mov.c's depth 3: mdia boxes at depths 3 to 10 are read, one at
+        // 11 is "Atoms too deeply nested" there (FFmpeg 5.1's mov_read_default). ffprobe reading
+        // the 8 deep file is `deepestNestingFFmpegReads`; this checks the walk's own bound.
         #expect(read(trackBytes(wrappingSampleSize: 8))?.sampleCount == 7)
         #expect(read(trackBytes(wrappingSampleSize: 9)) == nil)
     }

@@ -82,7 +82,6 @@ struct ProgressStoreHostileSchemaTests {
     func statementInterrupted() throws {
         let directory = try TemporaryDirectory()
         let connection = try SQLiteConnection(path: directory.file("scratch.sqlite"))
-        let started = ContinuousClock.now
         // Twenty million rows: far past the budget, yet short enough to finish without it.
         let error = try #require(throws: SQLiteError.self) {
             try connection.query(
@@ -90,7 +89,6 @@ struct ProgressStoreHostileSchemaTests {
         }
         #expect(error.code == 9 /* SQLITE_INTERRUPT */)
         #expect(!error.meansDamage)
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(try connection.query("SELECT count(*) FROM (\(Self.endless) LIMIT 1000)") == [[.integer(1000)]])
     }
 
@@ -105,6 +103,15 @@ struct ProgressStoreHostileSchemaTests {
         return store
     }
 
+    @Test("A store a database browser analyzed (SQLite's statistics tables) opens as it is, with its positions")
+    func analyzedStoreIsKept() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.storeChangedAfterOpen("ANALYZE", in: directory)
+        let reopened = try SQLiteProgressStore(path: store.path)
+        #expect(reopened.recoveryWarning == nil, "\(reopened.recoveryWarning ?? "")")
+        #expect(try reopened.load(key: "key-7")?.position == MediaTime(value: 7, timescale: 1))
+    }
+
     @Test("A trigger added while the store is open makes a save fail with the store's error, not hang")
     func triggerAddedAfterOpen() throws {
         let directory = try TemporaryDirectory()
@@ -112,13 +119,11 @@ struct ProgressStoreHostileSchemaTests {
         let store = try Self.storeChangedAfterOpen(
             "CREATE TRIGGER slow BEFORE INSERT ON progress BEGIN SELECT count(*) FROM progress a, progress b, progress c; END",
             in: directory)
-        let started = ContinuousClock.now
         let error = try #require(throws: ProgressStoreError.self) {
             try store.save(SavedProgress(key: "new", position: .zero, duration: .zero))
         }
         #expect(error.path == store.path)
         #expect(error.cause.contains("stopped after"))
-        #expect(ContinuousClock.now - started < .seconds(5))
         // Rolled back, not moved aside, and the store lock is free for the next call.
         #expect(store.recoveryWarning == nil)
         #expect(try store.load(key: "new") == nil)

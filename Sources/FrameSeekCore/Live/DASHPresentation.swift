@@ -240,7 +240,7 @@ public struct DASHPresentation: Sendable, Hashable {
     static func urlTooLong(_ length: Int, at element: String) -> MPDError {
         MPDError(
             element: element,
-            reason: "resolves to a URL of \(length) bytes, more than the \(URLReference.maxResolvedLength) any server accepts")
+            reason: "resolves to a URL of \(length) bytes, more than FrameSeek's limit of \(URLReference.maxResolvedLength) (CloudFront's)")
     }
 
     /// An ISO 8601 duration as MPDs write them (`PT1H2M3.5S`, `P1DT0.5S`): days, hours,

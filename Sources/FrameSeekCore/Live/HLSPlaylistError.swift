@@ -83,7 +83,7 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
             case let .badURI(value):
                 return "\"\(HLSPlaylistError.excerpt(value, limit: 200))\" is not a URI that can be resolved against the playlist's URL"
             case let .uriTooLong(length, limit):
-                return "the URI resolves to a URL of \(length) bytes, more than the \(limit) any server accepts"
+                return "the URI resolves to a URL of \(length) bytes, more than FrameSeek's limit of \(limit) (CloudFront's)"
             case let .tagAfterFirstSegment(tag):
                 return "\(tag) must come before the first segment (RFC 8216 4.3.3)"
             case .mixedPlaylist:

@@ -78,8 +78,9 @@ public struct LiveSeekWindow: Sendable, Hashable {
     /// end is where the next segment will start, not a sample in this window.
     public var seekableRange: Range<MediaTime> {
         guard let first = segments.first, let last = segments.last else { return emptyAt..<emptyAt }
-        // `HLSTimeline` keeps starts from going back, so this max changes nothing; it keeps a
-        // window that breaks that from trapping in `Range`.
+        // A reload whose starts go back is refused (`HLSTimeline.reload`), but a window made
+        // directly from a playlist is placed as its dates say: an empty range, not a trap in
+        // `Range`, where they go back.
         return first.start..<max(first.start, last.end)
     }
 

@@ -103,20 +103,13 @@ extension HLSEngine {
         return bytes
     }
 
-    /// EXT-X-MAP bytes kept at most, together. An initialization section is a few kilobytes,
-    /// but a hostile playlist may name a section of up to the segment limit for every segment
-    /// of its window, and the window names them all.
-    static let mapCacheBytes = 64 << 20
-
     /// The EXT-X-MAP section `map`, decrypted (with segment `sequence`'s IV when its key gives
-    /// none), fetched once while the sections kept stay within `mapCacheLimit`: past it, the
-    /// others are dropped and fetched again when named.
+    /// none), fetched once while it stays in `mapSections`.
     func mapSection(_ map: HLSMap, sequence: Int) throws -> [UInt8] {
-        if let known = mapBytes[map] { return known }
+        if let known = mapSections[map] { return known }
         var bytes = try fetcher.bytes(at: map.uri, range: map.byteRange, namedBy: segmentOrigin, counting: &reads)
         if let key = map.key { bytes = try decrypt(bytes, under: key, sequence: sequence) }
-        if mapBytes.values.reduce(bytes.count, { $0 + $1.count }) > mapCacheLimit { mapBytes.removeAll() }
-        mapBytes[map] = bytes
+        mapSections.keep(bytes, for: map)
         return bytes
     }
 
@@ -212,7 +205,7 @@ extension HLSEngine {
         // A live stream may rotate its EXT-X-MAP sections: keep only those the window names,
         // or the cache would grow for as long as the stream runs.
         let maps = Set(segments.compactMap(\.segment.map))
-        mapBytes = mapBytes.filter { maps.contains($0.key) }
+        mapSections.removeAll { !maps.contains($0) }
         let keys = Set(segments.flatMap { [$0.segment.key?.uri, $0.segment.map?.key?.uri].compactMap(\.self) })
         keyBytes = keyBytes.filter { keys.contains($0.key) }
         if let landed = landedLocation,

@@ -112,9 +112,7 @@ public final class HLSEngine: LivePlaybackEngine {
     /// The landed frame by segment, which survives reloads that renumber the global frames.
     var landedLocation: HLSWindowIndex.Location?
     /// EXT-X-MAP sections by URI and range, decrypted: segments share one, so it is fetched once.
-    var mapBytes: [HLSMap: [UInt8]] = [:]
-    /// The most bytes `mapBytes` holds together (`HLSEngine.mapCacheBytes`; tests lower it).
-    var mapCacheLimit = HLSEngine.mapCacheBytes
+    var mapSections = MapSectionCache()
     /// EXT-X-KEY keys by URI: segments share one, so it is fetched once.
     var keyBytes: [URL: [UInt8]] = [:]
     /// The last segment opened after the segment before it, for its leading pictures (see

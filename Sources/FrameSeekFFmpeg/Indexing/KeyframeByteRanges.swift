@@ -135,7 +135,7 @@ public struct KeyframeByteRanges: Sendable {
                 }
             }
             // One map at a time: a playlist naming a new map for every segment must not hold them all.
-            playlistEngine.mapBytes = playlistEngine.mapBytes.filter { $0.key == segment.map }
+            playlistEngine.mapSections.removeAll { $0 != segment.map }
             let media = try playlistEngine.bytes(of: segment, withMap: false)
             guard !media.isEmpty else { throw MediaError(path: name, reason: .emptyFile, cause: "empty segment (0 bytes)") }
             var segmentOptions = options

@@ -10,7 +10,9 @@
 /// Boxes are read in one pass forward through the file, each header as it comes, so that over
 /// HTTP the walk is one stream of bytes rather than a request per box. Only what is needed is
 /// read: box headers, `tkhd`, `elst`, the `stsz` header, `ctts` and the last entry of `stts`.
-/// A box that does not parse leaves the whole table nil. Containers are read as FFmpeg's mov
+/// A second pass over the `moov` then looks for a `ctts` outside the sample tables
+/// (`compositionBoxesLieInSampleTables`); it reads the small boxes' bodies and not the tables',
+/// and its bytes are the ones FFmpeg just read. A box that does not parse leaves the whole table nil. Containers are read as FFmpeg's mov
 /// demuxer reads them (`mov_read_default`): one inside `moov` or deeper ends at a `trak` or
 /// `mdat` box inside it, and one nested deeper than FFmpeg reads leaves the table nil.
 struct MP4SampleTable {
@@ -76,9 +78,11 @@ extension BoxReader {
     /// `dinf`, a sample description's extensions) for the track it is reading, so one placed
     /// elsewhere would give FFmpeg's packets other composition times than the walk's table.
     /// The path to each `stbl` is walked box by box; any other box's body, where FFmpeg may
-    /// find boxes at offsets of its own, is searched for the type's four bytes. Tables' bodies
-    /// are numbers and are passed over. Bytes that only look like a `ctts` make the table
-    /// decline, which costs the index scan, never a wrong time.
+    /// find boxes at offsets of its own, is searched for the type's four bytes, whole (an `edts`
+    /// with its `elst`, a `udta` with its cover art). A table that is a child of a box on the
+    /// path is passed over: its body is numbers. Bytes that only look like a `ctts` (about once
+    /// in 4,000 MiB of random bytes) make the table decline, which costs the index scan, never
+    /// a wrong time.
     fileprivate func compositionBoxesLieInSampleTables(of movie: Range<Int64>) -> Bool {
         var elsewhere = false
         func search(_ container: Range<Int64>, path: ArraySlice<String>) {
