@@ -5,8 +5,7 @@ import Foundation
 ///
 /// Every segment keeps its own resolved URL, and a short reference resolved against a long base
 /// (a variant URI or BaseURL of megabytes) is as long as the base: unbounded, a listing of
-/// millions of segments would hold millions of copies of it. No server serves a URL this long
-/// The bound is CloudFront's (it refuses a request whose URL passes 8,192 bytes); signed CDN
+/// millions of segments would hold millions of copies of it. The bound is CloudFront's (it refuses a request whose URL passes 8,192 bytes); signed CDN
 /// URLs with their tokens run to one to three kilobytes.
 enum URLReference {
     /// The longest resolved URL, in UTF-8 bytes.

@@ -113,10 +113,17 @@ public struct FrameTable: Sendable {
     /// The index of the frame whose interval covers `time`: the last frame starting at or
     /// before it. Nil before the first frame.
     public func frameIndex(covering time: MediaTime) -> Int? {
-        var low = 0, high = frames.count  // invariant: frames[..<low] start <= time < frames[high...]
+        frameIndex(coveringWhere: { $0 <= time })
+    }
+
+    /// The last frame whose start `startsAtOrBefore` accepts, for a time that is not a
+    /// `MediaTime` (the landing rules' exact window edge); `startsAtOrBefore` must accept a
+    /// first run of the frames and no other. Nil when it accepts none.
+    func frameIndex(coveringWhere startsAtOrBefore: (MediaTime) -> Bool) -> Int? {
+        var low = 0, high = frames.count  // invariant: frames[..<low] are accepted, frames[high...] are not
         while low < high {
             let mid = (low + high) / 2
-            if frames[mid].time <= time { low = mid + 1 } else { high = mid }
+            if startsAtOrBefore(frames[mid].time) { low = mid + 1 } else { high = mid }
         }
         return low == 0 ? nil : low - 1
     }

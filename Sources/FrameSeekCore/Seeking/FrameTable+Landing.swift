@@ -36,7 +36,7 @@ extension FrameTable {
             landing = keyframe
             onKeyframe = true
         } else {
-            landing = frameIndex(coveringExactly: windowStart) ?? 0
+            landing = frameIndex(coveringWhere: { ExactTime($0) <= windowStart }) ?? 0
             onKeyframe = false
         }
         guard let startPoint = randomAccessPoint(forFrame: landing) else { throw .noRandomAccessPoint }
@@ -85,16 +85,6 @@ extension FrameTable {
             count: keyframes.count, time: { frames[keyframes[$0]].time }, to: target, before: before, after: after
         )
         .map { keyframes[$0] }
-    }
-
-    /// The frame covering the exact time `time` (`frameIndex(covering:)` on an `ExactTime`).
-    private func frameIndex(coveringExactly time: ExactTime) -> Int? {
-        var low = 0, high = frames.count  // invariant: frames[..<low] start <= time < frames[high...]
-        while low < high {
-            let mid = (low + high) / 2
-            if ExactTime(frames[mid].time) <= time { low = mid + 1 } else { high = mid }
-        }
-        return low == 0 ? nil : low - 1
     }
 
     /// Rule 2 on keyframe times alone: of `count` keyframes whose times `time` gives in

@@ -46,11 +46,10 @@ package struct ExactTime: Sendable, Comparable {
     package func ticks(in timeBase: TimeBase) -> Int64? {
         guard kind == .numeric, timeBase.numerator > 0, timeBase.denominator > 0 else { return nil }
         // Under 2^95 times 2^31, over 2^62 times 2^31: both fit 128 bits.
-        let wideNumerator = numerator * Int128(timeBase.denominator)
-        let wideDenominator = denominator * Int128(timeBase.numerator)
-        var quotient = wideNumerator / wideDenominator
-        if wideNumerator % wideDenominator != 0 && wideNumerator < 0 { quotient -= 1 }
-        return Int64(exactly: quotient)
+        let (ticks, _) = MediaTime.divide(
+            numerator * Int128(timeBase.denominator), by: denominator * Int128(timeBase.numerator),
+            rounding: .towardNegativeInfinity)
+        return Int64(exactly: ticks)
     }
 
     package static func == (lhs: ExactTime, rhs: ExactTime) -> Bool { !(lhs < rhs) && !(rhs < lhs) }

@@ -12,9 +12,10 @@
 /// read: box headers, `tkhd`, `elst`, the `stsz` header, `ctts` and the last entry of `stts`.
 /// A second pass over the `moov` then looks for a `ctts` outside the sample tables
 /// (`compositionBoxesLieInSampleTables`); it reads the small boxes' bodies and not the tables',
-/// and its bytes are the ones FFmpeg just read. A box that does not parse leaves the whole table nil. Containers are read as FFmpeg's mov
-/// demuxer reads them (`mov_read_default`): one inside `moov` or deeper ends at a `trak` or
-/// `mdat` box inside it, and one nested deeper than FFmpeg reads leaves the table nil.
+/// and its bytes are the ones FFmpeg just read. A box that does not parse leaves the whole
+/// table nil. Containers are read as FFmpeg's mov demuxer reads them (`mov_read_default`): one
+/// inside `moov` or deeper ends at a `trak` or `mdat` box inside it, and one nested deeper than
+/// FFmpeg reads leaves the table nil.
 struct MP4SampleTable {
     /// `stsz` (or `stz2`) sample count.
     let sampleCount: Int
@@ -108,12 +109,7 @@ extension BoxReader {
         while range.upperBound - offset >= Int64(pattern.count) {
             let count = Int(min(1 << 20, range.upperBound - offset))
             guard let chunk = read(offset, count), chunk.count == count else { return true }
-            let found = chunk.withUnsafeBufferPointer { bytes in
-                (0...(bytes.count - pattern.count)).contains { i in
-                    bytes[i] == pattern[0] && bytes[i + 1] == pattern[1] && bytes[i + 2] == pattern[2] && bytes[i + 3] == pattern[3]
-                }
-            }
-            if found { return true }
+            if chunk.firstRange(of: pattern) != nil { return true }
             // Chunks overlap by three bytes, so four bytes across two chunks are seen.
             guard offset + Int64(count) < range.upperBound else { break }
             offset += Int64(count - (pattern.count - 1))
