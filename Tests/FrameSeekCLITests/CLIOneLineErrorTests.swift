@@ -85,6 +85,21 @@ struct CLIOneLineErrorTests {
         #expect(physicalLines(hostile.escapedAsOneLine).count == 1)
     }
 
+    @Test("the bidirectional controls of UAX #9 are escaped, so a log shows a line in its own order")
+    func bidirectionalControls() throws {
+        // UAX #9, Table 4 (explicit directional formatting characters) and the implicit marks
+        // ALM, LRM and RLM: the Bidi_Control property's whole list.
+        let controls: [UInt32] = [0x61C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+        for value in controls {
+            let scalar = try #require(Unicode.Scalar(value))
+            let text = "clip" + String(Character(scalar)) + "4pm.mp4"
+            #expect(text.escapedAsOneLine == "clip\\u{\(String(value, radix: 16, uppercase: true))}4pm.mp4")
+        }
+        // Other format characters keep their meaning: a zero-width joiner binds an emoji sequence.
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        #expect(family.escapedAsOneLine == family)
+    }
+
     @Test(
         "a manifest field with a line break is one stderr line, exit 2, and no workflow command", arguments: HostileManifestField.allCases)
     func manifestField(_ field: HostileManifestField) throws {

@@ -7,18 +7,20 @@
 
 extension String {
     /// The text with every character that can end a line or steer a terminal escaped: C0 and
-    /// C1 controls (U+0085 among them), DEL, and the line and paragraph separators U+2028 and
-    /// U+2029, as `\n`, `\r`, `\t` or `\u{2028}`. Other text, backslashes included, is kept as
-    /// it is, so escaping twice changes nothing.
+    /// C1 controls (U+0085 among them), DEL, the line and paragraph separators U+2028 and
+    /// U+2029, and Unicode's bidirectional controls (U+202E and its kin, which make a terminal
+    /// or a CI log show the rest of the line in another order than it has), as `\n`, `\r`,
+    /// `\t` or `\u{2028}`. Other text, backslashes included, is kept as it is, so escaping twice
+    /// changes nothing.
     var escapedAsOneLine: String {
-        guard unicodeScalars.contains(where: Self.breaksLine) else { return self }
+        guard unicodeScalars.contains(where: Self.mustBeEscaped) else { return self }
         var escaped = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             switch scalar {
             case "\n": escaped.append(contentsOf: #"\n"#.unicodeScalars)
             case "\r": escaped.append(contentsOf: #"\r"#.unicodeScalars)
             case "\t": escaped.append(contentsOf: #"\t"#.unicodeScalars)
-            case _ where Self.breaksLine(scalar):
+            case _ where Self.mustBeEscaped(scalar):
                 escaped.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
             default: escaped.append(scalar)
             }
@@ -26,7 +28,8 @@ extension String {
         return String(escaped)
     }
 
-    private static func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
+    private static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isBidiControl { return true }
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return true
         default: return false
