@@ -190,6 +190,20 @@ def main():
             check(int(shown.get("0", 0)) >= 1, f"{name}: has hidden (alt-ref) frames, got {dict(shown)}")
             s["hidden_frames"] = shown.get("0", 0)
             s["coded_frames"] = shown.get("0", 0) + shown.get("1", 0)
+        elif name == "vp8_segment_map":
+            # What it is for, by FFmpeg's own decoder: skipping the non-reference frames
+            # (-skip_frame noref) changes frames that are decoded either way.
+            def md5s(*options):
+                p = run(["ffmpeg", "-nostdin", "-v", "error", *options, "-i", os.path.join(FIX, e["file"]),
+                         "-fps_mode", "passthrough", "-enc_time_base:v", "-1", "-f", "framemd5", "-"])
+                return dict((f[2].strip(), f[5].strip()) for f in
+                            (l.split(",") for l in p.stdout.splitlines() if not l.startswith("#")))
+            full, skipped = md5s(), md5s("-skip_frame", "noref")
+            changed = sum(1 for pts, md5 in skipped.items() if full.get(pts) != md5)
+            check(s["frames"] == 90 and s["key_frames"] == [0, 60], f"{name}: 90 frames, keyframes at 0 and 60")
+            check(len(skipped) < len(full), f"{name}: has non-reference frames ({len(skipped)} of {len(full)} kept)")
+            check(changed > 0, f"{name}: skipping them changes frames decoded either way")
+            s["changed_by_skipping"] = changed
         elif name == "av1":
             check(s["frames"] == 90, f"{name}: 90 frames decoded")
             th = trace_headers(os.path.join(FIX, e["file"]))
@@ -354,7 +368,7 @@ def main():
     for sid, s in summaries.items():
         extra = {k: s[k] for k in ("key_frames", "pict_types", "intervals", "leading", "nal_types",
                                    "hidden_frames", "coded_frames", "show_existing_frame", "show_frame0", "sar",
-                                   "undecodable", "edit")
+                                   "undecodable", "edit", "changed_by_skipping")
                  if k in s}
         if len(extra.get("key_frames", [])) > 12:
             extra["key_frames"] = extra["key_frames"][:12] + ["..."]

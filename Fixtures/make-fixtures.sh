@@ -9,7 +9,8 @@
 # Needs the ffmpeg/ffprobe command-line tools (written against FFmpeg 5.1, Debian 12) built with
 # libx264, libx265, libvpx, libaom, libopus and libdav1d, and python3 (standard library only),
 # which patches an edit list (shift-edit-list.py), builds a hostile Matroska file
-# (make-overflow-mkv.py) and runs the checks at the end.
+# (make-overflow-mkv.py) and runs the checks at the end, and a C compiler with libvpx-dev for
+# the VP8 encoder of vp8_segment_map.webm (make-vp8-segment-map.c).
 #
 # Environment:
 #   SHARED   where the shared folder lives, relative to the repository root (default ../shared);
@@ -22,7 +23,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 ORACLE_ONLY=0
@@ -100,6 +101,16 @@ make_synthetic() {
       -pass "$pass" -passlogfile "$tmp/vp9_2pass" \
       "${DETERMINISTIC[@]}" "${VBITEXACT[@]}" "$out"
   done
+
+  # VP8 whose non-reference frames (they refresh no buffer) send new segmentation maps that the
+  # next frames inherit: skipping them changes those frames' pixels. ffmpeg's libvpx wrapper
+  # cannot send a map on chosen frames, so a small libvpx program encodes it (libvpx-dev).
+  log "vp8_segment_map.webm"
+  cc -O2 -o "$tmp/make-vp8-segment-map" "$FIX/make-vp8-segment-map.c" -lvpx
+  "${FFMPEG[@]}" -f lavfi -i "$(src 30)" -vf "$BARCODE" -frames:v 90 -f rawvideo -pix_fmt yuv420p - \
+    | "$tmp/make-vp8-segment-map" 320 240 90 > "$tmp/vp8_segment_map.ivf"
+  "${FFMPEG[@]}" -i "$tmp/vp8_segment_map.ivf" -c copy \
+    -map_metadata -1 -map_chapters -1 -fflags +bitexact "$MEDIA/vp8_segment_map.webm"
 
   log "av1.mp4"
   "${FFMPEG[@]}" -f lavfi -i "$(src 30)" -vf "$BARCODE" -frames:v 90 \
@@ -357,6 +368,8 @@ write_manifest() {
        'HEVC in Matroska, 24 fps, open GOP: CRA keyframes every 48 frames followed in decode order by RASL leading pictures that display before the CRA, 4 B-frames, 150 frames')"
     "$(manifest_entry vp9_altref media/vp9_altref.webm 0 video true 0 false \
        'VP9 two-pass with alt-ref: hidden ARFs packed in superframes and shown later by tiny frames; one packet per shown frame, GOP 60, 30 fps, 120 frames')"
+    "$(manifest_entry vp8_segment_map media/vp8_segment_map.webm 0 video true 0 false \
+       'VP8 (libvpx), 30 fps, keyframes at frames 0 and 60, 90 frames: every odd frame refreshes no reference buffer, and every fourth frame from frame 1 sends a new segmentation map that the frames after it inherit, so skipping non-reference frames changes later pixels')"
     "$(manifest_entry av1 media/av1.mp4 0 video true 0 false \
        'AV1 (libaom) in MP4, 30 fps, GOP 60, 90 frames: hidden frames and 3-byte show_existing_frame packets, decoded by libdav1d')"
     "$(manifest_entry h264_vfr media/h264_vfr.mkv 0 video true 0 false \
@@ -425,11 +438,16 @@ main() {
     [ -d "$MEDIA" ] || { echo "make-fixtures.sh: $MEDIA not found" >&2; exit 2; }
   fi
 
-  rm -rf "$ORACLE"
+  # Each media file's oracles are rewritten in place; the folder is not emptied, because it also
+  # holds what this loop does not write: the bit-flipped MP4's decode and the tone-mapping
+  # patches' expected colours (written above), and the pictures recorded before tone mapping
+  # (a record of earlier output, not a recipe).
   mkdir -p "$ORACLE"
   local name
   while IFS= read -r name; do
     [ -f "$MEDIA/$name" ] || continue   # hls-ts-rollover/ is a playlist's folder: its tests read ffprobe live
+    # A test image whose expected values hdr-code-values.py computes: not a catalog clip.
+    [ "$name" != hdr_pq_codes.mkv ] || continue
     write_oracles "$name"
   done < <(cd "$MEDIA" && ls -1 | grep -v -e '^SOURCES\.md$' | LC_ALL=C sort)
 

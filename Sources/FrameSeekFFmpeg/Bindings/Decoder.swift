@@ -119,14 +119,17 @@ final class Decoder {
     var openingDelaySamples: Int64 { Int64(context.pointee.delay) }
 
     /// Whether this codec's "non-reference" frames are referenced by no frame at all, so that
-    /// skipping them cannot change another frame's pixels. True for H.264 (nal_ref_idc 0),
-    /// MPEG-1/2/4 Part 2 (B-frames) and VP8/VP9 (frames that refresh no reference). Not for
-    /// HEVC, whose sub-layer non-reference pictures can be referenced by a higher temporal
-    /// layer, nor for codecs whose decoders ignore the setting.
+    /// skipping them cannot change another frame's pixels. True for H.264 (nal_ref_idc 0) and
+    /// MPEG-1/2/4 Part 2 (B-frames).
+    ///
+    /// Not for HEVC, whose sub-layer non-reference pictures can be referenced by a higher
+    /// temporal layer. Not for VP8: a frame that refreshes no reference buffer can still change
+    /// the segmentation map, which the next frames inherit from it (FFmpeg 5.1's skip leaves the
+    /// map of the frame before, so they decode to other pixels; `vp8_segment_map.webm`). Not for
+    /// VP9 either, whose decoder ignores the setting, nor for any other decoder that does.
     var nonReferenceFramesAreUnreferenced: Bool {
         switch context.pointee.codec_id {
-        case AV_CODEC_ID_H264, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG4,
-            AV_CODEC_ID_VP8, AV_CODEC_ID_VP9:
+        case AV_CODEC_ID_H264, AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MPEG2VIDEO, AV_CODEC_ID_MPEG4:
             return true
         default:
             return false
