@@ -14,6 +14,11 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
     /// date (a live DASH window is placed by dates) is earlier than where that one starts. A
     /// window's starts never go back, so the reload is refused; the previous window stays current.
     case startWentBack(mediaSequence: Int)
+    /// The reload lists another segment under the Media Sequence Number `mediaSequence` than the
+    /// previous load did (another URI, byte range or duration), which RFC 8216 6.2.1 forbids.
+    /// Its start is known and its end is not, so it would overlap the segment after it; the
+    /// previous window stays current.
+    case segmentChanged(mediaSequence: Int)
 
     /// The error in words.
     public var description: String {
@@ -27,6 +32,9 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
                 + "(each Media Sequence Number skipped since the last load counts one target duration)"
         case let .startWentBack(sequence):
             return "segment \(sequence) of the reload is dated before the start of the segment before it"
+        case let .segmentChanged(sequence):
+            return "segment \(sequence) of the reload has another URI, byte range or duration than on the previous load "
+                + "(RFC 8216 6.2.1)"
         }
     }
 }
@@ -88,8 +96,8 @@ public struct HLSTimeline: Sendable, Hashable {
     /// lost media's true length.
     ///
     /// Throws ``HLSTimelineError`` when the playlist had ended, when its Media Sequence Number
-    /// went back, when a segment would be placed beyond 64-bit ticks or before the one before
-    /// it; the timeline is then unchanged.
+    /// went back, when a segment of the previous load comes back changed, when a segment would
+    /// be placed beyond 64-bit ticks or before the one before it; the timeline is then unchanged.
     @discardableResult
     public mutating func reload(with reloaded: HLSMediaPlaylist) throws(HLSTimelineError) -> Bool {
         guard !playlist.hasEndList else { throw .playlistEnded }
@@ -97,8 +105,15 @@ public struct HLSTimeline: Sendable, Hashable {
             throw .mediaSequenceDecreased(previous: playlist.mediaSequence, reloaded: reloaded.mediaSequence)
         }
         var known: [Int: MediaTime] = [:]
+        var listed: [Int: HLSSegment] = [:]
         for (segment, start) in zip(playlist.segments, segmentStarts) {
             known[segment.mediaSequence] = start
+            listed[segment.mediaSequence] = segment
+        }
+        for segment in reloaded.segments {
+            if let before = listed[segment.mediaSequence], !segment.isSameMedia(as: before) {
+                throw .segmentChanged(mediaSequence: segment.mediaSequence)
+            }
         }
         let starts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen, dateOrigin: dateOrigin)
         for (segment, start) in zip(reloaded.segments, starts) where !(start + segment.duration).isNumeric {
