@@ -146,6 +146,22 @@ struct HostileOriginTests {
         #expect(requests >= 2 && requests <= bound, "\(requests) playlist requests in \(run.took): \(run.stderr)")
     }
 
+    @Test("A VOD playlist without EXT-X-ENDLIST is loaded once: play never reloads it")
+    func vodWithoutEndList() throws {
+        let origin = try Self.origin()
+        try Self.write(
+            "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+                + Self.segmentNames.map { "#EXTINF:2.0,\n\($0)\n" }.joined(),
+            to: origin.file("vod.m3u8"))
+        let server = try HTTPServer(directory: origin.path, byteRanges: true)
+        defer { server.stop() }
+        let run = try Self.frameseek(["play", "http://127.0.0.1:\(server.port)/vod.m3u8", "--for", "3", "--json"])
+        #expect(!run.timedOut && run.signal == nil && run.exitStatus == 0, "exit \(run.exitStatus ?? -1): \(run.stderr)")
+        // A reload would come one target duration (2 s) after the load.
+        let requests = try server.requestsAndFaults().paths["vod.m3u8", default: 0]
+        #expect(requests == 1, "\(requests) playlist requests in \(run.took)")
+    }
+
     @Test("A 400 MB playlist is refused at the playlist limit, in bounded memory")
     func hugePlaylist() throws {
         let origin = try Self.origin()

@@ -1,6 +1,7 @@
 /// Why a reload cannot be placed on the timeline.
 public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The previous load had EXT-X-ENDLIST: the playlist is final and must not be reloaded.
+    /// The previous load had EXT-X-ENDLIST or was EXT-X-PLAYLIST-TYPE:VOD: the playlist is
+    /// final and must not be reloaded.
     case playlistEnded
     /// The reload's EXT-X-MEDIA-SEQUENCE is below the previous one, which RFC 8216 6.2.2 forbids;
     /// the segments cannot be matched, so no times can be kept.
@@ -24,7 +25,7 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .playlistEnded:
-            return "the playlist has EXT-X-ENDLIST and is not reloaded"
+            return "the playlist has EXT-X-ENDLIST or is EXT-X-PLAYLIST-TYPE:VOD and is not reloaded"
         case let .mediaSequenceDecreased(previous, reloaded):
             return "EXT-X-MEDIA-SEQUENCE went back from \(previous) to \(reloaded) on reload (RFC 8216 6.2.2)"
         case let .timelineOverflow(sequence):
@@ -95,12 +96,12 @@ public struct HLSTimeline: Sendable, Hashable {
     /// nominal segment length, and this keeps times increasing, even if not equal to the
     /// lost media's true length.
     ///
-    /// Throws ``HLSTimelineError`` when the playlist had ended, when its Media Sequence Number
+    /// Throws ``HLSTimelineError`` when the playlist had ended or is VOD, when its Media Sequence Number
     /// went back, when a segment of the previous load comes back changed, when a segment would
     /// be placed beyond 64-bit ticks or before the one before it; the timeline is then unchanged.
     @discardableResult
     public mutating func reload(with reloaded: HLSMediaPlaylist) throws(HLSTimelineError) -> Bool {
-        guard !playlist.hasEndList else { throw .playlistEnded }
+        guard playlist.isLive else { throw .playlistEnded }
         guard reloaded.mediaSequence >= playlist.mediaSequence else {
             throw .mediaSequenceDecreased(previous: playlist.mediaSequence, reloaded: reloaded.mediaSequence)
         }
@@ -140,9 +141,10 @@ public struct HLSTimeline: Sendable, Hashable {
 
     /// How long to wait, from the start of the last load, before reloading (RFC 8216 6.3.4):
     /// the target duration after a load that changed the playlist, half of it after one that
-    /// did not. Nil once the playlist has EXT-X-ENDLIST: it will not change again.
+    /// did not. Nil once the playlist has EXT-X-ENDLIST, and for a VOD playlist, with or
+    /// without it (RFC 8216 4.3.3.5): it will not change again.
     public static func reloadDelay(after playlist: HLSMediaPlaylist, changed: Bool) -> MediaTime? {
-        guard !playlist.hasEndList else { return nil }
+        guard playlist.isLive else { return nil }
         return changed ? playlist.targetDurationTime : MediaTime(value: Int64(playlist.targetDuration), timescale: 2)
     }
 

@@ -285,7 +285,8 @@ public final class HLSEngine: LivePlaybackEngine {
     public var liveSeekWindow: LiveSeekWindow { timeline.window }
 
     /// When to reload next (`HLSTimeline.reloadDelay`): the target duration after a load that
-    /// changed the playlist, half of it after one that did not, nil once it has EXT-X-ENDLIST.
+    /// changed the playlist, half of it after one that did not, nil once it has EXT-X-ENDLIST
+    /// or when it is VOD.
     public var reloadDelay: MediaTime? { timeline.reloadDelay }
 
     /// The EXT-X-PROGRAM-DATE-TIME date of the landed frame; nil before any landing or when the
