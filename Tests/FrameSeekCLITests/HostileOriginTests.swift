@@ -130,6 +130,38 @@ struct HostileOriginTests {
         #expect(try server.requestsAndFaults().paths["live.m3u8", default: 0] >= 2, "the playlist was never reloaded")
     }
 
+    @Test("EXT-X-TARGETDURATION:0: play reloads the playlist at most twice a second, not as fast as the origin answers")
+    func zeroTargetDuration() throws {
+        let origin = try Self.origin()
+        try Self.write(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:0\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:0.4,\n\(Self.segmentNames[0])\n#EXTINF:0.4,\n\(Self.segmentNames[1])\n",
+            to: origin.file("live.m3u8"))
+        let server = try HTTPServer(directory: origin.path, byteRanges: true)
+        defer { server.stop() }
+        let run = try Self.frameseek(["play", "http://127.0.0.1:\(server.port)/live.m3u8", "--for", "2", "--json"])
+        #expect(!run.timedOut && run.signal == nil, "signal \(run.signal ?? 0), took \(run.took)")
+        // The server's count: the load, then a reload at most every half second while it ran.
+        let requests = try server.requestsAndFaults().paths["live.m3u8", default: 0]
+        let bound = 2 + Int(run.took / .milliseconds(500))
+        #expect(requests >= 2 && requests <= bound, "\(requests) playlist requests in \(run.took): \(run.stderr)")
+    }
+
+    @Test("A VOD playlist without EXT-X-ENDLIST is loaded once: play never reloads it")
+    func vodWithoutEndList() throws {
+        let origin = try Self.origin()
+        try Self.write(
+            "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+                + Self.segmentNames.map { "#EXTINF:2.0,\n\($0)\n" }.joined(),
+            to: origin.file("vod.m3u8"))
+        let server = try HTTPServer(directory: origin.path, byteRanges: true)
+        defer { server.stop() }
+        let run = try Self.frameseek(["play", "http://127.0.0.1:\(server.port)/vod.m3u8", "--for", "3", "--json"])
+        #expect(!run.timedOut && run.signal == nil && run.exitStatus == 0, "exit \(run.exitStatus ?? -1): \(run.stderr)")
+        // A reload would come one target duration (2 s) after the load.
+        let requests = try server.requestsAndFaults().paths["vod.m3u8", default: 0]
+        #expect(requests == 1, "\(requests) playlist requests in \(run.took)")
+    }
+
     @Test("A 400 MB playlist is refused at the playlist limit, in bounded memory")
     func hugePlaylist() throws {
         let origin = try Self.origin()

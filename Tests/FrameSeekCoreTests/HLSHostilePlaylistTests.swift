@@ -296,6 +296,28 @@ struct HLSHostileReloadTests {
         #expect(timeline == before)
     }
 
+    /// RFC 8216 6.2.1: a Media Sequence Number keeps its segment. A reload that lists another
+    /// URI, duration or byte range under a known number is refused, and the timeline stays; the
+    /// same segment written another way (a title, trailing zeros) is not a change.
+    @Test(arguments: [
+        ("another URI", "#EXTINF:6,\ns0-other.ts"), ("another duration", "#EXTINF:4,\ns0.ts"),
+        ("a byte range", "#EXT-X-BYTERANGE:1000@0\n#EXTINF:6,\ns0.ts")
+    ])
+    func aReloadChangingAKnownSegmentIsRefused(change: String, firstSegment: String) throws {
+        func live(_ firstSegment: String) throws -> HLSMediaPlaylist {
+            try HLSMediaPlaylist(
+                parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:0\n\(firstSegment)\n#EXTINF:6,\ns1.ts\n", url: Self.url)
+        }
+        var timeline = HLSTimeline(playlist: try live("#EXTINF:6,\ns0.ts"))
+        let before = timeline
+        #expect(throws: HLSTimelineError.segmentChanged(mediaSequence: 0), "\(change)") {
+            try timeline.reload(with: live(firstSegment))
+        }
+        #expect(timeline == before, "\(change)")
+        try timeline.reload(with: live("#EXTINF:6.000,the same segment\ns0.ts"))
+        #expect(timeline.segmentStarts == [.zero, MediaTime(value: 6, timescale: 1)])
+    }
+
     /// A window built from such a playlist without a reload (`init` does not refuse) still gives
     /// a range rather than trapping: it ends where it starts.
     @Test func aWindowWhoseStartsGoBackHasAnEmptyRange() throws {

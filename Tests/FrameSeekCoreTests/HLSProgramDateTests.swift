@@ -1,4 +1,5 @@
 import Foundation
+import FrameSeekTestSupport
 import Testing
 @testable import FrameSeekCore
 
@@ -54,6 +55,7 @@ struct HLSProgramDateTests {
         ("2024-03-04T24:00:00Z", "hour 24"),
         ("2024-03-04T23:60:00Z", "minute 60"),
         ("2024-03-04T23:59:60Z", "leap second"),
+        ("2024-03-04T23:59:60.0000000001Z", "leap second"),
         ("2024-03-04T23:59:61Z", "not below 60"),
         ("2024-03-04T23:02:17.684", "no time zone"),
         ("2024-03-04T23:02:17.684+25:00", "beyond"),
@@ -115,6 +117,33 @@ struct HLSProgramDateTests {
         let date = try ProgramDate(parsing: "2024-03-04T23:02:17.6841234565Z")
         #expect(date.sinceEpoch == MediaTime(value: 1_709_593_337_684_123_457, timescale: 1_000_000_000))
         #expect(date.sinceEpoch.hasBeenRounded)
+    }
+
+    /// Seconds that round up to 60 at the ninth fraction digit carry into the next minute, day
+    /// and year, as Foundation's parser of the instant they round to says; a written 60 is still
+    /// a leap second.
+    @Test(arguments: [
+        ("2024-12-31T23:59:59.9999999996Z", "2025-01-01T00:00:00Z"),
+        ("2024-02-28T23:59:59.99999999951+01:00", "2024-02-28T23:00:00Z"),
+        ("2023-02-28T23:59:59.9999999999Z", "2023-03-01T00:00:00Z")
+    ])
+    func secondsRoundedUpTo60Carry(text: String, instant: String) throws {
+        let expected = try #require(ISO8601DateFormatter().date(from: instant))
+        let date = try ProgramDate(parsing: text)
+        #expect(date == ProgramDate(expected), "\(text) -> \(date)")
+        #expect(date.sinceEpoch.hasBeenRounded)
+    }
+
+    /// Years before 0000 print signed, with at least four digits; the fields are GNU date's
+    /// (`date -u -d @N`, whose proleptic Gregorian calendar runs before year 0).
+    @Test(arguments: [-62_167_219_201, -62_198_755_200, -65_000_000_000, -1_000_000_000_000, -62_167_219_200] as [Int64])
+    func yearsBeforeZeroPrintSigned(seconds: Int64) throws {
+        let fields = try runTool(["date", "-u", "-d", "@\(seconds)", "+%Y|%m-%dT%H:%M:%S"])
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
+        let year = try #require(Int(fields[0]))
+        let digits = String(year.magnitude)
+        let expected = (year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        #expect(ProgramDate(sinceEpoch: MediaTime(value: seconds, timescale: 1)).iso8601 == "\(expected)-\(fields[1]).000Z")
     }
 
     @Test func foundationDatesKeepTheirDecimal() throws {

@@ -70,11 +70,13 @@ struct LiveHarness {
     let recorder: Recorder
     let live: LiveWindowRecorder
 
-    /// The stream "live.m3u8": `published` of the table, dated unless told otherwise; and
-    /// "other.m3u8", a second dated stream listing segments 0 to 3.
-    init(published: Range<Int> = 0..<6, dated: Bool = true, _ label: String = #function) {
+    /// The stream "live.m3u8": `published` of the table, dated unless told otherwise, with
+    /// EXT-X-TARGETDURATION `targetDuration`; and "other.m3u8", a second dated stream listing
+    /// segments 0 to 3.
+    init(published: Range<Int> = 0..<6, dated: Bool = true, targetDuration: Int = 2, _ label: String = #function) {
         streams = [
-            "live.m3u8": FakeLiveStream(segments: LiveTable.segments(dated: dated), published: published, targetDuration: 2),
+            "live.m3u8": FakeLiveStream(
+                segments: LiveTable.segments(dated: dated), published: published, targetDuration: targetDuration),
             "other.m3u8": FakeLiveStream(segments: LiveTable.segments(dated: true), published: 0..<4, targetDuration: 2)
         ]
         events = TestQueue("test.live.\(label)")
@@ -96,11 +98,11 @@ struct LiveHarness {
 
     /// A harness with "live.m3u8" loaded.
     static func loaded(
-        published: Range<Int> = 0..<6, dated: Bool = true, _ label: String = #function
+        published: Range<Int> = 0..<6, dated: Bool = true, targetDuration: Int = 2, _ label: String = #function
     ) async throws
         -> LiveHarness
     {
-        let h = LiveHarness(published: published, dated: dated, label)
+        let h = LiveHarness(published: published, dated: dated, targetDuration: targetDuration, label)
         try await h.player.load(url("live.m3u8"))
         return h
     }

@@ -206,6 +206,26 @@ struct LiveReloadTests {
         #expect(h.scheduler.pendingDelays == [ms(1000)], "and one that finds nothing new waits half a target duration")
     }
 
+    @Test("EXT-X-TARGETDURATION:0 cannot make reloads spin: every wait is at least half a second, and failures back off from it")
+    func zeroTargetDuration() async throws {
+        let h = try await LiveHarness.loaded(targetDuration: 0)
+        var delays = h.scheduler.pendingDelays
+        await h.fireReload()
+        delays += h.scheduler.pendingDelays
+        h.stream.publish(0..<7)
+        await h.fireReload()
+        delays += h.scheduler.pendingDelays
+        let error = MediaError(path: "https://example.com/live.m3u8", reason: .readFailed, cause: "HTTP 503")
+        for _ in 0..<2 {
+            h.stream.failNextReload(with: error)
+            await h.fireReload()
+            delays += h.scheduler.pendingDelays
+        }
+        // The RFC's waits are all 0 s here: after the load, unchanged, changed, then backed off.
+        #expect(delays == [ms(500), ms(500), ms(500), ms(1000), ms(2000)])
+        #expect(h.stream.reloadsEntered == 4)
+    }
+
     @Test("reloadLiveWindow(): false with nothing loaded, for a file, and when the playlist did not change")
     func reloadNow() async throws {
         let h = LiveHarness()

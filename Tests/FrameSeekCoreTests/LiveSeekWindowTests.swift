@@ -171,6 +171,16 @@ struct LiveSeekWindowTests {
         #expect(HLSTimeline.reloadDelay(after: playlist, changed: row.1) == row.2.map(Self.time))
     }
 
+    /// RFC 8216 4.3.3.5: a VOD playlist cannot change, so it is not reloaded, EXT-X-ENDLIST or not.
+    @Test func aVODPlaylistWithoutEndListIsNotReloaded() throws {
+        let vod = try HLSMediaPlaylist(
+            parsing: "#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n", url: Self.url)
+        #expect(!vod.hasEndList && !vod.isLive)
+        var timeline = HLSTimeline(playlist: vod)
+        #expect(timeline.reloadDelay == nil)
+        #expect(throws: HLSTimelineError.playlistEnded) { try timeline.reload(with: vod) }
+    }
+
     @Test func theTimelineKnowsWhetherTheLastLoadChanged() throws {
         var timeline = HLSTimeline(playlist: try Self.playlist(0...3))
         #expect(timeline.reloadDelay == Self.time("6"))

@@ -72,6 +72,32 @@ struct HLSLiveTests {
             md5: md5s[5][24], "after the end")
     }
 
+    @Test(
+        "A reload listing another segment under a known Media Sequence Number is refused; the window and its frames stay",
+        arguments: [
+            ("another URI", PlaylistEntry(uri: Rollover.segmentFile(3), duration: "2.000000")),
+            ("another duration", PlaylistEntry(uri: Rollover.segmentFile(0), duration: "1.5"))
+        ])
+    func changedSegmentOnReload(change: String, replacement: PlaylistEntry) throws {
+        let (directory, md5s) = try liveDirectory(segments: 0..<4, window: 0..<2)
+        // Every load after the first gets changed.m3u8: segment 0 replaced, segment 2 added.
+        try writePlaylist(
+            directory.file("changed.m3u8"), [replacement, Rollover.entry(1), Rollover.entry(2)], targetDuration: 2,
+            endList: false)
+        let server = try HTTPServer(
+            directory: directory.path,
+            arguments: ["--faults", #"{"rules": [{"path": "playlist.m3u8", "kind": "as:changed.m3u8", "after": 1}]}"#])
+        defer { server.stop() }
+        let engine = try HLSEngine(url: "http://127.0.0.1:\(server.port)/playlist.m3u8")
+        let window = engine.liveSeekWindow
+        #expect(throws: MediaError.self, "\(change)") { try engine.reloadPlaylist() }
+        #expect(try server.requestsAndFaults().paths["playlist.m3u8"] == 2, "\(change): the reload fetched the playlist")
+        #expect(engine.liveSeekWindow == window, "\(change)")
+        try expectLanding(
+            engine, at: MediaTime(value: 1, timescale: 1), frame: 24, md5: md5s[0][24], "\(change): segment 0 as first listed")
+        try expectLanding(engine, at: MediaTime(value: 3, timescale: 1), frame: 72, md5: md5s[1][24], "\(change): segment 1")
+    }
+
     @Test("over HTTP from python3 -m http.server: seek, grow, and a 404 segment as missing data")
     func overHTTP() throws {
         let (directory, md5s) = try liveDirectory(segments: 0..<5, window: 0..<3)

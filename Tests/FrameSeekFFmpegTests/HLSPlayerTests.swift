@@ -62,6 +62,35 @@ struct HLSPlayerTests {
         }
     }
 
+    @Test("Off-grid EXTINFs and a date jump at every segment: each segment's date lands on its first frame, with that date")
+    func offGridDateJumps() async throws {
+        let directory = try TemporaryDirectory()
+        try Rollover.copySegments(0..<3, into: directory)
+        // 2.000001 s is off the 1/90000 grid, so each segment's start is rounded down to ticks.
+        let dates = ["2024-03-04T10:00:00.000Z", "2024-03-04T11:00:00.000Z", "2024-03-04T12:00:00.000Z"]
+        let playlist = directory.file("jump.m3u8")
+        try writePlaylist(
+            playlist,
+            (0..<3).map {
+                PlaylistEntry(uri: Rollover.segmentFile($0), duration: "2.000001", discontinuity: $0 > 0, date: dates[$0])
+            },
+            targetDuration: 2, endList: true)
+        let md5s = try Rollover.segmentMD5s(0..<3)
+        let player = hlsPlayer()
+        try await player.load(URL(fileURLWithPath: playlist))
+        let engine = try HLSEngine(url: playlist)
+        for (position, text) in dates.enumerated() {
+            let requested = try ProgramDate(parsing: text)
+            guard case .seeked(let outcome) = await player.seek(toDate: requested, precision: .exact) else {
+                Issue.record("\(text): unavailable"); continue
+            }
+            #expect(outcome.landedDate == requested, "\(text): the player dates the landing \(outcome.landedDate?.description ?? "nil")")
+            _ = try engine.seek(to: try engine.liveSeekWindow.time(forDate: requested).get(), precision: .exact)
+            #expect(engine.landedDate == requested, "\(text): the engine dates the landing \(engine.landedDate?.description ?? "nil")")
+            #expect(try engine.landedPicture()?.md5 == md5s[position][0], "\(text): segment \(position)'s first frame, decoded alone")
+        }
+    }
+
     @Test("Dates outside the window, a file, and no item give their typed reasons")
     func unavailableDates() async throws {
         let player = hlsPlayer()

@@ -98,6 +98,13 @@ public struct HLSSegment: Sendable, Hashable {
         self.isGap = isGap
         self.key = key
     }
+
+    /// Whether `other` lists the same media: the same URI, byte range and duration. A segment
+    /// keeps its Media Sequence Number for as long as it is listed (RFC 8216 6.2.1), so a reload
+    /// matches segments by it; these are what that match must not change.
+    public func isSameMedia(as other: HLSSegment) -> Bool {
+        uri == other.uri && byteRange == other.byteRange && duration == other.duration
+    }
 }
 
 /// A media playlist (RFC 8216 4.3.3 and 4.3.2): the segments of one rendition, as of one load.

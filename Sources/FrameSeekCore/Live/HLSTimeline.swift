@@ -1,6 +1,7 @@
 /// Why a reload cannot be placed on the timeline.
 public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The previous load had EXT-X-ENDLIST: the playlist is final and must not be reloaded.
+    /// The previous load had EXT-X-ENDLIST or was EXT-X-PLAYLIST-TYPE:VOD: the playlist is
+    /// final and must not be reloaded.
     case playlistEnded
     /// The reload's EXT-X-MEDIA-SEQUENCE is below the previous one, which RFC 8216 6.2.2 forbids;
     /// the segments cannot be matched, so no times can be kept.
@@ -14,12 +15,17 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
     /// date (a live DASH window is placed by dates) is earlier than where that one starts. A
     /// window's starts never go back, so the reload is refused; the previous window stays current.
     case startWentBack(mediaSequence: Int)
+    /// The reload lists another segment under the Media Sequence Number `mediaSequence` than the
+    /// previous load did (another URI, byte range or duration), which RFC 8216 6.2.1 forbids.
+    /// Its start is known and its end is not, so it would overlap the segment after it; the
+    /// previous window stays current.
+    case segmentChanged(mediaSequence: Int)
 
     /// The error in words.
     public var description: String {
         switch self {
         case .playlistEnded:
-            return "the playlist has EXT-X-ENDLIST and is not reloaded"
+            return "the playlist has EXT-X-ENDLIST or is EXT-X-PLAYLIST-TYPE:VOD and is not reloaded"
         case let .mediaSequenceDecreased(previous, reloaded):
             return "EXT-X-MEDIA-SEQUENCE went back from \(previous) to \(reloaded) on reload (RFC 8216 6.2.2)"
         case let .timelineOverflow(sequence):
@@ -27,6 +33,9 @@ public enum HLSTimelineError: Error, Sendable, Hashable, CustomStringConvertible
                 + "(each Media Sequence Number skipped since the last load counts one target duration)"
         case let .startWentBack(sequence):
             return "segment \(sequence) of the reload is dated before the start of the segment before it"
+        case let .segmentChanged(sequence):
+            return "segment \(sequence) of the reload has another URI, byte range or duration than on the previous load "
+                + "(RFC 8216 6.2.1)"
         }
     }
 }
@@ -87,18 +96,25 @@ public struct HLSTimeline: Sendable, Hashable {
     /// nominal segment length, and this keeps times increasing, even if not equal to the
     /// lost media's true length.
     ///
-    /// Throws ``HLSTimelineError`` when the playlist had ended, when its Media Sequence Number
-    /// went back, when a segment would be placed beyond 64-bit ticks or before the one before
-    /// it; the timeline is then unchanged.
+    /// Throws ``HLSTimelineError`` when the playlist had ended or is VOD, when its Media Sequence Number
+    /// went back, when a segment of the previous load comes back changed, when a segment would
+    /// be placed beyond 64-bit ticks or before the one before it; the timeline is then unchanged.
     @discardableResult
     public mutating func reload(with reloaded: HLSMediaPlaylist) throws(HLSTimelineError) -> Bool {
-        guard !playlist.hasEndList else { throw .playlistEnded }
+        guard playlist.isLive else { throw .playlistEnded }
         guard reloaded.mediaSequence >= playlist.mediaSequence else {
             throw .mediaSequenceDecreased(previous: playlist.mediaSequence, reloaded: reloaded.mediaSequence)
         }
         var known: [Int: MediaTime] = [:]
+        var listed: [Int: HLSSegment] = [:]
         for (segment, start) in zip(playlist.segments, segmentStarts) {
             known[segment.mediaSequence] = start
+            listed[segment.mediaSequence] = segment
+        }
+        for segment in reloaded.segments {
+            if let before = listed[segment.mediaSequence], !segment.isSameMedia(as: before) {
+                throw .segmentChanged(mediaSequence: segment.mediaSequence)
+            }
         }
         let starts = HLSTimeline.starts(of: reloaded, known: known, lastSeen: lastSeen, dateOrigin: dateOrigin)
         for (segment, start) in zip(reloaded.segments, starts) where !(start + segment.duration).isNumeric {
@@ -125,9 +141,10 @@ public struct HLSTimeline: Sendable, Hashable {
 
     /// How long to wait, from the start of the last load, before reloading (RFC 8216 6.3.4):
     /// the target duration after a load that changed the playlist, half of it after one that
-    /// did not. Nil once the playlist has EXT-X-ENDLIST: it will not change again.
+    /// did not. Nil once the playlist has EXT-X-ENDLIST, and for a VOD playlist, with or
+    /// without it (RFC 8216 4.3.3.5): it will not change again.
     public static func reloadDelay(after playlist: HLSMediaPlaylist, changed: Bool) -> MediaTime? {
-        guard !playlist.hasEndList else { return nil }
+        guard playlist.isLive else { return nil }
         return changed ? playlist.targetDurationTime : MediaTime(value: Int64(playlist.targetDuration), timescale: 2)
     }
 

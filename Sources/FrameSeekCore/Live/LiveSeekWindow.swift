@@ -84,13 +84,14 @@ public struct LiveSeekWindow: Sendable, Hashable {
         return first.start..<max(first.start, last.end)
     }
 
-    /// The exact date of the window's first sample.
-    public var startProgramDate: ProgramDate? { segments.first?.date }
+    /// The exact date of the window's earliest sample: the first segment's date, unless an
+    /// EXT-X-PROGRAM-DATE-TIME after it goes back further.
+    public var startProgramDate: ProgramDate? { segments.lazy.compactMap(\.date).min() }
 
-    /// The exact date at the end of the window (the last segment's date plus its duration).
+    /// The exact date at the window's latest end (a segment's date plus its duration): the last
+    /// segment's, unless an EXT-X-PROGRAM-DATE-TIME went back before it.
     public var endProgramDate: ProgramDate? {
-        guard let last = segments.last else { return nil }
-        return last.date?.advanced(by: last.duration)
+        segments.lazy.compactMap { segment in segment.date?.advanced(by: segment.duration) }.max()
     }
 
     /// ``startProgramDate`` as a Foundation `Date`, as the SDK reports it; precision below
@@ -111,25 +112,29 @@ public struct LiveSeekWindow: Sendable, Hashable {
 
     /// The timeline time of `date`: inside the segment whose `[date, date + duration)` covers it.
     ///
-    /// A date that falls in a gap between segments (a later EXT-X-PROGRAM-DATE-TIME jumps
-    /// ahead) maps to the start of the next segment, the earliest media after it; where dates
-    /// overlap (a date jumps back), the first segment covering the date wins.
+    /// Where dates overlap (an EXT-X-PROGRAM-DATE-TIME goes back), the first segment covering
+    /// the date wins. A date no segment covers, between the window's earliest and latest dates,
+    /// falls in a gap (a date jumps ahead) and maps to the start of the segment dated next after
+    /// it, the earliest media after it.
     public func time(forDate date: ProgramDate) -> Result<MediaTime, DateSeekUnavailableReason> {
         guard !segments.isEmpty else { return .failure(.noCurrentItem(requested: date)) }
         guard let start = startProgramDate, let end = endProgramDate else {
             return .failure(.notDateAddressable(requested: date))
         }
+        var datedNext: (segment: Segment, date: ProgramDate)?
         for segment in segments {
             guard let segmentDate = segment.date else { continue }
             if date < segmentDate {
-                // Before the first segment, or in a gap before this one.
-                return segment.mediaSequence == segments[0].mediaSequence
-                    ? .failure(.dateBeforeWindow(requested: date, windowStart: start, windowEnd: end))
-                    : .success(segment.start)
+                if datedNext.map({ segmentDate < $0.date }) ?? true { datedNext = (segment, segmentDate) }
+                continue
             }
             let offset = segmentDate.interval(to: date)
             if offset < segment.duration { return .success(segment.start + offset) }
         }
+        // Before the earliest date every segment is dated after `date`; at or after the latest
+        // end none is.
+        if date < start { return .failure(.dateBeforeWindow(requested: date, windowStart: start, windowEnd: end)) }
+        if let datedNext { return .success(datedNext.segment.start) }
         return .failure(.dateAfterWindow(requested: date, windowStart: start, windowEnd: end))
     }
 
@@ -139,11 +144,11 @@ public struct LiveSeekWindow: Sendable, Hashable {
     }
 
     /// The date of the sample at `time`, for reporting where a seek landed; nil when the
-    /// playlist has no dates or `time` is outside the window (the window's end maps to
-    /// ``endProgramDate``, so a landing on the last sample's end can still be dated).
+    /// playlist has no dates or `time` is outside the window (the window's end maps to the last
+    /// segment's date plus its duration, so a landing on the last sample's end can still be dated).
     public func date(forTime time: MediaTime) -> ProgramDate? {
         guard let last = segments.last else { return nil }
-        if time == last.end { return endProgramDate }
+        if time == last.end { return last.date?.advanced(by: last.duration) }
         guard let segment = segments.first(where: { $0.start <= time && time < $0.end }) else { return nil }
         return segment.date?.advanced(by: time - segment.start)
     }

@@ -77,6 +77,7 @@ extension ProgramDate {
         let zoneStart = bytes[cursor...].firstIndex { "Zz+-".utf8.contains($0) } ?? bytes.count
         let secondsText = String(decoding: bytes[cursor..<zoneStart], as: UTF8.self)
         guard secondsText.utf8.prefix(while: { $0 != UInt8(ascii: ".") }).count == 2,
+            let wholeSeconds = HLSDecimal.digits(secondsText.utf8.prefix(2)),
             case let .success(seconds) = HLSDecimal.nonNegative(secondsText)
         else {
             throw fail(
@@ -92,9 +93,11 @@ extension ProgramDate {
         }
         guard hour <= 23 else { throw fail("hour \(hour) is not 00...23") }
         guard minute <= 59 else { throw fail("minute \(minute) is not 00...59") }
-        guard seconds < MediaTime(value: 60, timescale: 1) else {
+        // The whole seconds as written, not `seconds`: a fraction rounded to nanoseconds can make
+        // 59.9999999996 into 60, which carries into the next minute like any other sum.
+        guard wholeSeconds < 60 else {
             throw fail(
-                seconds < MediaTime(value: 61, timescale: 1)
+                wholeSeconds == 60
                     ? "second 60 (a leap second) cannot be placed on the POSIX time scale"
                     : "seconds \(secondsText) are not below 60")
         }

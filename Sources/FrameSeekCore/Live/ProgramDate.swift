@@ -68,9 +68,11 @@ public struct ProgramDate: Sendable, Hashable, Comparable {
         let (wholeSeconds, fraction) = ProgramDate.floorDivide(ticks, scale)
         let (days, secondOfDay) = ProgramDate.floorDivide(wholeSeconds, 86_400)
         let (year, month, day) = CivilCalendar.date(fromDaysSinceEpoch: Int64(days))
+        // A year before 0000 (a date derived from one near it, less durations) is signed, as
+        // ISO 8601's expanded years are: -0001 is the year before 0000.
         let pad = { (number: Int128, width: Int) -> String in
-            let text = String(number)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+            let text = String(number.magnitude)
+            return (number < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
         }
         var text = "\(pad(Int128(year), 4))-\(pad(Int128(month), 2))-\(pad(Int128(day), 2))"
         text += "T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"

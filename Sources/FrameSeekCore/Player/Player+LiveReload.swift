@@ -30,26 +30,25 @@ extension Player {
     /// Playlist file": `started` is when the load or the reload began, so the time the request
     /// took is not waited twice, and a reload that took longer than the delay is followed at once.
     ///
-    /// After a failed reload the engine's delay is backed off (`backedOff(_:afterFailures:)`),
-    /// so that an origin in trouble is not asked again at the usual pace; the first reload that
-    /// succeeds returns to the engine's delay.
+    /// The wait is never under `minimumReloadDelay`, and after a failed reload it is backed off
+    /// (`backedOff(_:afterFailures:)`), so that an origin in trouble is not asked again at the
+    /// usual pace; the first reload that succeeds returns to the engine's delay.
     ///
     /// The player is held weakly: a player released without `close()` stops reloading at the
     /// next tick instead of keeping its engine alive forever.
     func scheduleReloads(of identity: ItemIdentity, after delay: MediaTime?, from started: MediaTime, failuresInARow: Int = 0) {
         guard let delay else { return }
+        let wait = Self.backedOff(delay, afterFailures: failuresInARow)
         // The blocks reach the scheduler through the player, held weakly: a block a scheduler
         // keeps must not hold the scheduler (a manual one keeps blocks never fired).
-        reloadScheduler.schedule(after: max(.zero, delay - (reloadScheduler.now - started))) { [weak self] in
+        reloadScheduler.schedule(after: max(.zero, wait - (reloadScheduler.now - started))) { [weak self] in
             self?.host.schedule { [weak self] engine in
                 guard let self else { return }
                 let started = self.reloadScheduler.now
                 guard let step = Self.reload(engine, of: identity, machine: self.machine) else { return }
                 let failures: Int
                 if case .failure = step.result { failures = failuresInARow + 1 } else { failures = 0 }
-                self.scheduleReloads(
-                    of: identity, after: step.nextDelay.map { Self.backedOff($0, afterFailures: failures) },
-                    from: started, failuresInARow: failures)
+                self.scheduleReloads(of: identity, after: step.nextDelay, from: started, failuresInARow: failures)
             }
         }
     }
@@ -58,10 +57,19 @@ extension Player {
     /// few target durations long, and a player that waited longer would miss it whole.
     static let reloadBackoffLimit: Int64 = 4
 
-    /// `delay` after `failures` failed reloads in a row: doubled for each, at most
-    /// `reloadBackoffLimit` times. RFC 8216 (6.3.4) times only reloads that succeed; the
-    /// retries inside one reload (`NetworkPolicy`) back off on their own.
+    /// The shortest wait between the starts of two reloads. EXT-X-TARGETDURATION:0 is a valid
+    /// playlist (every EXTINF under half a second rounds to 0), and RFC 8216 6.3.4 would then
+    /// reload at once, again and again, as fast as the origin answers. Half a second is the
+    /// shortest wait the RFC gives a playlist whose target duration is at least 1 s (half of
+    /// it, after a reload that found nothing new), so no such playlist waits longer for it;
+    /// the RFC asks for "at least" its wait, so a longer one is allowed.
+    static let minimumReloadDelay = MediaTime(value: 1, timescale: 2)
+
+    /// `delay`, at least `minimumReloadDelay`, after `failures` failed reloads in a row: doubled
+    /// for each, at most `reloadBackoffLimit` times. RFC 8216 (6.3.4) times only reloads that
+    /// succeed; the retries inside one reload (`NetworkPolicy`) back off on their own.
     static func backedOff(_ delay: MediaTime, afterFailures failures: Int) -> MediaTime {
+        let delay = max(delay, minimumReloadDelay)
         guard failures > 0 else { return delay }
         let factor = min(reloadBackoffLimit, Int64(1) << min(failures, 62))
         // Exact: MediaTime adds, and the factor is small.

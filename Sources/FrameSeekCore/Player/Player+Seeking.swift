@@ -99,7 +99,8 @@ extension Player {
             let result: PlayerState.EngineResult
             if let engine {
                 do throws(MediaError) {
-                    result = .landed(try engine.seek(to: seek.target, precision: seek.precision, interruption: flag))
+                    let landing = try engine.seek(to: seek.target, precision: seek.precision, interruption: flag)
+                    result = .landed(landing, date: (engine as? any LivePlaybackEngine)?.landedDate)
                 } catch  where error.reason == .interrupted {
                     result = .interrupted
                 } catch {

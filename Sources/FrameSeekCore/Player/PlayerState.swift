@@ -188,7 +188,9 @@ extension PlayerState {
 
     /// What the engine did for a seek.
     enum EngineResult: Sendable {
-        case landed(SeekLanding)
+        /// The engine landed; `date` is the landed frame's program date, as the engine dates it
+        /// (`LivePlaybackEngine.landedDate`), nil for a file.
+        case landed(SeekLanding, date: ProgramDate?)
         case failed(MediaError)
         /// The engine stopped because the flag was set (the seek is then already reported).
         case interrupted
@@ -201,10 +203,8 @@ extension PlayerState {
     mutating func commitSeek(id: UInt64, _ result: EngineResult, into events: inout [PlayerEmission]) {
         guard let seek = activeSeek, seek.id == id else { return }
         switch result {
-        case .landed(let landing):
-            let outcome = SeekOutcome(
-                landing: landing, latency: ContinuousClock.now - seek.start,
-                landedDate: item?.liveWindow?.date(forTime: landing.frame.time))
+        case .landed(let landing, let date):
+            let outcome = SeekOutcome(landing: landing, latency: ContinuousClock.now - seek.start, landedDate: date)
             playhead = landing.frame.time
             reanchorPlayback()
             if outcome.clamp.didClamp { events.append(.seekClamped(outcome.clamp)) }

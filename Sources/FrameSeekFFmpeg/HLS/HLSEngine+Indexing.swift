@@ -126,15 +126,16 @@ extension HLSEngine {
     }
 
     /// Indexes every segment of the timeline's window: segments already indexed in `previous`
-    /// keep their frames; new ones, and ones that were missing, are fetched and opened. A
-    /// segment that fails is recorded with its cause, not thrown.
+    /// with the same media (`HLSSegment.isSameMedia(as:)`) keep their frames; new ones, and ones
+    /// that were missing, are fetched and opened. A segment that fails is recorded with its
+    /// cause, not thrown.
     func indexWindow(reusing previous: [IndexedSegment]) -> [IndexedSegment] {
         let known = Dictionary(previous.map { ($0.segment.mediaSequence, $0) }, uniquingKeysWith: { $1 })
         let playlist = timeline.playlist
         return playlist.segments.indices.map { position in
             let segment = playlist.segments[position]
             let start = timeline.segmentStarts[position]
-            if let old = known[segment.mediaSequence], old.segment.uri == segment.uri, let frames = old.frames {
+            if let old = known[segment.mediaSequence], old.segment.isSameMedia(as: segment), let frames = old.frames {
                 return IndexedSegment(segment: segment, start: placedStart(of: segment, frames, listed: start), content: .success(frames))
             }
             return read(segment, listedAt: start)

@@ -7,8 +7,8 @@ extension HLSEngine {
     /// left the window. Segments still in the window keep their times, and the landed frame
     /// keeps its place (its global index follows it through its segment and local frame).
     ///
-    /// A playlist with EXT-X-ENDLIST is final and is not fetched again; its missing segments
-    /// are still retried.
+    /// A playlist that is not live (EXT-X-ENDLIST, or EXT-X-PLAYLIST-TYPE:VOD) is final and is
+    /// not fetched again; its missing segments are still retried.
     ///
     /// - Returns: whether the window changed (the playlist did, or a missing segment could be
     ///   read this time).
@@ -22,7 +22,7 @@ extension HLSEngine {
         var reloaded = timeline
         var playlistChanged = false
         let previousOffsets = mediaTimeOffsets
-        if !timeline.playlist.hasEndList {
+        if timeline.playlist.isLive {
             let playlist = try readMediaPlaylistAgain()
             do {
                 playlistChanged = try reloaded.reload(with: playlist)

@@ -285,13 +285,29 @@ public final class HLSEngine: LivePlaybackEngine {
     public var liveSeekWindow: LiveSeekWindow { timeline.window }
 
     /// When to reload next (`HLSTimeline.reloadDelay`): the target duration after a load that
-    /// changed the playlist, half of it after one that did not, nil once it has EXT-X-ENDLIST.
+    /// changed the playlist, half of it after one that did not, nil once it has EXT-X-ENDLIST
+    /// or when it is VOD.
     public var reloadDelay: MediaTime? { timeline.reloadDelay }
 
     /// The EXT-X-PROGRAM-DATE-TIME date of the landed frame; nil before any landing or when the
     /// playlist has no dates.
+    ///
+    /// Dated by the segment the frame came from: its date, plus where the segment's first
+    /// keyframe was placed after its listed start (DASH places it by its timestamp), plus the
+    /// frame's distance from that keyframe in the segment's own table. Not by the frame's time
+    /// on the window: that is rounded down to the window's ticks, which puts the first frame of
+    /// a segment whose EXTINF start is off the 1/90000 grid before that start, in the segment
+    /// before, whose date may be an hour away across an EXT-X-PROGRAM-DATE-TIME jump.
     public var landedDate: ProgramDate? {
-        landedFrame.flatMap { liveSeekWindow.date(forTime: $0.time) }
+        guard let location = landedLocation,
+            let listed = liveSeekWindow.segments.first(where: { $0.mediaSequence == location.sequence }),
+            let date = listed.date,
+            let indexed = segments.first(where: { $0.segment.mediaSequence == location.sequence }),
+            let table = indexed.frames?.table, table.frames.indices.contains(location.localIndex),
+            table.frames.indices.contains(table.leadingPictureCount)
+        else { return nil }
+        let sinceKeyframe = table.frames[location.localIndex].time - table.frames[table.leadingPictureCount].time
+        return date.advanced(by: (indexed.start - listed.start) + sinceKeyframe)
     }
 
     /// The landed frame's picture, from the segment engine holding it (see
