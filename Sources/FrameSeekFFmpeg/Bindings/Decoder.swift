@@ -136,6 +136,14 @@ final class Decoder {
         }
     }
 
+    /// Whether the decoder marks a frame key exactly when its picture is one decoding can start
+    /// from: HEVC's marks IRAP pictures (IDR, CRA, BLA). Started on any other picture, it
+    /// invents the references it lacks (grey frames) without an error code or a frame flag, even
+    /// asked to explode, so a container that calls such a picture a keyframe would otherwise
+    /// give wrong pictures that pass for clean ones. H.264's decoder marks only IDR and
+    /// recovery-point pictures, and many streams start decoding cleanly at plain I-frames.
+    var marksRandomAccessPoints: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
+
     /// Whether the decoder skips frames no other frame references (`skip_frame =
     /// AVDISCARD_NONREF`). Such frames can be dropped on the way to a target without changing
     /// any pixel of the target. Set per packet, before it is sent.

@@ -16,7 +16,9 @@ extension LandingExecutor {
     /// Damage is counted on the way (`DecodePosition.decodeErrors`): invalid data from
     /// `avcodec_send_packet`, `avcodec_receive_frame` or `av_read_frame` (skipped, as FFmpeg's
     /// own decode skips it), packets the demuxer flags corrupt, and frames the decoder flags
-    /// corrupt or with decode error bits (concealment). A frame that comes out carries the
+    /// corrupt or with decode error bits (concealment), and, for a decoder that marks random
+    /// access points (`Decoder.marksRandomAccessPoints`), a start point that it does not mark
+    /// key. A frame that comes out carries the
     /// count since the last flush. The decoder's log is not counted: FFmpeg logs errors for
     /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
     /// on an intra frame that decodes exactly).
@@ -39,6 +41,8 @@ extension LandingExecutor {
             skipsNonReferenceFrames && identifiesPackets && decoder.nonReferenceFramesAreUnreferenced
             ? min(cachingFrom.map { table.frames[min($0, table.frames.count - 1)].pts } ?? targetPTS, targetPTS) : nil
         defer { decoder.skipsNonReferenceFrames = false }
+        // The picture decoding starts from, where the decoder can tell whether it is one.
+        let startPTS = identifiesPackets && decoder.marksRandomAccessPoints ? skippingTo?.pts : nil
         let clock = ContinuousClock()
         var consecutiveErrors = 0
         do {
@@ -67,6 +71,9 @@ extension LandingExecutor {
                         tally.countFrameDecoded(pts: pts, skipLine: skipBeforePTS)
                         consecutiveErrors = 0
                         if buffers.frame.decoderFlaggedDamage { slot.countDecodeError() }
+                        // A start the container calls a keyframe and the decoder does not: every
+                        // picture from it was decoded from references the decoder invented.
+                        if let startPTS, pts == startPTS, !buffers.frame.isKeyframe { slot.countDecodeError() }
                         let errors = slot.position?.decodeErrors ?? 0
                         slot.recordOutput(pts: pts)
                         if pts == targetPTS || (!identifiesPackets && buffers.frame.covers(targetPTS)) {
