@@ -30,6 +30,8 @@ final class FrameCache {
         var lastUse: UInt64
         /// Inserted as a forward step's landing: evicted first-in first-out past `trailFrames`.
         let trailing: Bool
+        /// The pool's decoder whose buffer the frame is, told when the cache drops it.
+        let lender: DecoderHoldings?
     }
 
     let capacityBytes: Int
@@ -59,7 +61,9 @@ final class FrameCache {
     ///
     /// - Parameter trailing: the frame is a forward step's landing: it joins the trail, and
     ///   the oldest trail frame beyond `trailFrames` is dropped.
-    func insert(_ frame: Frame, as index: Int, decodeErrors: Int, trailing: Bool = false) {
+    /// - Parameter lender: the pool's decoder that made the frame (nil for one from elsewhere),
+    ///   whose buffer the cache holds until it drops the frame.
+    func insert(_ frame: Frame, as index: Int, decodeErrors: Int, trailing: Bool = false, lentBy lender: DecoderHoldings?) {
         let bytes = frame.byteCount
         guard bytes <= capacityBytes else { return }
         remove(index)
@@ -73,7 +77,9 @@ final class FrameCache {
         let copy = Frame()
         do { try copy.reference(frame) } catch { return }
         clock += 1
-        entries[index] = Entry(frame: copy, decodeErrors: decodeErrors, bytes: bytes, lastUse: clock, trailing: trailing)
+        entries[index] = Entry(
+            frame: copy, decodeErrors: decodeErrors, bytes: bytes, lastUse: clock, trailing: trailing, lender: lender)
+        lender?.lend()
         usedBytes += bytes
         peakBytes = max(peakBytes, usedBytes)
     }
@@ -95,13 +101,16 @@ final class FrameCache {
 
     /// Drops every frame: their indices name frames of a table no longer planned on.
     func removeAll() {
+        for entry in entries.values { entry.lender?.giveBack() }
         entries.removeAll()
         trail.removeAll()
         usedBytes = 0
     }
 
     private func remove(_ index: Int) {
-        if let entry = entries.removeValue(forKey: index) { usedBytes -= entry.bytes }
+        guard let entry = entries.removeValue(forKey: index) else { return }
+        usedBytes -= entry.bytes
+        entry.lender?.giveBack()
     }
 
     private func leastRecentlyUsed() -> Int? {

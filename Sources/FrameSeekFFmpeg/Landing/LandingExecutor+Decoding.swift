@@ -65,6 +65,7 @@ extension LandingExecutor {
                     case .frame:
                         let pts = buffers.frame.pts
                         tally.countFrameDecoded(pts: pts, skipLine: skipBeforePTS)
+                        slot.holdings.notePicture(bytes: buffers.frame.byteCount)
                         consecutiveErrors = 0
                         if buffers.frame.decoderFlaggedDamage { slot.countDecodeError() }
                         let errors = slot.position?.decodeErrors ?? 0
@@ -78,7 +79,7 @@ extension LandingExecutor {
                             return .landed
                         }
                         if let cachingFrom, let pts, let index = table.frameIndex(ofPTS: pts), index >= cachingFrom {
-                            cache.insert(buffers.frame, as: index, decodeErrors: errors)
+                            cache.insert(buffers.frame, as: index, decodeErrors: errors, lentBy: slot.holdings)
                         }
                         buffers.frame.unref()
                         if let pts, pts > targetPTS { return .targetMissed }

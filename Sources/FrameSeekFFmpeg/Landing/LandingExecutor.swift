@@ -61,7 +61,7 @@ final class LandingExecutor {
     /// The frame the last step decoded ahead of its caller landed on (`DecodeAhead`), kept
     /// beside the cache: the step that follows takes it (`landDecodedAhead()`), and any other
     /// landing on it finds it as it finds a cached frame, since the decoder has gone past it.
-    private var decodedAhead: (index: Int, frame: Frame, decodeErrors: Int, decoded: Bool)?
+    private var decodedAhead: (index: Int, frame: Frame, decodeErrors: Int, decoded: Bool, lender: DecoderHoldings)?
 
     init(
         media: MediaDescription, table: FrameTable, packetOrder: DecodeOrderByPTS, pool: DecoderPool,
@@ -100,6 +100,7 @@ final class LandingExecutor {
         pool.forgetPositions()
         decodedAhead = nil
         landingCount += 1
+        pool.keepWithinBound()
     }
 
     /// The landed frame, moved out of `landedFrame` (no pixel is copied) with its index and
@@ -126,7 +127,7 @@ final class LandingExecutor {
         guard let index = landedFrameIndex else { return }
         let frame = Frame()
         frame.take(landedFrame)
-        decodedAhead = (index, frame, landedDecodeErrors, decoded)
+        decodedAhead = (index, frame, landedDecodeErrors, decoded, pool.active.holdings)
     }
 
     /// Lands the frame the step decoded ahead landed on, as that step would have landed it now:
@@ -138,7 +139,10 @@ final class LandingExecutor {
         landedFrameIndex = ahead.index
         landedDecodeErrors = ahead.decodeErrors
         landingCount += 1
-        if ahead.decoded { cache.insert(landedFrame, as: ahead.index, decodeErrors: ahead.decodeErrors, trailing: true) }
+        if ahead.decoded {
+            cache.insert(landedFrame, as: ahead.index, decodeErrors: ahead.decodeErrors, trailing: true, lentBy: ahead.lender)
+            pool.keepWithinBound()
+        }
         return true
     }
 
@@ -150,7 +154,10 @@ final class LandingExecutor {
         guard [.decode, .steppingForward, .refillingBackward].contains(mode), let ahead = decodedAhead, ahead.index == index
         else { return nil }
         decodedAhead = nil
-        cache.insert(ahead.frame, as: index, decodeErrors: ahead.decodeErrors, trailing: mode == .steppingForward || mode == .forwardPass)
+        cache.insert(
+            ahead.frame, as: index, decodeErrors: ahead.decodeErrors, trailing: mode == .steppingForward || mode == .forwardPass,
+            lentBy: ahead.lender)
+        pool.keepWithinBound()
         return (ahead.frame, ahead.decodeErrors)
     }
 
@@ -218,8 +225,11 @@ final class LandingExecutor {
             if mode != .steppingAhead {
                 cache.insert(
                     landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
-                    trailing: mode == .steppingForward || mode == .forwardPass)
+                    trailing: mode == .steppingForward || mode == .forwardPass, lentBy: pool.active.holdings)
             }
+            // The decoder grew, and the cache may have dropped frames back into parked
+            // decoders' pools. A cache hit changes neither.
+            pool.keepWithinBound()
         }
         return SeekLanding(
             plan: plan, frame: table.frames[landedFrameIndex ?? index],
@@ -303,7 +313,9 @@ final class LandingExecutor {
                 cachingFrom = lastIndex + 1
             }
         } else {
-            pool.activate(forwardPass ? pool.active : pool.slotForNewStart())
+            let fitting = cache.capacity(framesOf: max(1, pool.active.holdings.pictureBytes))
+            let lentFrames = min(fitting, cachingFrom.map { index - $0 + 1 } ?? 1)
+            pool.activate(forwardPass ? pool.active : pool.slotForNewStart(lending: lentFrames))
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
             announceReads(from: seekPoint, to: target, keyframeOnly: keyframeOnly)
             seeks += 1
@@ -468,7 +480,8 @@ final class LandingExecutor {
         guard mode == .keyframeOnly, decodesAlone(index, from: point),
             let frame = keyframePrefetch?.take(pts: table.frames[index].pts)
         else { return nil }
-        cache.insert(frame, as: index, decodeErrors: 0)
+        cache.insert(frame, as: index, decodeErrors: 0, lentBy: nil)
+        pool.keepWithinBound()
         return (frame, 0)
     }
 
