@@ -47,8 +47,8 @@ final class DecoderSlot {
     /// The decoder returned its last frame.
     func recordDrained() { position?.recordDrained() }
 
-    /// The decoder was told that no more packets come.
-    func recordEndOfStreamSent() { position?.recordEndOfStreamSent() }
+    /// The decoder was told that no more packets come (`DecodePosition.recordEndOfStreamSent(early:)`).
+    func recordEndOfStreamSent(early: Bool = false) { position?.recordEndOfStreamSent(early: early) }
 
     /// One more decode error on the way to a landing.
     func countDecodeError() { position?.countDecodeError() }

@@ -433,7 +433,9 @@ final class LandingExecutor {
     ///
     /// The decoder hands frames out in presentation order, so when its output jumps from one
     /// frame to a later one (or it runs out), the frames in between will not come out of this
-    /// decode: FFmpeg's own decode of the file lacks them too.
+    /// decode: FFmpeg's own decode of the file lacks them too. A run that stopped reading past
+    /// the next random access point (`giveUpOrder(forTarget:decoder:)`) passed every frame
+    /// decoded before that point; the frames after it were not read and are left alone.
     private func rememberUndecodable(from index: Int) -> MediaError {
         let why = "the decoder does not produce it, even decoding from the start of the file"
         let table = self.table
@@ -444,7 +446,17 @@ final class LandingExecutor {
         // decoder ran out) did not come out.
         let producedBefore = [last, frame(position?.previousOutputPTS)].compactMap { $0 }.filter { $0 < index }.max()
         var start = producedBefore.map { $0 + 1 } ?? min(position?.startPoint.frameIndex ?? index, index)
-        let end = position?.drained == true ? table.frames.count : max(index + 1, last ?? 0)
+        let end: Int
+        if position?.drained == true, position?.stoppedReading == false {
+            end = table.frames.count
+        } else if let last, last > index {
+            end = last
+        } else {
+            let resumesAt = table.randomAccessPoint(after: index)?.decodeOrder ?? table.frames[index].decodeOrder + 1
+            var passed = index + 1
+            while passed < table.frames.count, table.frames[passed].decodeOrder < resumesAt { passed += 1 }
+            end = passed
+        }
         // Non-reference frames before `skippedBeforePTS` were skipped on purpose on the way
         // to the target: not coming out does not make them undecodable.
         if let skipped = position?.skippedBeforePTS {
