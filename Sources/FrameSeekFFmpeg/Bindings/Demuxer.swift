@@ -301,4 +301,11 @@ struct ContainerIndexEntry: Sendable, Hashable {
     let isKeyframe: Bool
     /// Whether an edit list discards it.
     let isDiscarded: Bool
+
+    /// The sample's bytes in the file; nil when its position and size, both the container's
+    /// to state, pass 64 bits.
+    var bytes: Range<Int64>? {
+        let (end, overflow) = position.addingReportingOverflow(Int64(size))
+        return overflow || size < 0 ? nil : position..<end
+    }
 }

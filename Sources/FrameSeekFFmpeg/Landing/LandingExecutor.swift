@@ -526,20 +526,4 @@ final class LandingExecutor {
         guard last + 1 < target else { return true }
         return frames[target].time - frames[last + 1].time <= MediaTime(value: 1, timescale: 1)
     }
-
-    /// Tells a demuxer reading over HTTP which bytes the landing reads, from an MP4's index:
-    /// the keyframe's sample alone, or from it through a few samples past the target in decode
-    /// order (the reordering the decoder needs before it gives the target out).
-    private func announceReads(from point: RandomAccessPoint, to target: FrameEntry, keyframeOnly: Bool) {
-        let demuxer = pool.active.demuxer
-        guard demuxer.ranged != nil, table.source == .sampleTable || table.source == .containerIndex else { return }
-        let first = point.decodeOrder, last = keyframeOnly ? first : max(first, target.decodeOrder) + 16
-        var span: Range<Int64>?
-        for order in first...last {
-            guard let entry = demuxer.indexEntry(of: table.streamIndex, at: order) else { break }
-            let sample = entry.position..<(entry.position + Int64(entry.size))
-            span = span.map { min($0.lowerBound, sample.lowerBound)..<max($0.upperBound, sample.upperBound) } ?? sample
-        }
-        demuxer.expectReads(in: span)
-    }
 }
