@@ -1,7 +1,9 @@
 // Headers that claim more entries than the file holds. FFmpeg's demuxers size some tables by
 // the claimed count before reading the entries, so a few kilobytes can ask for gigabytes. Each
 // case runs the built `frameseek` as a process of its own, bounded in time, and reads its peak
-// memory with wait4; the input is a committed fragmented MP4 with one count rewritten.
+// memory with wait4; the input is a committed fragmented MP4 with one count rewritten. Likewise
+// a few hundred kilobytes of PNG in Matroska hold a picture whose RGB is larger than one
+// allocation may take.
 
 import Foundation
 import FrameSeekTestSupport
@@ -38,5 +40,42 @@ struct HostileHeaderTests {
         #expect(run.errorLines.count == 1 && run.stderr.contains(path), "\(count): stderr \(run.stderr)")
         #expect(run.stdout.isEmpty, "\(count): printed \(run.stdout)")
         #expect(run.peakResidentBytes < 128 << 20, "\(count): peak RSS \(run.peakResidentBytes >> 20) MiB")
+    }
+
+    /// RGB of 9600x9600 takes 276,480,000 bytes (16-bit: twice that), above the 268,435,456
+    /// (`ProcessMemory.ffmpegBlockLimit`) FFmpeg may take at once, while the gray picture
+    /// itself, 92 MB, decodes.
+    @Test("A picture whose RGB is larger than one allocation may take is one line, exit 2, at 8 and 16 bits", arguments: ["8", "16"])
+    func pictureLargerThanOneAllocation(depth: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("gray-9600.mkv")
+        try runTool([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=gray:size=9600x9600:rate=1", "-frames:v", "1",
+            "-c:v", "png", "-pix_fmt", "gray", path
+        ])
+        let run = try runBounded(
+            [Repository.builtExecutable("frameseek"), "seek", path, "0", "--png", directory.file("out.png"), "--png-depth", depth],
+            bound: .seconds(120))
+        #expect(!run.timedOut && run.signal == nil, "\(depth) bits: ended by \(run.signal.map { "signal \($0)" } ?? "the bound")")
+        #expect(run.exitStatus == 2, "\(depth) bits: exit \(run.exitStatus ?? -1), stderr \(run.stderr)")
+        #expect(
+            run.errorLines.count == 1 && run.stderr.contains(path) && run.stderr.contains("above the 268435456"),
+            "\(depth) bits: stderr \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")), "\(depth) bits: a PNG was written")
+        // The decoded picture and its packed copy, 92 MB each; the RGB would have taken 276 MB more.
+        #expect(run.peakResidentBytes < 400 << 20, "\(depth) bits: peak RSS \(run.peakResidentBytes >> 20) MiB")
+    }
+
+    @Test("A 4K picture still converts to 16-bit RGB, within one allocation")
+    func largeFixtureStillConverts() throws {
+        let directory = try TemporaryDirectory()
+        let png = directory.file("4k.png")
+        let run = try runBounded(
+            [
+                Repository.builtExecutable("frameseek"), "seek", Repository.fixture("media/android_h264_portrait_4k60.mp4"), "0.5",
+                "--png", png, "--png-depth", "16"
+            ], bound: .seconds(120))
+        #expect(run.exitStatus == 0 && run.stderr.isEmpty, "exit \(run.exitStatus ?? -1), stderr \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: png))
     }
 }

@@ -123,4 +123,14 @@ struct CBoundaryTests {
         let fromFrame = try #require(try engine.landedImage())
         #expect(fromPicture == fromFrame)
     }
+
+    /// A container's index states each sample's position and size; an MP4's `co64` may put a
+    /// sample 2 bytes short of 2^63, where its end is past 64 bits.
+    @Test("An index entry whose position and size pass 64 bits has no byte range; one that ends at 2^63 - 1 has")
+    func indexEntryBytesOverflow() {
+        let past = ContainerIndexEntry(position: .max - 1, timestamp: 0, size: 13, isKeyframe: true, isDiscarded: false)
+        #expect(past.bytes == nil)
+        let atEnd = ContainerIndexEntry(position: .max - 13, timestamp: 0, size: 13, isKeyframe: true, isDiscarded: false)
+        #expect(atEnd.bytes == (Int64.max - 13)..<Int64.max)
+    }
 }

@@ -78,8 +78,8 @@ public struct BenchResult: Sendable {
     /// The process's peak resident memory so far, in bytes, all workloads before this one
     /// included (what `peak_rss_mb` meant before it was measured per workload).
     public let processPeakResidentBytes: Int?
-    /// The engine's decoder pool at its largest during the workload, in bytes, each decoder
-    /// counted at its bound (`FFmpegEngine.decoderPoolPeakBytes`); nil for a playlist, whose
+    /// The engine's decoder pool at its largest during the workload, in bytes, as it counts
+    /// what its decoders hold (`FFmpegEngine.decoderPoolPeakBytes`); nil for a playlist, whose
     /// segments each have an engine and a pool of their own.
     public let poolPeakBytes: Int?
     /// The memory bound the engine's decoder pool keeps to, in bytes; nil as above.

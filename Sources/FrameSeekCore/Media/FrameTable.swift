@@ -144,13 +144,25 @@ public struct FrameTable: Sendable {
     /// By PTS, not decode order: in an open GOP the leading pictures after a keyframe are
     /// shown before it and need the keyframe before that one.
     public func randomAccessPoint(forFrame index: Int) -> RandomAccessPoint? {
-        let pts = frames[index].pts
+        let after = randomAccessPointPosition(after: frames[index].pts)
+        return after == 0 ? randomAccessPoints.first : randomAccessPoints[after - 1]
+    }
+
+    /// The first random access point after frame `index` by PTS, nil when none follows: where
+    /// the decoding that produces the frames after `index` can start again.
+    public func randomAccessPoint(after index: Int) -> RandomAccessPoint? {
+        let after = randomAccessPointPosition(after: frames[index].pts)
+        return after < randomAccessPoints.count ? randomAccessPoints[after] : nil
+    }
+
+    /// The position in `randomAccessPoints` of the first point whose PTS is above `pts`.
+    private func randomAccessPointPosition(after pts: Int64) -> Int {
         var low = 0, high = randomAccessPoints.count
         while low < high {
             let mid = (low + high) / 2
             if randomAccessPoints[mid].pts <= pts { low = mid + 1 } else { high = mid }
         }
-        return low == 0 ? randomAccessPoints.first : randomAccessPoints[low - 1]
+        return low
     }
 
     /// The random access point just before `point`, for re-seeking when a demuxer landed late.

@@ -1,20 +1,18 @@
 internal import CFFmpeg
 
 extension Decoder {
-    /// An upper bound on the bytes of pictures this decoder holds while parked mid-GOP: its
-    /// decoded picture buffer at the stream's level, plus the picture being decoded, one
-    /// waiting for output, and one per frame thread.
+    /// The most pictures this decoder holds itself while parked mid-GOP: its decoded picture
+    /// buffer at the stream's level, plus the picture being decoded, one waiting for output,
+    /// and one per frame thread.
     ///
-    /// FFmpeg allocates decoder pictures from pools it does not report on, so the bound comes
+    /// FFmpeg allocates decoder pictures from pools it does not report on, so the count comes
     /// from the codec's own limits instead: H.264 (Annex A `MaxDpbMbs`) and HEVC (A.4.2
     /// `maxDpbSize`) cap the pictures a conforming stream keeps by its level and picture
     /// size. Any other codec, or an unknown level, counts the most either standard allows, 16.
-    var parkedPictureBytesBound: Int {
+    var heldPictureCount: Int {
         let parameters = context.pointee
         let width = Int(max(parameters.coded_width, parameters.width))
         let height = Int(max(parameters.coded_height, parameters.height))
-        let format = parameters.pix_fmt == AV_PIX_FMT_NONE ? AV_PIX_FMT_YUV420P : parameters.pix_fmt
-        let pictureBytes = Int(max(0, av_image_get_buffer_size(format, Int32(clamping: width), Int32(clamping: height), 1)))
         let level = Int(parameters.level)
         let stored: Int
         switch parameters.codec_id {
@@ -23,7 +21,17 @@ extension Decoder {
         default: stored = 16
         }
         let threads = max(1, Int(parameters.thread_count))
-        return pictureBytes * (stored + 2 + (threads > 1 ? threads : 0))
+        return stored + 2 + (threads > 1 ? threads : 0)
+    }
+
+    /// The bytes of one picture at the size and format the decoder is set to now: the header's
+    /// until the stream says otherwise, when the decoder follows the stream.
+    var currentPictureBytes: Int {
+        let parameters = context.pointee
+        let width = max(parameters.coded_width, parameters.width)
+        let height = max(parameters.coded_height, parameters.height)
+        let format = parameters.pix_fmt == AV_PIX_FMT_NONE ? AV_PIX_FMT_YUV420P : parameters.pix_fmt
+        return Int(max(0, av_image_get_buffer_size(format, width, height, 1)))
     }
 
     /// H.264 Table A-1: `MaxDpbFrames = min(MaxDpbMbs / (PicWidthInMbs * FrameHeightInMbs), 16)`.

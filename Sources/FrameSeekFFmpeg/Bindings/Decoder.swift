@@ -109,6 +109,10 @@ final class Decoder {
         return .frame
     }
 
+    /// The threads the decoder runs (`thread_count` as opened): each frame thread holds back
+    /// one more frame before output.
+    var threadCount: Int { max(1, Int(context.pointee.thread_count)) }
+
     /// Drops all buffered state, as after a demuxer seek.
     func flush() { avcodec_flush_buffers(context) }
 

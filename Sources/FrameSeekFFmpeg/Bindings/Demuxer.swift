@@ -168,6 +168,18 @@ final class Demuxer {
         Int(avformat_index_get_entries_count(avStream(streamIndex)))
     }
 
+    /// The bytes one entry of a container's index costs: the `AVIndexEntry` (24), up to a
+    /// sixteenth more where FFmpeg grew the array an entry at a time, and the composition
+    /// offset (8) the mov demuxer keeps beside each sample; rounded up.
+    static let indexBytesPerEntry = 40
+
+    /// The memory the container's index holds, from its entry counts in every stream (a
+    /// discarded stream keeps its index too): an MP4's demuxer holds its whole sample table,
+    /// however few packets it reads.
+    var indexBytes: Int {
+        (0..<streamCount).reduce(0) { $0 + indexEntryCount(of: $1) } * Self.indexBytesPerEntry
+    }
+
     /// Whether every entry of `streamIndex`'s index has a position and ends within the first
     /// `size` bytes (`fs_index_entries_lie_within`, one pass in C).
     func indexEntriesLie(in size: Int64, of streamIndex: Int) -> Bool {
@@ -289,4 +301,11 @@ struct ContainerIndexEntry: Sendable, Hashable {
     let isKeyframe: Bool
     /// Whether an edit list discards it.
     let isDiscarded: Bool
+
+    /// The sample's bytes in the file; nil when its position and size, both the container's
+    /// to state, pass 64 bits.
+    var bytes: Range<Int64>? {
+        let (end, overflow) = position.addingReportingOverflow(Int64(size))
+        return overflow || size < 0 ? nil : position..<end
+    }
 }

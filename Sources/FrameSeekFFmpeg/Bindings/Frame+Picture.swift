@@ -58,11 +58,16 @@ extension Frame {
     /// writes them.
     ///
     /// - Throws: `FFmpegError` from `av_image_get_buffer_size` (a format with no planes in
-    ///   memory, such as a hardware surface, or an invalid size) or `av_image_copy_to_buffer`.
+    ///   memory, such as a hardware surface, or an invalid size) or `av_image_copy_to_buffer`;
+    ///   `AVERROR(ENOMEM)` when the packed planes are larger than one allocation may take
+    ///   (`ProcessMemory.checkPictureBlock`).
     func packedPlanes() throws(FFmpegError) -> [UInt8] {
         let f = pointer.pointee
         let format = AVPixelFormat(rawValue: f.format)
         let size = try check(av_image_get_buffer_size(format, f.width, f.height, 1), "av_image_get_buffer_size")
+        // Each plane FFmpeg allocated is within its limit; all of them packed in one need not be.
+        try ProcessMemory.checkPictureBlock(
+            width: Int(size), height: 1, bytesPerPixel: 1, for: "a \(f.width)x\(f.height) \(pixelFormat.name) picture, packed")
         var bytes = [UInt8](repeating: 0, count: Int(size))
         let copied = withUnsafePointer(to: pointer.pointee.data) { data in
             withUnsafePointer(to: pointer.pointee.linesize) { linesize in

@@ -39,7 +39,7 @@ struct PixelFormat: Hashable, Sendable {
     ///
     /// - Throws: `FFmpegError` from `av_image_fill_arrays` (a format with no planes in memory,
     ///   or an invalid size).
-    func planes(packedAt bytes: UnsafeMutablePointer<UInt8>?, width: Int, height: Int) throws(FFmpegError) -> PicturePlanes {
+    func planes(packedAt bytes: UnsafePointer<UInt8>?, width: Int, height: Int) throws(FFmpegError) -> PicturePlanes {
         var planes: [UnsafeMutablePointer<UInt8>?] = Array(repeating: nil, count: 4)
         var strides: [Int32] = Array(repeating: 0, count: 4)
         try check(

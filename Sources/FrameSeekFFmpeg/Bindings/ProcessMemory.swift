@@ -21,6 +21,22 @@ public enum ProcessMemory {
     /// engine opens.
     public static let ffmpegBlockLimit = 256 << 20
 
+    /// Checks that a picture of `width` x `height` with `bytesPerPixel`, made outside FFmpeg
+    /// (RGB and packed planes are Swift arrays, which `av_max_alloc` does not bound), fits in
+    /// one block of `ffmpegBlockLimit`, as FFmpeg's own pictures must: a few hundred kilobytes
+    /// of PNG can hold a 16000x16000 picture, whose 16-bit RGB would take 1.5 GB.
+    ///
+    /// - Throws: `FFmpegError` with `AVERROR(ENOMEM)`, naming `what` and the sizes, before
+    ///   anything is allocated.
+    static func checkPictureBlock(width: Int, height: Int, bytesPerPixel: Int, for what: String) throws(FFmpegError) {
+        let (pixels, pixelsOverflow) = width.multipliedReportingOverflow(by: height)
+        let (total, overflow) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
+        guard pixelsOverflow || overflow || total > ffmpegBlockLimit else { return }
+        let size = pixelsOverflow || overflow ? "more than \(Int.max)" : "\(total)"
+        throw FFmpegError(
+            function: "\(what) (\(size) bytes, above the \(ffmpegBlockLimit) one allocation may take)", code: fs_averror(ENOMEM))
+    }
+
     /// Sets `ffmpegBlockLimit` once; later calls do nothing.
     static func limitFFmpegBlocks() { _ = blockLimitSet }
 

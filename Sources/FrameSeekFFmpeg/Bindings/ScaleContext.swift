@@ -45,7 +45,9 @@ final class ScaleContext {
     ///
     /// - Throws: `FFmpegError` from `sws_init_context` (`AVERROR(EINVAL)`: a format swscale
     ///   cannot convert), `sws_setColorspaceDetails` (which refuses only YUV to YUV, never
-    ///   asked for here), or `sws_scale_frame` (out of memory, or a picture it cannot convert).
+    ///   asked for here), or `sws_scale_frame` (out of memory, or a picture it cannot convert);
+    ///   `AVERROR(ENOMEM)` for an output larger than one allocation may take
+    ///   (`ProcessMemory.checkPictureBlock`).
     func convert(
         planes: [UnsafePointer<UInt8>?], strides: [Int32], format: PixelFormat, width: Int, height: Int,
         to output: PixelFormat, width outputWidth: Int, height outputHeight: Int, bytesPerPixel: Int,
@@ -56,6 +58,9 @@ final class ScaleContext {
             outputWidth: Int32(outputWidth), outputHeight: Int32(outputHeight), output: output,
             flags: (interpolation == .area ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND,
             matrix: source.map { Self.coefficients($0.matrix, height: height) }, fullRange: source?.fullRange)
+        try ProcessMemory.checkPictureBlock(
+            width: outputWidth, height: outputHeight, bytesPerPixel: bytesPerPixel,
+            for: "a \(outputWidth)x\(outputHeight) \(output.name) picture")
         let context = try context(for: wanted)
         let rowBytes = outputWidth * bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: rowBytes * outputHeight)

@@ -24,9 +24,9 @@ extension FFmpegEngine {
 
     /// Converts `picture` with this engine's converter, to packed RGB of `depth`.
     func packedRGB(of picture: DecodedPicture, depth: RGBDepth) throws(MediaError) -> (width: Int, height: Int, pixels: [UInt8]) {
-        var source = picture.bytes
         do {
-            return try source.withUnsafeMutableBufferPointer { (buffer) throws(FFmpegError) in
+            // Read in place: swscale and a filter graph's buffer source only read the planes.
+            return try picture.bytes.withUnsafeBufferPointer { (buffer) throws(FFmpegError) in
                 let (planes, strides) = try picture.pixelFormatID.planes(
                     packedAt: buffer.baseAddress, width: picture.width, height: picture.height)
                 return try FFmpegLog.attributing(to: conversionLog) { () throws(FFmpegError) in

@@ -22,8 +22,9 @@ public final class FFmpegEngine: PlaybackEngine {
         /// (`skip_frame = AVDISCARD_NONREF` per packet, never on the target's own packet).
         /// Changes no pixel of any landed frame; off only to measure what it saves.
         public var skipsNonReferenceFrames: Bool
-        /// The bound in bytes on the pictures held by the decoders parked in recently visited
-        /// GOPs (see `decoderPoolBoundBytes`); 0 keeps one decoder, as a pool of one.
+        /// The bound in bytes on what the decoders parked in recently visited GOPs hold, their
+        /// pictures and their demuxers' indexes (see `decoderPoolBoundBytes`); 0 keeps one
+        /// decoder, as a pool of one.
         public var decoderPoolBytes: Int
         /// Whether opening decodes keyframes on a second core while the file is scanned, for
         /// landings that decode a keyframe alone (thumbnails; see `KeyframePrefetch`). Changes
@@ -145,13 +146,14 @@ public final class FFmpegEngine: PlaybackEngine {
     public var cachePeakBytes: Int { executor.cache.peakBytes }
     /// The bytes the frame cache holds now.
     public var cacheUsedBytes: Int { executor.cache.usedBytes }
-    /// The bound on the bytes of pictures the decoder pool's decoders hold together: the most
-    /// decoders `Options.decoderPoolBytes` lets the pool keep, each counted at the most its
-    /// codec level lets it hold. One decoder is always kept, so a single decoder larger than
-    /// the option is the bound then.
-    public var decoderPoolBoundBytes: Int { pool.capacity * pool.slotBytes }
-    /// The same bound for the most decoders the pool has held at once: the pool's peak.
-    public var decoderPoolPeakBytes: Int { pool.peakSlots * pool.slotBytes }
+    /// The bound on the bytes the decoder pool's decoders and their demuxers hold together
+    /// (`Options.decoderPoolBytes`). One decoder is always kept, so a single decoder that
+    /// holds more than the option is the bound then.
+    public var decoderPoolBoundBytes: Int { pool.keptBoundBytes }
+    /// The most bytes the decoder pool has held after a landing: its decoders' buffer pools at
+    /// the largest picture each has made (frames lent to the frame cache included), and their
+    /// demuxers' indexes.
+    public var decoderPoolPeakBytes: Int { pool.peakHeldBytes }
     /// The most decoders the pool has held at once.
     public var decoderPoolPeakDecoders: Int { pool.peakSlots }
     /// What the decoder pool's demuxers have read so far, retired ones included: the

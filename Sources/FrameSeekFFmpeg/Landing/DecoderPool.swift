@@ -15,16 +15,22 @@ final class DecoderSlot {
     /// Where the decoder stands; nil means "unknown: seek before decoding".
     private(set) var position: DecodePosition?
     /// The pool's use counter when the slot last landed: the least recently used slot is the
-    /// one repositioned when every slot is taken.
+    /// one repositioned when every slot is taken, or closed when the pool holds too much.
     private(set) var lastUse = 0
+    /// What the decoder and the demuxer hold in memory.
+    let holdings: DecoderHoldings
 
     init(demuxer: Demuxer, decoder: Decoder) {
         self.demuxer = demuxer
         self.decoder = decoder
+        holdings = DecoderHoldings(decoder: decoder, demuxer: demuxer)
     }
 
     /// Reads with `demuxer` from now on (one reopened to read from the start).
-    func replaceDemuxer(with demuxer: Demuxer) { self.demuxer = demuxer }
+    func replaceDemuxer(with demuxer: Demuxer) {
+        self.demuxer = demuxer
+        holdings.update(decoder: decoder, demuxer: demuxer)
+    }
 
     /// Marks the slot as used at the pool's use count `use`.
     func markUsed(_ use: Int) { lastUse = use }
@@ -41,8 +47,8 @@ final class DecoderSlot {
     /// The decoder returned its last frame.
     func recordDrained() { position?.recordDrained() }
 
-    /// The decoder was told that no more packets come.
-    func recordEndOfStreamSent() { position?.recordEndOfStreamSent() }
+    /// The decoder was told that no more packets come (`DecodePosition.recordEndOfStreamSent(early:)`).
+    func recordEndOfStreamSent(early: Bool = false) { position?.recordEndOfStreamSent(early: early) }
 
     /// One more decode error on the way to a landing.
     func countDecodeError() { position?.countDecodeError() }
@@ -84,9 +90,15 @@ struct DecoderSlotOpener {
 /// none stands in, is decoded from its keyframe, by a new decoder while the bound allows and
 /// else by the least recently used one.
 ///
-/// The pool's memory is bounded by `boundBytes`: each decoder counts the most its codec level
-/// lets it hold (`Decoder.parkedPictureBytesBound`), and the pool never holds more decoders
-/// than fit, nor more than `maxSlots`. One decoder is always kept, however large.
+/// The pool's memory is bounded by `boundBytes`, counted as what its decoders and demuxers
+/// hold (`DecoderHoldings`): the pictures each decoder's buffer pools keep, at the largest
+/// size it has made (frames lent to the cache included: they come back to it), and each
+/// demuxer's index. A new decoder opens only when it fits with the frames its landing will
+/// cache; after each landing (`keepWithinBound()`) the least recently used parked decoders
+/// are closed until the rest fit, which frees their buffer pools and indexes. So between
+/// landings the pool holds at most `boundBytes`, and during one at most the frames that
+/// landing caches more. At most `maxSlots` decoders; one decoder is always kept, however
+/// large.
 struct DecoderPool {
     /// The most decoders a pool holds, whatever the bound: past a handful of recently visited
     /// GOPs, another parked decoder is rarely the nearest to a target.
@@ -103,13 +115,16 @@ struct DecoderPool {
     private var retiredReads = MediaReads.none
     /// How the pool opens another decoder.
     let opener: DecoderSlotOpener
-    /// The bound, in bytes, on the pictures all the pool's decoders hold together.
+    /// The bound, in bytes, on what all the pool's decoders and demuxers hold together.
     let boundBytes: Int
-    /// The most bytes of pictures one decoder of this stream holds (see `Decoder`).
-    let slotBytes: Int
     private var uses = 0
     /// The most decoders the pool has held at once.
     private(set) var peakSlots = 1
+    /// The most bytes the pool has held after a landing.
+    private(set) var peakHeldBytes: Int
+    /// The most bytes a lone decoder has held after a landing: kept however large, so the
+    /// pool's bound is this when it is over `boundBytes`.
+    private(set) var peakLoneHeldBytes: Int
 
     /// A pool holding `first`, bounded by `boundBytes`, opening further decoders with `opener`.
     init(first: DecoderSlot, boundBytes: Int, opener: DecoderSlotOpener) {
@@ -117,15 +132,28 @@ struct DecoderPool {
         active = first
         self.opener = opener
         self.boundBytes = max(0, boundBytes)
-        slotBytes = max(1, first.decoder.parkedPictureBytesBound)
+        peakHeldBytes = first.holdings.heldBytes
+        peakLoneHeldBytes = peakHeldBytes
         touch(first)
     }
 
-    /// How many decoders the bound allows, at least one.
-    var capacity: Int { min(Self.maxSlots, max(1, boundBytes / slotBytes)) }
+    /// What the pool's decoders and demuxers hold now (`DecoderHoldings.heldBytes`).
+    var heldBytes: Int { slots.reduce(0) { $0 + $1.holdings.heldBytes } }
 
-    /// Whether the bound allows one more decoder.
-    var canGrow: Bool { slots.count < capacity }
+    /// The bound the pool keeps to: `boundBytes`, or a lone decoder that holds more.
+    var keptBoundBytes: Int { max(boundBytes, peakLoneHeldBytes) }
+
+    /// What a new decoder and its demuxer would hold after a landing that caches `lentFrames`
+    /// of its frames: its own pictures and those, at the largest size the active decoder has
+    /// made, and the same index.
+    func newSlotBytes(lending lentFrames: Int) -> Int {
+        (active.holdings.ownPictures + lentFrames) * active.holdings.pictureBytes + active.holdings.indexBytes
+    }
+
+    /// Whether the bound allows one more decoder, for a landing that caches `lentFrames`.
+    func canGrow(lending lentFrames: Int) -> Bool {
+        slots.count < Self.maxSlots && heldBytes + newSlotBytes(lending: lentFrames) <= boundBytes
+    }
 
     /// What every demuxer of the pool has read, and those it replaced: a landing's reads are
     /// the difference across it, whichever decoders it used or opened.
@@ -177,12 +205,13 @@ struct DecoderPool {
         return best?.slot
     }
 
-    /// The decoder to seek and decode from a keyframe: the active one when it stands nowhere,
-    /// else a new one while the bound allows, else the least recently used one. A new decoder
-    /// that cannot be opened leaves the pool as it is.
-    mutating func slotForNewStart() -> DecoderSlot {
+    /// The decoder to seek and decode from a keyframe, for a landing that caches `lentFrames`:
+    /// the active one when it stands nowhere, else a new one while the bound allows, else the
+    /// least recently used one (whose pools already hold buffers to reuse). A new decoder that
+    /// cannot be opened leaves the pool as it is.
+    mutating func slotForNewStart(lending lentFrames: Int) -> DecoderSlot {
         if active.position == nil { return active }
-        if canGrow {
+        if canGrow(lending: lentFrames) {
             do {
                 // The file was probed when the engine opened it: the new decoder takes the
                 // stream's parameters from there, and its demuxer only reads packets.
@@ -200,6 +229,24 @@ struct DecoderPool {
             }
         }
         return leastRecentlyUsed
+    }
+
+    /// After a landing: takes in what the decoder that landed has grown to, then closes the
+    /// least recently used parked decoders while the pool holds more than its bound. Closing
+    /// frees a decoder's buffer pools (its frames still in the cache are freed when the cache
+    /// drops them) and its demuxer's index.
+    mutating func keepWithinBound() {
+        active.holdings.update(decoder: active.decoder, demuxer: active.demuxer)
+        var held = heldBytes
+        while held > boundBytes, slots.count > 1 {
+            let parked = slots.filter { $0 !== active }
+            let closing = parked.first { $0.position == nil } ?? parked.min { $0.lastUse < $1.lastUse }!
+            held -= closing.holdings.heldBytes
+            retiredReads = retiredReads + closing.demuxer.reads
+            slots.removeAll { $0 === closing }
+        }
+        peakHeldBytes = max(peakHeldBytes, held)
+        if slots.count == 1 { peakLoneHeldBytes = max(peakLoneHeldBytes, held) }
     }
 
     /// Forgets where every decoder stands: their positions name frames of a table the engine

@@ -27,19 +27,29 @@ final class FrameCache {
         let frame: Frame
         let decodeErrors: Int
         let bytes: Int
-        var lastUse: UInt64
         /// Inserted as a forward step's landing: evicted first-in first-out past `trailFrames`.
         let trailing: Bool
+        /// The pool's decoder whose buffer the frame is, told when the cache drops it.
+        let lender: DecoderHoldings?
+        /// The entries used just before and just after this one: the order of use, kept as a
+        /// list through the entries so that a use and an eviction cost the same whatever the
+        /// count (a scan for the oldest made a refill of 30,000 tiny frames quadratic).
+        var usedBefore: Int?
+        var usedAfter: Int?
     }
 
     let capacityBytes: Int
     private(set) var usedBytes = 0
     private(set) var peakBytes = 0
+    /// Entries looked at to find what to evict: one per eviction.
+    private(set) var entriesVisitedToEvict = 0
     private var entries: [Int: Entry] = [:]
+    /// The least and the most recently used entries: the ends of the order of use.
+    private var leastRecentlyUsed: Int?
+    private var mostRecentlyUsed: Int?
     /// Indices inserted with `trailing`, oldest first; an index whose entry has since been
     /// evicted or replaced by an ordinary insert is skipped when the trail is trimmed.
     private var trail: [Int] = []
-    private var clock: UInt64 = 0
 
     init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
@@ -47,10 +57,13 @@ final class FrameCache {
     /// way to it when it was decoded: a cache hit reports the damage the decode found.
     func frame(_ index: Int) -> (frame: Frame, decodeErrors: Int)? {
         guard let entry = entries[index] else { return nil }
-        clock += 1
-        entries[index]?.lastUse = clock
+        unlink(index)
+        link(index)
         return (entry.frame, entry.decodeErrors)
     }
+
+    /// Whether frame `index` is cached, without marking it used.
+    func contains(_ index: Int) -> Bool { entries[index] != nil }
 
     /// Caches a reference to `frame` as frame `index`, evicting the least recently used
     /// frames until the bound holds. A frame larger than the whole bound is not cached, nor
@@ -59,7 +72,9 @@ final class FrameCache {
     ///
     /// - Parameter trailing: the frame is a forward step's landing: it joins the trail, and
     ///   the oldest trail frame beyond `trailFrames` is dropped.
-    func insert(_ frame: Frame, as index: Int, decodeErrors: Int, trailing: Bool = false) {
+    /// - Parameter lender: the pool's decoder that made the frame (nil for one from elsewhere),
+    ///   whose buffer the cache holds until it drops the frame.
+    func insert(_ frame: Frame, as index: Int, decodeErrors: Int, trailing: Bool = false, lentBy lender: DecoderHoldings?) {
         let bytes = frame.byteCount
         guard bytes <= capacityBytes else { return }
         remove(index)
@@ -69,11 +84,15 @@ final class FrameCache {
             trail.append(index)
             trimTrail()
         }
-        while usedBytes + bytes > capacityBytes, let victim = leastRecentlyUsed() { remove(victim) }
+        while usedBytes + bytes > capacityBytes, let victim = leastRecentlyUsed {
+            entriesVisitedToEvict += 1
+            remove(victim)
+        }
         let copy = Frame()
         do { try copy.reference(frame) } catch { return }
-        clock += 1
-        entries[index] = Entry(frame: copy, decodeErrors: decodeErrors, bytes: bytes, lastUse: clock, trailing: trailing)
+        entries[index] = Entry(frame: copy, decodeErrors: decodeErrors, bytes: bytes, trailing: trailing, lender: lender)
+        link(index)
+        lender?.lend()
         usedBytes += bytes
         peakBytes = max(peakBytes, usedBytes)
     }
@@ -95,16 +114,32 @@ final class FrameCache {
 
     /// Drops every frame: their indices name frames of a table no longer planned on.
     func removeAll() {
+        for entry in entries.values { entry.lender?.giveBack() }
         entries.removeAll()
+        (leastRecentlyUsed, mostRecentlyUsed) = (nil, nil)
         trail.removeAll()
         usedBytes = 0
     }
 
     private func remove(_ index: Int) {
-        if let entry = entries.removeValue(forKey: index) { usedBytes -= entry.bytes }
+        unlink(index)
+        guard let entry = entries.removeValue(forKey: index) else { return }
+        usedBytes -= entry.bytes
+        entry.lender?.giveBack()
     }
 
-    private func leastRecentlyUsed() -> Int? {
-        entries.min { $0.value.lastUse < $1.value.lastUse }?.key
+    /// Puts entry `index`, which is in no place of the order, at its most recent end.
+    private func link(_ index: Int) {
+        entries[index]?.usedBefore = mostRecentlyUsed
+        entries[index]?.usedAfter = nil
+        if let newest = mostRecentlyUsed { entries[newest]?.usedAfter = index } else { leastRecentlyUsed = index }
+        mostRecentlyUsed = index
+    }
+
+    /// Takes entry `index` out of the order of use, joining its neighbours.
+    private func unlink(_ index: Int) {
+        guard let entry = entries[index] else { return }
+        if let before = entry.usedBefore { entries[before]?.usedAfter = entry.usedAfter } else { leastRecentlyUsed = entry.usedAfter }
+        if let after = entry.usedAfter { entries[after]?.usedBefore = entry.usedBefore } else { mostRecentlyUsed = entry.usedBefore }
     }
 }

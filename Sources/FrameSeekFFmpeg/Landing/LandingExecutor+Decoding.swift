@@ -4,6 +4,9 @@ extension LandingExecutor {
     /// Consecutive invalid-data errors from the demuxer or decoder after which reading gives
     /// up: FFmpeg resynchronises after damage, so a long run means nothing more can be read.
     static let consecutiveErrorLimit = 64
+    /// The most frames a decoder holds back for reordering before it outputs one: H.264's and
+    /// HEVC's picture buffer holds at most 16.
+    static let reorderSlack = 16
 
     /// Reads and decodes until the frame with `targetPTS` comes out.
     ///
@@ -22,6 +25,14 @@ extension LandingExecutor {
     /// count since the last flush. The decoder's log is not counted: FFmpeg logs errors for
     /// clean pictures too (an H.264 stream cut mid-GOP starts with "mmco: unref short failure"
     /// on an intra frame that decodes exactly).
+    ///
+    /// A run that reads past the random access point after the target, and the reordering
+    /// after it (`giveUpOrder(forTarget:decoder:)`), without the target or any later frame
+    /// coming out, stops reading there and tells the decoder the stream ended: it hands out
+    /// what it held back for reordering (which packets that decode to nothing never push out),
+    /// and the target is among them or missed. Without that stop, a frame whose packets decode
+    /// to nothing (a file whose payloads are zeroed from the target on) had every retry read
+    /// to the end of the file.
     ///
     /// `afterMiss` says that an earlier run of the same landing missed its frame: a landing
     /// that heeds its flag only then (`interruptsOnlyRetries`) is interrupted from here on.
@@ -43,6 +54,7 @@ extension LandingExecutor {
         defer { decoder.skipsNonReferenceFrames = false }
         // The picture decoding starts from, where the decoder can tell whether it is one.
         let startPTS = identifiesPackets && decoder.marksRandomAccessPoints ? skippingTo?.pts : nil
+        let giveUpOrder = identifiesPackets ? giveUpOrder(forTarget: targetPTS, decoder: decoder) : nil
         let clock = ContinuousClock()
         var consecutiveErrors = 0
         do {
@@ -69,6 +81,7 @@ extension LandingExecutor {
                     case .frame:
                         let pts = buffers.frame.pts
                         tally.countFrameDecoded(pts: pts, skipLine: skipBeforePTS)
+                        slot.holdings.notePicture(bytes: buffers.frame.byteCount)
                         consecutiveErrors = 0
                         if buffers.frame.decoderFlaggedDamage { slot.countDecodeError() }
                         // A start the container calls a keyframe and the decoder does not: every
@@ -85,7 +98,7 @@ extension LandingExecutor {
                             return .landed
                         }
                         if let cachingFrom, let pts, let index = table.frameIndex(ofPTS: pts), index >= cachingFrom {
-                            cache.insert(buffers.frame, as: index, decodeErrors: errors)
+                            cache.insert(buffers.frame, as: index, decodeErrors: errors, lentBy: slot.holdings)
                         }
                         buffers.frame.unref()
                         if let pts, pts > targetPTS { return .targetMissed }
@@ -113,6 +126,13 @@ extension LandingExecutor {
                 defer { buffers.packet.unref() }
                 guard buffers.packet.streamIndex == table.streamIndex else { continue }
                 tally.countPacketRead()
+                if let giveUpOrder, let pts = buffers.packet.pts, pts > targetPTS,
+                    let order = packetOrder.order(ofPTS: pts, in: table), order > giveUpOrder
+                {
+                    try decoder.sendEndOfStream()
+                    slot.recordEndOfStreamSent(early: true)
+                    continue
+                }
                 if let point = skipping {
                     guard let pts = buffers.packet.pts else { tally.countPassedOver(); continue }
                     if pts == point.pts {
@@ -152,6 +172,19 @@ extension LandingExecutor {
         } catch {
             throw MediaError(path: path, reason: .decodeFailed, cause: "decoding failed: \(error.description)")
         }
+    }
+
+    /// The decode order of the last packet a run sends for the frame with `targetPTS`: the
+    /// reordering after the random access point that follows it (or after the frame itself, in
+    /// the last GOP), and one frame more per frame thread. Every frame decoded before that
+    /// point has been sent by then, and comes out when the decoder is drained, if it ever
+    /// does: so a run that stops there without the target has passed every frame up to that
+    /// random access point (`rememberUndecodable`).
+    private func giveUpOrder(forTarget targetPTS: Int64, decoder: Decoder) -> Int? {
+        guard let index = table.frameIndex(ofPTS: targetPTS) else { return nil }
+        // An open GOP's leading picture is decoded after the random access point that follows it.
+        let resumesAt = max(table.randomAccessPoint(after: index)?.decodeOrder ?? 0, table.frames[index].decodeOrder)
+        return resumesAt + Self.reorderSlack + decoder.threadCount
     }
 
     /// Counts one invalid-data error on the way to a landing, and rethrows it once too many

@@ -61,7 +61,7 @@ final class LandingExecutor {
     /// The frame the last step decoded ahead of its caller landed on (`DecodeAhead`), kept
     /// beside the cache: the step that follows takes it (`landDecodedAhead()`), and any other
     /// landing on it finds it as it finds a cached frame, since the decoder has gone past it.
-    private var decodedAhead: (index: Int, frame: Frame, decodeErrors: Int, decoded: Bool)?
+    private var decodedAhead: (index: Int, frame: Frame, decodeErrors: Int, decoded: Bool, lender: DecoderHoldings)?
 
     init(
         media: MediaDescription, table: FrameTable, packetOrder: DecodeOrderByPTS, pool: DecoderPool,
@@ -100,6 +100,7 @@ final class LandingExecutor {
         pool.forgetPositions()
         decodedAhead = nil
         landingCount += 1
+        pool.keepWithinBound()
     }
 
     /// The landed frame, moved out of `landedFrame` (no pixel is copied) with its index and
@@ -126,7 +127,7 @@ final class LandingExecutor {
         guard let index = landedFrameIndex else { return }
         let frame = Frame()
         frame.take(landedFrame)
-        decodedAhead = (index, frame, landedDecodeErrors, decoded)
+        decodedAhead = (index, frame, landedDecodeErrors, decoded, pool.active.holdings)
     }
 
     /// Lands the frame the step decoded ahead landed on, as that step would have landed it now:
@@ -138,7 +139,10 @@ final class LandingExecutor {
         landedFrameIndex = ahead.index
         landedDecodeErrors = ahead.decodeErrors
         landingCount += 1
-        if ahead.decoded { cache.insert(landedFrame, as: ahead.index, decodeErrors: ahead.decodeErrors, trailing: true) }
+        if ahead.decoded {
+            cache.insert(landedFrame, as: ahead.index, decodeErrors: ahead.decodeErrors, trailing: true, lentBy: ahead.lender)
+            pool.keepWithinBound()
+        }
         return true
     }
 
@@ -150,7 +154,10 @@ final class LandingExecutor {
         guard [.decode, .steppingForward, .refillingBackward].contains(mode), let ahead = decodedAhead, ahead.index == index
         else { return nil }
         decodedAhead = nil
-        cache.insert(ahead.frame, as: index, decodeErrors: ahead.decodeErrors, trailing: mode == .steppingForward || mode == .forwardPass)
+        cache.insert(
+            ahead.frame, as: index, decodeErrors: ahead.decodeErrors, trailing: mode == .steppingForward || mode == .forwardPass,
+            lentBy: ahead.lender)
+        pool.keepWithinBound()
         return (ahead.frame, ahead.decodeErrors)
     }
 
@@ -218,8 +225,11 @@ final class LandingExecutor {
             if mode != .steppingAhead {
                 cache.insert(
                     landedFrame, as: landedFrameIndex ?? index, decodeErrors: landedDecodeErrors,
-                    trailing: mode == .steppingForward || mode == .forwardPass)
+                    trailing: mode == .steppingForward || mode == .forwardPass, lentBy: pool.active.holdings)
             }
+            // The decoder grew, and the cache may have dropped frames back into parked
+            // decoders' pools. A cache hit changes neither.
+            pool.keepWithinBound()
         }
         return SeekLanding(
             plan: plan, frame: table.frames[landedFrameIndex ?? index],
@@ -303,7 +313,9 @@ final class LandingExecutor {
                 cachingFrom = lastIndex + 1
             }
         } else {
-            pool.activate(forwardPass ? pool.active : pool.slotForNewStart())
+            let fitting = cache.capacity(framesOf: max(1, pool.active.holdings.pictureBytes))
+            let lentFrames = min(fitting, cachingFrom.map { index - $0 + 1 } ?? 1)
+            pool.activate(forwardPass ? pool.active : pool.slotForNewStart(lending: lentFrames))
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: false)
             announceReads(from: seekPoint, to: target, keyframeOnly: keyframeOnly)
             seeks += 1
@@ -421,7 +433,9 @@ final class LandingExecutor {
     ///
     /// The decoder hands frames out in presentation order, so when its output jumps from one
     /// frame to a later one (or it runs out), the frames in between will not come out of this
-    /// decode: FFmpeg's own decode of the file lacks them too.
+    /// decode: FFmpeg's own decode of the file lacks them too. A run that stopped reading past
+    /// the next random access point (`giveUpOrder(forTarget:decoder:)`) passed every frame
+    /// decoded before that point; the frames after it were not read and are left alone.
     private func rememberUndecodable(from index: Int) -> MediaError {
         let why = "the decoder does not produce it, even decoding from the start of the file"
         let table = self.table
@@ -432,7 +446,17 @@ final class LandingExecutor {
         // decoder ran out) did not come out.
         let producedBefore = [last, frame(position?.previousOutputPTS)].compactMap { $0 }.filter { $0 < index }.max()
         var start = producedBefore.map { $0 + 1 } ?? min(position?.startPoint.frameIndex ?? index, index)
-        let end = position?.drained == true ? table.frames.count : max(index + 1, last ?? 0)
+        let end: Int
+        if position?.drained == true, position?.stoppedReading == false {
+            end = table.frames.count
+        } else if let last, last > index {
+            end = last
+        } else {
+            let resumesAt = table.randomAccessPoint(after: index)?.decodeOrder ?? table.frames[index].decodeOrder + 1
+            var passed = index + 1
+            while passed < table.frames.count, table.frames[passed].decodeOrder < resumesAt { passed += 1 }
+            end = passed
+        }
         // Non-reference frames before `skippedBeforePTS` were skipped on purpose on the way
         // to the target: not coming out does not make them undecodable.
         if let skipped = position?.skippedBeforePTS {
@@ -468,7 +492,8 @@ final class LandingExecutor {
         guard mode == .keyframeOnly, decodesAlone(index, from: point),
             let frame = keyframePrefetch?.take(pts: table.frames[index].pts)
         else { return nil }
-        cache.insert(frame, as: index, decodeErrors: 0)
+        cache.insert(frame, as: index, decodeErrors: 0, lentBy: nil)
+        pool.keepWithinBound()
         return (frame, 0)
     }
 
@@ -500,21 +525,5 @@ final class LandingExecutor {
         let frames = table.frames
         guard last + 1 < target else { return true }
         return frames[target].time - frames[last + 1].time <= MediaTime(value: 1, timescale: 1)
-    }
-
-    /// Tells a demuxer reading over HTTP which bytes the landing reads, from an MP4's index:
-    /// the keyframe's sample alone, or from it through a few samples past the target in decode
-    /// order (the reordering the decoder needs before it gives the target out).
-    private func announceReads(from point: RandomAccessPoint, to target: FrameEntry, keyframeOnly: Bool) {
-        let demuxer = pool.active.demuxer
-        guard demuxer.ranged != nil, table.source == .sampleTable || table.source == .containerIndex else { return }
-        let first = point.decodeOrder, last = keyframeOnly ? first : max(first, target.decodeOrder) + 16
-        var span: Range<Int64>?
-        for order in first...last {
-            guard let entry = demuxer.indexEntry(of: table.streamIndex, at: order) else { break }
-            let sample = entry.position..<(entry.position + Int64(entry.size))
-            span = span.map { min($0.lowerBound, sample.lowerBound)..<max($0.upperBound, sample.upperBound) } ?? sample
-        }
-        demuxer.expectReads(in: span)
     }
 }

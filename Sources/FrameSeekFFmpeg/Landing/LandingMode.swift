@@ -44,6 +44,9 @@ struct DecodePosition {
     private(set) var endOfStreamSent = false
     /// True once the decoder returned its last frame: only a flush makes it usable again.
     private(set) var drained = false
+    /// True when the end of the stream was sent before the demuxer's end, by a run that gave
+    /// up on its target: the packets after that point were never read.
+    private(set) var stoppedReading = false
     /// Decode errors counted since the decoder was last flushed (see `SeekLanding.decodeErrors`):
     /// every frame that comes out before the next flush may depend on the damaged data.
     private(set) var decodeErrors = 0
@@ -63,8 +66,12 @@ struct DecodePosition {
     /// The decoder returned its last frame.
     mutating func recordDrained() { drained = true }
 
-    /// The decoder was told that no more packets come.
-    mutating func recordEndOfStreamSent() { endOfStreamSent = true }
+    /// The decoder was told that no more packets come; `early` when the demuxer had not
+    /// reached its end.
+    mutating func recordEndOfStreamSent(early: Bool = false) {
+        endOfStreamSent = true
+        stoppedReading = stoppedReading || early
+    }
 
     /// One more decode error on the way: invalid data, a corrupt packet or a damaged frame.
     mutating func countDecodeError() { decodeErrors += 1 }
