@@ -45,15 +45,11 @@ struct CycleSoakTests {
     /// with 2,000 to 40,000 bare `async` calls: the same 125 KiB).
     static let allowedAllocatedGrowthKiB = 320
 
-    /// Whether this process runs under ASan or TSan (`make test-asan`, `make test-tsan`), whose
-    /// allocators answer for their bytes.
-    static let underSanitizer = dlsym(nil, "__sanitizer_get_current_allocated_bytes") != nil
-
     /// Cycles and warm-up: 2,000 and 200 where only the resident size can be read, whose pages
     /// hide a small leak for long; 600 and 100 under a sanitizer, whose exact count of allocated
     /// bytes finds the same leak per cycle in a quarter of the cycles (each cycle costs three
     /// times as much there).
-    static let (cycles, warmup) = underSanitizer ? (600, 100) : (2000, 200)
+    static let (cycles, warmup) = Sanitizer.isActive ? (600, 100) : (2000, 200)
 
     @Test(
         "2,000 cycles keep file descriptors exactly flat and memory within 4 MiB after a warm-up (600 cycles and 320 KiB allocated under a sanitizer)",
@@ -72,7 +68,7 @@ struct CycleSoakTests {
             environment: environment)
         let report = try JSONDecoder().decode(Report.self, from: Data(output.utf8))
         #expect(report.cycles == Self.cycles)
-        #expect((report.allocated_kib_end != nil) == Self.underSanitizer, "the helper is built as this suite is")
+        #expect((report.allocated_kib_end != nil) == Sanitizer.isActive, "the helper is built as this suite is")
         #expect(
             report.fds_end == report.fds_after_warmup,
             "open descriptors went from \(report.fds_after_warmup) to \(report.fds_end)")

@@ -1,0 +1,16 @@
+// Whether the suite runs under a sanitizer (`make test-tsan`, `make test-asan`), for the tests
+// whose measure a sanitizer changes.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The sanitizer runtime this process carries, if any. The executables the tests run are built
+/// in the same build directory with the same sanitizer (`Repository.builtExecutable`).
+package enum Sanitizer {
+    /// Whether AddressSanitizer's or ThreadSanitizer's runtime is linked in: both define the
+    /// common allocator's count, which the dynamic linker then finds. Under either, a process's
+    /// resident memory is mostly the sanitizer's (ThreadSanitizer's shadow of every byte
+    /// touched, AddressSanitizer's quarantine of freed blocks), not what FrameSeek holds.
+    package static let isActive = dlsym(nil, "__sanitizer_get_current_allocated_bytes") != nil
+}
