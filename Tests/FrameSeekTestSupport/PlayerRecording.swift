@@ -22,6 +22,39 @@ package struct TimedOut: Error, CustomStringConvertible {
 /// reports a deadlock that is not there.
 package let deadlockGuard: Duration = .seconds(180)
 
+/// A wait's bound, counted in time the waiting task got to run. Between two of its checks at
+/// most `stallAllowance` counts: a longer gap is the machine stalling the task (the test run's
+/// threads all blocked in other tests' child processes), which is not the awaited work's delay.
+/// A guard on wall time alone tripped when a stall outlasted it: the waiter woke past its
+/// deadline and gave up before the work it waited for, stalled as long, had run once.
+package struct WaitBudget {
+    package static let stallAllowance: Duration = .milliseconds(100)
+    private let clock = ContinuousClock()
+    private let limit: Duration
+    private var waited: Duration = .zero
+    private var lastCheck: ContinuousClock.Instant
+
+    package init(_ limit: Duration) {
+        self.limit = limit
+        lastCheck = clock.now
+    }
+
+    /// Counts the time since the last check; true once the bound is spent.
+    package mutating func isSpent() -> Bool {
+        let now = clock.now
+        waited += min(now - lastCheck, Self.stallAllowance)
+        lastCheck = now
+        return waited > limit
+    }
+
+    /// Sleeps until `limit` is spent, counted as `isSpent()` counts, or until `isWaiting` no
+    /// longer holds: a timer for a wait that something else may end first.
+    static func sleep(_ limit: Duration, while isWaiting: () -> Bool) async {
+        var budget = WaitBudget(limit)
+        while isWaiting(), !budget.isSpent(), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+}
+
 /// Runs `body` in a task of its own and returns its value, or throws `TimedOut` after
 /// `timeout`. A body that never ends (a deadlock) is left behind rather than awaited, so the
 /// test fails instead of hanging.
@@ -37,7 +70,7 @@ package func withDeadline<T: Sendable>(
             slot.take()?.resume(returning: value)
         }
         Task {
-            try? await Task.sleep(for: timeout)
+            await WaitBudget.sleep(timeout) { slot.isFilled }
             if let pending = slot.take() {
                 work.cancel()
                 pending.resume(throwing: TimedOut(what: what))
@@ -52,6 +85,8 @@ package final class ContinuationSlot<T: Sendable>: Sendable {
     private let slot = Locked<CheckedContinuation<T, any Error>?>(nil)
     package func fill(_ continuation: CheckedContinuation<T, any Error>) { slot.withLock { $0 = continuation } }
     package func take() -> CheckedContinuation<T, any Error>? { slot.withLock { $0.take() } }
+    /// Whether the continuation is there for the taking.
+    package var isFilled: Bool { slot.withLock { $0 != nil } }
 }
 
 /// A serial callback queue that can tell whether code runs on it.
@@ -172,7 +207,7 @@ package final class EventLog: Sendable {
             }
             guard let id else { return continuation.resume() }
             Task { [weak self] in
-                try? await Task.sleep(for: timeout)
+                await WaitBudget.sleep(timeout) { self?.state.withLock { s in s.waiters.contains { $0.id == id } } ?? false }
                 let expired = self?.state.withLock { s -> Waiter? in
                     guard let i = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
                     return s.waiters.remove(at: i)
@@ -247,14 +282,16 @@ extension SeekOutcome {
     package var summary: String { interruption.map(\.rawValue) ?? "landed \(frameIndex ?? -1)" }
 }
 
-/// Returns once `condition` holds, yielding between checks; throws `TimedOut` after `timeout`.
+/// Returns once `condition` holds, checking every millisecond; throws `TimedOut` after `timeout`
+/// (`WaitBudget`).
 /// For states that no event announces (the synchronous part of an async call having run).
 package func waitUntil(_ what: String, timeout: Duration = deadlockGuard, _ condition: () -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
+    var budget = WaitBudget(timeout)
     while !condition() {
-        if clock.now > deadline { throw TimedOut(what: what) }
-        await Task.yield()
+        if budget.isSpent() { throw TimedOut(what: what) }
+        // A sleep rather than a yield: the awaited work may need this thread, and a spinning
+        // waiter takes a core from the other tests.
+        try await Task.sleep(for: .milliseconds(1))
     }
 }
 
