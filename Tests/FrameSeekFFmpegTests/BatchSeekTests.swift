@@ -192,3 +192,68 @@ struct BatchDecodersTests {
             context: "\(fixture.id) seek after a refused batch")
     }
 }
+
+/// A batch's `each` may use the engine it is handed: a forward step there decodes the next one
+/// ahead on another thread (`DecodeAhead`), which the batch's next landing must stop first, and
+/// the picture read in the next `each` is that landing's, not the step's.
+@Suite("Batch seeks whose each steps", .ffmpegLog)
+struct BatchEachStepsTests {
+    /// What `each` saw: the landing's picture, then the frame and picture a step from it landed on.
+    struct Seen: Sendable {
+        let landedMD5: String?
+        let stepFrame: Int?
+        let stepMD5: String?
+    }
+
+    /// Targets three frames apart over the whole long-GOP clip, so that every landing
+    /// decodes on from the one before, as the step's decoder does too.
+    static func targets(_ oracle: Oracle) -> [Int] { Array(stride(from: 1, to: oracle.count - 2, by: 3)) }
+
+    /// Steps forward once from the landed frame, reading the landed picture before and after.
+    static func seeStep(on engine: FFmpegEngine) throws -> Seen {
+        let landedMD5 = try engine.landedPicture()?.md5
+        let step = engine.step(.forward)
+        return Seen(landedMD5: landedMD5, stepFrame: step.frame?.index, stepMD5: try engine.landedPicture()?.md5)
+    }
+
+    static func check(_ seen: [Seen], landed: [Int], indices: [Int], oracle: Oracle, context: String) throws {
+        let md5s = try #require(oracle.md5s)
+        #expect(landed == indices, "\(context): ffprobe's frames")
+        for (position, (seen, index)) in zip(seen, indices).enumerated() {
+            #expect(seen.landedMD5 == md5s[index], "\(context) target #\(position) (frame \(index)): the landing's picture")
+            #expect(seen.stepFrame == index + 1, "\(context) target #\(position): the step from it")
+            #expect(seen.stepMD5 == md5s[index + 1], "\(context) target #\(position): the step's picture")
+        }
+    }
+
+    @Test("A batch whose each steps forward lands every target with framemd5's pixels, and each step after it")
+    func eachSteps() throws {
+        let fixture = try #require(FixtureCatalog.fixture(FrameStepTests.longGOP))
+        let oracle = try Oracle(fixture)
+        let indices = Self.targets(oracle)
+        let engine = try openEngine(fixture)
+        var seen = [Seen?](repeating: nil, count: indices.count)
+        let landings = try engine.seek(to: indices.map(oracle.middle), precision: .exact) { position, _ in
+            seen[position] = try Self.seeStep(on: engine)
+        }
+        try Self.check(seen.map { $0! }, landed: landings.map(\.frame.index), indices: indices, oracle: oracle, context: fixture.id)
+        #expect(engine.stepsDecodedAhead == 0, "no step decoded ahead is taken: the batch lands elsewhere after each")
+    }
+
+    @Test("Split between decoders, a batch whose each steps forward on its decoder lands every target with framemd5's pixels")
+    func eachStepsOnItsDecoder() throws {
+        let fixture = try #require(FixtureCatalog.fixture(FrameStepTests.longGOP))
+        let oracle = try Oracle(fixture)
+        // Several runs, one per GOP, so that a second decoder lands some of them.
+        let indices = oracle.keyframes.flatMap { keyframe in [keyframe + 4, keyframe + 7] }.filter { $0 < oracle.lastIndex }
+        let engine = try openEngine(fixture)
+        // The other decoder then lands the run between the first and the last.
+        engine.leaveBatchRunsToHelpers()
+        let landed = try engine.seek(to: indices.map(oracle.middle), precision: .exact, decoders: 2) { _, _, decoder in
+            try Self.seeStep(on: decoder)
+        }
+        try Self.check(
+            landed.map(\.output), landed: landed.map(\.landing.frame.index), indices: indices, oracle: oracle,
+            context: "\(fixture.id), 2 decoders")
+    }
+}

@@ -92,7 +92,7 @@ final class BatchDecoders {
     ) throws -> [BatchLanded<Output>] {
         var landed: [BatchLanded<Output>] = []
         landed.reserveCapacity(run.count)
-        try ForwardPass(executor: engine.executor).land(run, of: plans, interruption: interruption, startingFresh: startingFresh) {
+        try ForwardPass(engine: engine).land(run, of: plans, interruption: interruption, startingFresh: startingFresh) {
             position, landing in
             landed.append(BatchLanded(position: position, landing: landing, output: try each(position, landing, engine)))
         }

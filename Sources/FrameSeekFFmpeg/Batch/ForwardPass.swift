@@ -1,15 +1,18 @@
 import FrameSeekCore
 
-/// A batch's landings on one `LandingExecutor`, in one forward pass: the plans sorted by
-/// frame, each frame landed once however many plans land on it.
+/// A batch's landings on one engine's `LandingExecutor`, in one forward pass: the plans sorted
+/// by frame, each frame landed once however many plans land on it.
 ///
 /// A target in the GOP the decoder stands in decodes on from the previous landing, skipping
 /// the non-reference frames between the two, and a target in another GOP starts from its
 /// keyframe (or from a decoder parked in it), so a sorted batch costs one forward pass per run
 /// of GOPs.
 struct ForwardPass {
-    /// Lands the pass.
-    let executor: LandingExecutor
+    /// Lands the pass, reached anew for every landing (`FFmpegEngine.executorForBatch`): `each`
+    /// may step on the engine, which decodes the next step ahead on another thread, and the
+    /// pass must neither land beside that thread nor leave the engine reading its pictures from
+    /// that step (`DecodeAhead.standing`).
+    let engine: FFmpegEngine
 
     /// The positions of `plans` in the order a forward pass lands them: by frame, and for one
     /// frame in the caller's order, so a repeated frame is decoded for its first target.
@@ -41,9 +44,10 @@ struct ForwardPass {
         _ order: [Int], of plans: [LandingPlan], interruption: SeekInterruptionFlag?, startingFresh: Bool = false,
         each: (_ position: Int, _ landing: SeekLanding) throws -> Void
     ) throws {
-        if startingFresh { executor.forgetActivePosition() }
+        if startingFresh { engine.executorForBatch.forgetActivePosition() }
         var previous: SeekLanding?
         for position in order {
+            let executor = engine.executorForBatch
             let plan = plans[position]
             let landing: SeekLanding
             // A repeat is the frame still landed, unless `each` landed elsewhere meanwhile.

@@ -42,12 +42,21 @@ extension FFmpegEngine {
     ) throws -> [SeekLanding] {
         decodeAhead.abandon()
         var landings = [SeekLanding?](repeating: nil, count: plans.count)
-        try ForwardPass(executor: executor).land(ForwardPass.landingOrder(of: plans), of: plans, interruption: interruption) {
+        try ForwardPass(engine: self).land(ForwardPass.landingOrder(of: plans), of: plans, interruption: interruption) {
             position, landing in
             try each(position, landing)
             landings[position] = landing
         }
         return landings.map { $0! }
+    }
+
+    /// The executor for a batch's next landing. A forward step that the batch's `each` took may
+    /// be decoding the next one ahead (`DecodeAhead`), which the batch, landing elsewhere, does
+    /// not want: it is stopped where it retries over damage and waited for, so that the
+    /// executor is this thread's alone and the landed picture is the landing's again.
+    var executorForBatch: LandingExecutor {
+        decodeAhead.abandon()
+        return executor
     }
 
     /// The decoders a batch uses by default: one per core, at most two. Each decodes whole GOP

@@ -167,7 +167,9 @@ public final class FFmpegEngine: PlaybackEngine {
     /// Reached through `executor`, which waits for a step decoded ahead.
     private let landingExecutor: LandingExecutor
     /// The executor, once no step is being decoded ahead on another thread (`DecodeAhead`):
-    /// every use of it waits here, so only one thread ever touches it.
+    /// every use of it waits here, so only one thread ever touches it. So nothing holds it
+    /// across a call that may step on the engine, which starts that thread again: a batch
+    /// reaches it anew after each `each` (`executorForBatch`).
     var executor: LandingExecutor {
         decodeAhead.finish()
         return landingExecutor

@@ -114,9 +114,12 @@ extension DecodeAhead {
     ///
     /// `@unchecked Sendable`: between `DecodeAhead.start` handing it to the worker and
     /// `finish()` returning from `done.wait()`, only the worker touches `executor`, and the
-    /// engine's thread does not: the engine reaches its executor only through `finish()`. The
-    /// worker's last act is storing `result` under its lock, which `finish()` reads under the
-    /// same lock after the wait: everything the worker did comes before the engine's next use.
+    /// engine's thread does not: the engine reaches its executor only through `finish()`
+    /// (`FFmpegEngine.executor`), and nothing holds the executor across a call that may step,
+    /// which starts a worker (a batch reaches it anew after each `each`,
+    /// `FFmpegEngine.executorForBatch`). The worker's last act is storing `result` under its
+    /// lock, which `finish()` reads under the same lock after the wait: everything the worker
+    /// did comes before the engine's next use.
     fileprivate final class Work: @unchecked Sendable {
         let executor: LandingExecutor
         let from: Int

@@ -20,8 +20,9 @@ struct ForwardStepPass<Output: Sendable> {
         from start: Int, repeats: Int, decoders: Int,
         delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
     ) throws {
-        let executor = engine.executor
-        let table = executor.table
+        // `each` may step on the engine, which decodes ahead on another thread: the executor is
+        // reached anew after it (`FFmpegEngine.executorForBatch`), never held across it.
+        let table = engine.executor.table
         var destinations: [(index: Int, moved: Int)] = []
         var edge: FrameStepUnavailableReason?
         var current = start
@@ -62,7 +63,7 @@ struct ForwardStepPass<Output: Sendable> {
         if let edge {
             let report = FrameStepReport(
                 result: .unavailable(edge), direction: .forward, requestedCount: count, framesStepped: 0,
-                frame: executor.landedFrameIndex.map { table.frames[$0] }, framesDecoded: 0, latency: .zero)
+                frame: engine.executorForBatch.landedFrameIndex.map { table.frames[$0] }, framesDecoded: 0, latency: .zero)
             try delivered(report, try each(done, report, engine))
         }
     }
@@ -73,10 +74,9 @@ struct ForwardStepPass<Output: Sendable> {
         from start: Int, repeats: Int, firstOrdinal: Int,
         delivered: (_ report: FrameStepReport, _ output: Output) throws -> Void
     ) throws {
-        let loop = FrameStepLoop(executor: engine.executor)
         var current = start
         for ordinal in firstOrdinal..<(firstOrdinal + max(0, repeats)) {
-            let report = loop.step(.forward, count: count, from: current)
+            let report = FrameStepLoop(executor: engine.executorForBatch).step(.forward, count: count, from: current)
             try delivered(report, try each(ordinal, report, engine))
             guard report.result.didStep, let frame = report.frame else { return }
             current = frame.index
