@@ -160,8 +160,12 @@ struct DecoderPool {
     var reads: MediaReads { slots.reduce(retiredReads) { $0 + $1.demuxer.reads } }
 
     /// The slot used longest ago, preferring one that stands nowhere (its position lost).
-    var leastRecentlyUsed: DecoderSlot {
-        slots.first { $0.position == nil } ?? slots.min { $0.lastUse < $1.lastUse }!
+    var leastRecentlyUsed: DecoderSlot { Self.leastRecentlyUsed(of: slots) }
+
+    /// The slot of `candidates` (not empty) used longest ago, preferring one that stands nowhere:
+    /// the one to reposition, or to close.
+    private static func leastRecentlyUsed(of candidates: [DecoderSlot]) -> DecoderSlot {
+        candidates.first { $0.position == nil } ?? candidates.min { $0.lastUse < $1.lastUse }!
     }
 
     /// Makes `slot` the decoder that lands now.
@@ -239,8 +243,7 @@ struct DecoderPool {
         active.holdings.update(decoder: active.decoder, demuxer: active.demuxer)
         var held = heldBytes
         while held > boundBytes, slots.count > 1 {
-            let parked = slots.filter { $0 !== active }
-            let closing = parked.first { $0.position == nil } ?? parked.min { $0.lastUse < $1.lastUse }!
+            let closing = Self.leastRecentlyUsed(of: slots.filter { $0 !== active })
             held -= closing.holdings.heldBytes
             retiredReads = retiredReads + closing.demuxer.reads
             slots.removeAll { $0 === closing }
