@@ -26,24 +26,27 @@ final class EngineHost: Sendable {
     /// current. `install` runs on the queue with the new engine (to read what the player keeps
     /// of it) before anything queued behind the load, so a seek queued behind the load sees the
     /// player's state for the new item, never the old one; it returns false when a later load or
-    /// a close overtook this one, and the engine is then dropped.
+    /// a close overtook this one, and the engine is then dropped. Returns whether the engine
+    /// was installed: a load overtaken that way opened its file, but its item never became
+    /// current, and the caller must not act as if it had (play it, report it).
     func load(
         _ url: URL, with factory: @escaping PlaybackEngineFactory,
         install: @escaping @Sendable (any PlaybackEngine) -> Bool
-    ) async throws(MediaError) {
-        let result = await confined.perform { engine -> Result<Void, MediaError> in
+    ) async throws(MediaError) -> Bool {
+        let result = await confined.perform { engine -> Result<Bool, MediaError> in
             do throws(MediaError) {
                 let opened = try factory(url)
                 // Only an item the player accepted becomes the engine: a load overtaken by a
                 // later load or a close must not leave its engine serving the item the player
                 // kept (a later load that fails keeps the previous item, and its engine).
-                if install(opened) { engine = opened }
-                return .success(())
+                guard install(opened) else { return .success(false) }
+                engine = opened
+                return .success(true)
             } catch {
                 return .failure(error)
             }
         }
-        try result.get()
+        return try result.get()
     }
 
     /// Drops the engine (closing its files) on the engine's queue.

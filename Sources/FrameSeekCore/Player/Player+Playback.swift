@@ -33,9 +33,10 @@ extension Player {
         scheduleTick(of: id, after: .zero)
     }
 
-    /// Stops playback; the playhead stays on the frame shown. Does nothing when paused.
+    /// Stops playback; the playhead stays on the frame shown. Does nothing when paused. During a
+    /// playlist advance, the next item does not start playing either.
     public func pause() {
-        machine.apply { s, events in s.stopPlaying(into: &events) }
+        machine.apply { s, events in s.pause(into: &events) }
     }
 
     /// The playback rate: 0 while paused.

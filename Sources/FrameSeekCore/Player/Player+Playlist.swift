@@ -10,10 +10,7 @@ extension Player {
     ///
     /// - Throws: the `MediaError` of the first item's load.
     public func setPlaylist(_ items: [URL]) async throws(MediaError) {
-        machine.update { s in
-            s.playlist = items
-            s.playlistIndex = nil
-        }
+        machine.update { $0.replacePlaylist(with: items) }
         try await advanceToNextItem()
     }
 
@@ -26,36 +23,54 @@ extension Player {
     /// Loads the next item of the playlist; playback listeners hear `onItemChanged(from:to:)`
     /// first, then the old item's `onItemEnding` and the new item's `onItemLoaded`. Returns the
     /// new item, or nil (changing nothing) past the last one. When the player was playing, it
-    /// plays the new item at the same rate.
+    /// plays the new item at the same rate, unless `pause()`, `play(rate:)`, `close()` or
+    /// another `load()` came while it opened.
+    ///
+    /// Returns nil too when a later `load()`, `close()` or advance overtook this one before its
+    /// item was installed: that item never became current and nothing plays. The playlist
+    /// still moved on to it, as after a failed load.
     ///
     /// - Throws: the `MediaError` of the load; the playlist still moved on, so another call
     ///   skips the item that failed.
     @discardableResult
     public func advanceToNextItem() async throws(MediaError) -> URL? {
-        let moved = machine.apply { s, events -> (URL, Double?)? in
-            let next = (s.playlistIndex ?? -1) + 1
-            guard next < s.playlist.count else { return nil }
-            let old = s.playlistIndex.map { s.playlist[$0] }
-            s.playlistIndex = next
-            events.append(.itemChanged(from: old, to: s.playlist[next]))
-            return (s.playlist[next], s.playback?.rate)
+        try await advance(afterEnd: nil)
+    }
+
+    /// Moves the playlist on and loads its next item; returns it, or nil when there was none or
+    /// the load was overtaken. Playback resumes on it as `PlayerState.moveToNextItem` registered.
+    private func advance(afterEnd: AdvanceAfterEnd?) async throws(MediaError) -> URL? {
+        let moved = machine.apply { s, events in s.moveToNextItem(afterEnd: afterEnd, into: &events) }
+        guard let moved else { return nil }
+        let installed: UInt64?
+        do {
+            installed = try await loadItem(moved.url)
+        } catch {
+            resume(moved.resume, installed: nil)
+            throw error
         }
-        guard let (url, rate) = moved else { return nil }
-        try await load(url)
-        if let rate { try? play(rate: rate) }
-        return url
+        resume(moved.resume, installed: installed)
+        return installed == nil ? nil : moved.url
+    }
+
+    /// Starts the playback an advance registered as `token`, if it still stands, on the item
+    /// its load made current as `installed`.
+    private func resume(_ token: UInt64, installed: UInt64?) {
+        let now = clock.now()
+        let id = machine.update { $0.makeID() }
+        let started = machine.apply { s, events in
+            s.resumeAfterAdvance(token, installed: installed, id: id, now: now, into: &events)
+        }
+        if started { scheduleTick(of: id, after: .zero) }
     }
 
     /// Playback reached the end of `identity`'s item: the next playlist item plays at `rate`,
-    /// unless the item changed meanwhile or it was the last.
+    /// unless the item changed meanwhile or it was the last, and unless `pause()`,
+    /// `play(rate:)`, `close()` or a load came before it is installed.
     func advanceAfterEnd(of identity: ItemIdentity, playingAt rate: Double) {
-        let hasNext = machine.read { s in
-            s.item?.identity == identity && (s.playlistIndex.map { $0 + 1 < s.playlist.count } ?? false)
-        }
-        guard hasNext else { return }
+        guard let afterEnd = machine.update({ $0.registerAdvance(afterEndOf: identity, playingAt: rate) }) else { return }
         Task { [weak self] in
-            guard let self, (try? await self.advanceToNextItem()) != nil else { return }
-            try? self.play(rate: rate)
+            _ = try? await self?.advance(afterEnd: afterEnd)
         }
     }
 }

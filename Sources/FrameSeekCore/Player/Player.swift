@@ -56,6 +56,12 @@ public final class Player: Sendable {
     /// shown or reported first. A start outside the item, or non-numeric, is ignored.
     /// Playback stops; call `play(rate:)` again on the new item.
     public func load(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) {
+        _ = try await loadItem(url, startingAt: start)
+    }
+
+    /// `load(_:startingAt:)`, returning the load's generation when its item was installed, nil
+    /// when a later `load()` or `close()` overtook it (the item never became current).
+    func loadItem(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) -> UInt64? {
         let generation = machine.apply { s, events in s.beginLoad(into: &events) }
         let machine = self.machine
         // When the engine's open begins on its queue, which may be busy: RFC 8216 6.3.4 times the
@@ -67,7 +73,7 @@ public final class Player: Sendable {
             return try factory(url)
         }
         do {
-            try await host.load(url, with: timedFactory) { engine in
+            let installed = try await host.load(url, with: timedFactory) { engine in
                 let item = LoadedItem(engine, generation: generation)
                 let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
                 guard
@@ -79,6 +85,7 @@ public final class Player: Sendable {
                     of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay, from: started.withLock { $0 })
                 return true
             }
+            return installed ? generation : nil
         } catch {
             machine.apply { s, events in s.loadFailed(generation: generation, into: &events) }
             throw error

@@ -47,9 +47,11 @@ extension PlayerState {
     /// The default interval of `onTimeUpdate` during playback: 0.1 s of media time.
     static let defaultTimeUpdateInterval = MediaTime(value: 1, timescale: 10)
 
-    /// `play(rate:)`: a new session from the playhead (replacing any running one).
+    /// `play(rate:)`: a new session from the playhead (replacing any running one). The user's
+    /// rate wins over the one a playlist advance would resume at.
     mutating func startPlaying(id: UInt64, rate: Double, now: Duration, into events: inout [PlayerEmission]) -> Bool {
         guard item != nil, !loading else { return false }
+        pendingResume = nil
         playback = PlaybackSession(
             id: id, rate: rate, anchorClock: now, anchorMedia: playhead,
             nextTimeUpdate: playhead + timeUpdateInterval)

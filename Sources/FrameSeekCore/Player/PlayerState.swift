@@ -65,6 +65,9 @@ struct PlayerState: Sendable {
     /// The items of `setPlaylist(_:)`, and which one is current.
     var playlist: [URL] = []
     var playlistIndex: Int?
+    /// Playback a playlist advance resumes on the next item once it is installed, withdrawn by
+    /// the user's `pause()`, `play(rate:)` or `close()` meanwhile.
+    var pendingResume: PendingResume?
     private var lastID: UInt64 = 0
 
     /// A fresh id for a seek or a step.
@@ -363,6 +366,7 @@ extension PlayerState {
     /// `close()`: every seek and step ends now (invariant 5) and the item goes.
     mutating func close(into events: inout [PlayerEmission]) {
         endItem(into: &events)
+        pendingResume = nil
         generation &+= 1
         loading = false
         item = nil

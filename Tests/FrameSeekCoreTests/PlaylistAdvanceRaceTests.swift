@@ -1,0 +1,79 @@
+// A playlist advance whose next item is still opening when the user pauses, or when a later
+// load overtakes it. The engine's queue is held (suspended) so the pause or the other load
+// registers while the advance's load waits for the engine: no sleeps, one ordering, forced.
+
+import Foundation
+@testable import FrameSeekCore
+import FrameSeekTestSupport
+import Testing
+
+@Suite("Player: a playlist advance raced by pause() or another load")
+struct PlaylistAdvanceRaceTests {
+    /// A playing harness on the playlist `[300 frames, 240 frames]`, first item current.
+    private static func playingPlaylist() async throws -> PlaybackHarness {
+        let h = PlaybackHarness()
+        try await h.player.setPlaylist([PlaybackHarness.media(300), PlaybackHarness.media(240)])
+        try await h.play()
+        #expect(h.player.isPlaying)
+        return h
+    }
+
+    @Test("pause() while the next item opens: the next item does not play")
+    func pauseDuringAdvance() async throws {
+        let h = try await Self.playingPlaylist()
+        defer { h.gate.open() }
+        let before = h.player.machine.read(\.generation)
+        h.player.host.queue.suspend()
+        let advancing = Task { try await h.player.advanceToNextItem() }
+        try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
+        h.player.pause()
+        h.player.host.queue.resume()
+        let advanced = try await withDeadline("the advance") { await advancing.result }.get()
+        await h.settle()
+
+        #expect(advanced == PlaybackHarness.media(240))
+        #expect(h.player.media?.path == PlaybackHarness.media(240).path)
+        #expect(!h.player.isPlaying, "paused while the next item opened, yet it plays")
+    }
+
+    @Test("An advance overtaken by load(C) returns nil and does not play C")
+    func advanceOvertakenByLoad() async throws {
+        let h = try await Self.playingPlaylist()
+        defer { h.gate.open() }
+        let before = h.player.machine.read(\.generation)
+        let other = PlaybackHarness.media(120)
+        h.player.host.queue.suspend()
+        let advancing = Task { try await h.player.advanceToNextItem() }
+        try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
+        let loading = Task { try await h.player.load(other) }
+        try await waitUntil("load(C) registered") { h.player.machine.read(\.generation) == before + 2 }
+        h.player.host.queue.resume()
+        let advanced = try await withDeadline("the advance") { await advancing.result }.get()
+        try await loading.value
+        await h.settle()
+
+        #expect(advanced == nil, "the advance's item was never installed, yet it was returned")
+        #expect(h.player.media?.path == other.path)
+        #expect(!h.player.isPlaying, "load(C) stops playback; the overtaken advance must not restart it")
+        #expect(h.player.playlistIndex == 1, "the playlist moved on, as after a failed load")
+    }
+
+    @Test("pause() while the item after an end opens: it does not play")
+    func pauseDuringAdvanceAfterEnd() async throws {
+        let h = try await Self.playingPlaylist()
+        defer { h.gate.open() }
+        let before = h.player.machine.read(\.generation)
+        let first = try #require(h.player.machine.read(\.item?.identity))
+        h.player.host.queue.suspend()
+        // What a tick's commit does on reaching the end of the first item at rate 1.
+        h.player.advanceAfterEnd(of: first, playingAt: 1)
+        try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
+        h.player.pause()
+        h.player.host.queue.resume()
+        try await waitUntil("the next item installed") { h.player.machine.read { $0.item?.identity != first && !$0.loading } }
+        await h.settle()
+
+        #expect(h.player.media?.path == PlaybackHarness.media(240).path)
+        #expect(!h.player.isPlaying, "paused while the next item opened, yet it plays")
+    }
+}
