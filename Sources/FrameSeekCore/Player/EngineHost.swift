@@ -6,6 +6,10 @@ import Foundation
 public typealias PlaybackEngineFactory = @Sendable (URL) throws(MediaError) -> any PlaybackEngine
 
 /// The one place a player's engine is touched: the engine confined to a serial queue.
+///
+/// Queuing a job never blocks, so the player queues each one inside the transition that calls
+/// for it, under the player's lock. The queue then runs jobs
+/// in the order of their transitions (`PlayerState` invariant 11).
 final class EngineHost: Sendable {
     private let confined = QueueConfined<(any PlaybackEngine)?>(nil, label: "frameseek.engine")
 
@@ -22,36 +26,41 @@ final class EngineHost: Sendable {
         await confined.perform { engine in engine.map(body) }
     }
 
-    /// Opens `url` with `factory` on the engine's queue and, when `install` accepts it, makes it
-    /// current. `install` runs on the queue with the new engine (to read what the player keeps
-    /// of it) before anything queued behind the load, so a seek queued behind the load sees the
-    /// player's state for the new item, never the old one; it returns false when a later load or
-    /// a close overtook this one, and the engine is then dropped. Returns whether the engine
-    /// was installed: a load overtaken that way opened its file, but its item never became
-    /// current, and the caller must not act as if it had (play it, report it).
-    func load(
+    /// Queues the open of `url` with `factory` on the engine's queue and returns; `opened`
+    /// gets the outcome there. When `install` accepts the new engine it becomes current.
+    /// `install` runs on the queue with the new engine (to read what the player keeps of it)
+    /// before anything queued behind the load, so a seek queued behind the load sees the
+    /// player's state for the new item, never the old one; it returns false when a later load
+    /// or a close overtook this one, and the engine is then dropped. The outcome says whether
+    /// the engine was installed: a load overtaken that way opened its file, but its item never
+    /// became current, and the caller must not act as if it had (play it, report it).
+    func scheduleLoad(
         _ url: URL, with factory: @escaping PlaybackEngineFactory,
-        install: @escaping @Sendable (any PlaybackEngine) -> Bool
-    ) async throws(MediaError) -> Bool {
-        let result = await confined.perform { engine -> Result<Bool, MediaError> in
+        install: @escaping @Sendable (any PlaybackEngine) -> Bool,
+        opened: @escaping @Sendable (Result<Bool, MediaError>) -> Void
+    ) {
+        confined.schedule { engine in
             do throws(MediaError) {
-                let opened = try factory(url)
+                let candidate = try factory(url)
                 // Only an item the player accepted becomes the engine: a load overtaken by a
                 // later load or a close must not leave its engine serving the item the player
                 // kept (a later load that fails keeps the previous item, and its engine).
-                guard install(opened) else { return .success(false) }
-                engine = opened
-                return .success(true)
+                guard install(candidate) else { return opened(.success(false)) }
+                engine = candidate
+                opened(.success(true))
             } catch {
-                return .failure(error)
+                opened(.failure(error))
             }
         }
-        return try result.get()
     }
 
-    /// Drops the engine (closing its files) on the engine's queue.
-    func unload() async {
-        await confined.perform { engine in engine = nil }
+    /// Queues dropping the engine (closing its files) on the engine's queue and returns;
+    /// `done` runs there once it is dropped.
+    func scheduleUnload(done: @escaping @Sendable () -> Void) {
+        confined.schedule { engine in
+            engine = nil
+            done()
+        }
     }
 }
 

@@ -61,11 +61,13 @@ extension Player {
         resolve: (PlayerState, inout [PlayerEmission]) -> MediaTime?
     ) {
         let started = ContinuousClock.now
-        let registration = machine.apply { s, events -> PlayerState.Registration? in
-            guard let time = resolve(s, &events) else { return nil }
-            return s.registerSeek(id: id, to: time, precision: precision, start: started, reply: reply, into: &events)
+        let host = self.host, machine = self.machine
+        machine.apply { s, events in
+            guard let time = resolve(s, &events) else { return }
+            let registration = s.registerSeek(id: id, to: time, precision: precision, start: started, reply: reply, into: &events)
+            // Queued in the seek's own transition (invariant 11).
+            if case .run(let seek) = registration { Self.run(seek, on: host, machine: machine) }
         }
-        if case .run(let seek) = registration { Self.run(seek, on: host, machine: machine) }
     }
 
     /// Runs `begin`, which starts seek `id` answering `continuation`, and waits for the answer;

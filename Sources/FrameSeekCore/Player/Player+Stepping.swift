@@ -16,16 +16,10 @@ extension Player {
     /// time updates tell where the step went.
     @discardableResult
     public func stepFrame(_ direction: FrameStepDirection, count: Int = 1) -> FrameStepResult {
-        let step = PendingStep(direction: direction, count: count, reply: .direct { _ in })
-        let (id, registration) = machine.apply { s, events in
-            let id = s.makeID()
-            return (id, s.registerStep(id: id, step, refusingFromTable: true, into: &events))
-        }
-        switch registration {
+        switch register(PendingStep(direction: direction, count: count, reply: .direct { _ in }), refusingFromTable: true) {
         case .answered(let result):
             return result
         case .queued(let predicted):
-            run(stepID: id, step)
             return .stepped(direction, landedMediaTime: predicted)
         }
     }
@@ -45,18 +39,25 @@ extension Player {
     /// `stepFrame` with where it went and what it cost.
     public func stepFrameReport(_ direction: FrameStepDirection, count: Int = 1) async -> FrameStepReport {
         await withCheckedContinuation { continuation in
-            let step = PendingStep(direction: direction, count: count, reply: .resume(continuation))
-            let (id, registration) = machine.apply { s, events in
-                let id = s.makeID()
-                return (id, s.registerStep(id: id, step, refusingFromTable: false, into: &events))
-            }
-            if case .queued = registration { run(stepID: id, step) }
+            register(PendingStep(direction: direction, count: count, reply: .resume(continuation)), refusingFromTable: false)
+        }
+    }
+
+    /// Registers `step` and, when it is not answered at once, queues it on the engine in the
+    /// same transition (invariant 11).
+    @discardableResult
+    private func register(_ step: PendingStep, refusingFromTable: Bool) -> PlayerState.StepRegistration {
+        let host = self.host, machine = self.machine
+        return machine.apply { s, events in
+            let id = s.makeID()
+            let registration = s.registerStep(id: id, step, refusingFromTable: refusingFromTable, into: &events)
+            if case .queued = registration { Self.run(stepID: id, step, on: host, machine: machine) }
+            return registration
         }
     }
 
     /// Queues registered step `id` on the engine and commits what it did.
-    private func run(stepID id: UInt64, _ step: PendingStep) {
-        let machine = self.machine
+    private static func run(stepID id: UInt64, _ step: PendingStep, on host: EngineHost, machine: PlayerStateMachine) {
         host.schedule { engine in
             guard let playhead = machine.read({ $0.stepToRun(id: id) }) else { return }
             let report =

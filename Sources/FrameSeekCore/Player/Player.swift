@@ -62,8 +62,7 @@ public final class Player: Sendable {
     /// `load(_:startingAt:)`, returning the load's generation when its item was installed, nil
     /// when a later `load()` or `close()` overtook it (the item never became current).
     func loadItem(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) -> UInt64? {
-        let generation = machine.apply { s, events in s.beginLoad(into: &events) }
-        let machine = self.machine
+        let machine = self.machine, host = self.host
         // When the engine's open begins on its queue, which may be busy: RFC 8216 6.3.4 times the
         // first reload from when the playlist's load began.
         let scheduler = reloadScheduler, factory = engineFactory
@@ -72,21 +71,32 @@ public final class Player: Sendable {
             started.withLock { $0 = scheduler.now }
             return try factory(url)
         }
-        do {
-            let installed = try await host.load(url, with: timedFactory) { engine in
-                let item = LoadedItem(engine, generation: generation)
-                let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
-                guard
-                    machine.apply({ s, events in
-                        s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
-                    })
-                else { return false }
-                self.scheduleReloads(
-                    of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay, from: started.withLock { $0 })
-                return true
+        let install = { @Sendable (generation: UInt64, engine: any PlaybackEngine) -> Bool in
+            let item = LoadedItem(engine, generation: generation)
+            let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
+            guard
+                machine.apply({ s, events in
+                    s.install(item, url: url, startingAt: landed, generation: generation, into: &events)
+                })
+            else { return false }
+            self.scheduleReloads(
+                of: item.identity, after: (engine as? any LivePlaybackEngine)?.reloadDelay, from: started.withLock { $0 })
+            return true
+        }
+        // The open is queued in the load's own transition (invariant 11): a seek registered
+        // after it runs after the open, on the new engine.
+        let (generation, opened) = await withCheckedContinuation { continuation in
+            machine.apply { s, events in
+                let generation = s.beginLoad(into: &events)
+                host.scheduleLoad(url, with: timedFactory, install: { install(generation, $0) }) {
+                    continuation.resume(returning: (generation, $0))
+                }
             }
+        }
+        switch opened {
+        case .success(let installed):
             return installed ? generation : nil
-        } catch {
+        case .failure(let error):
             machine.apply { s, events in s.loadFailed(generation: generation, into: &events) }
             throw error
         }
@@ -125,8 +135,15 @@ public final class Player: Sendable {
     /// Seeks in flight complete as `cancelled` and steps as `noCurrentItem` before this
     /// returns; no event of the closed item is emitted after it.
     public func close() async {
-        machine.apply { s, events in s.close(into: &events) }
-        await host.unload()
+        // The unload is queued in the close's own transition (invariant 11): a load begun after
+        // it opens after the unload, so its engine stays.
+        let host = self.host
+        await withCheckedContinuation { continuation in
+            machine.apply { s, events in
+                s.close(into: &events)
+                host.scheduleUnload { continuation.resume() }
+            }
+        }
     }
 
     /// Stops the seek in flight, which completes with `interruption == .cancelled`; the

@@ -40,6 +40,10 @@ import Foundation
 /// 10. Each installed item is announced once (`itemLoaded`) and its end once (`itemEnding`, in
 ///    the transition of the `close()` or `load()` that ends it, or again `itemLoaded` when that
 ///    load fails and the item stays), so a listener always knows which item the events are for.
+/// 11. The engine's queue runs jobs in the order of the transitions that called for them: a
+///    seek, a step, a load's open and a close's unload are queued inside their own transition,
+///    under the lock. So a seek registered after `load()` began runs on the new item's engine,
+///    and a `close()` that came before a `load()` never unloads that load's engine.
 struct PlayerState: Sendable {
     var item: LoadedItem?
     /// True from `load()`'s start until its item is installed: new seeks do not know the range.
@@ -258,7 +262,10 @@ extension PlayerState {
         into events: inout [PlayerEmission]
     ) -> StepRegistration {
         var step = step
-        var blocked: FrameStepUnavailableReason? = item == nil ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
+        // While a load is in progress the old item has ended (invariant 5) and the new one is
+        // not there yet to say where a step lands.
+        var blocked: FrameStepUnavailableReason? =
+            item == nil || loading ? .noCurrentItem : activeSeek != nil ? .seekInProgress : nil
         if blocked == nil, let item {
             switch item.stepDestination(from: stepOrigin(in: item), step.direction, count: max(1, step.count)) {
             case .success(let index)?: step.predictedTime = item.frameTable?.frames[index].time

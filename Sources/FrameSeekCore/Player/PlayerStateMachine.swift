@@ -31,7 +31,8 @@ enum PlayerEmission: Sendable {
 /// `apply` runs a transition and queues the events it returned before releasing the lock, so
 /// two transitions on two threads emit in the order they took the lock, and a serial callback
 /// queue keeps that order. Nothing else in the player takes a lock, so there is no lock order
-/// to get wrong.
+/// to get wrong. A transition may queue a job on the engine's queue, which never blocks, and
+/// never waits for one (`PlayerState` invariant 11).
 final class PlayerStateMachine: Sendable {
     private let state = Locked(PlayerState())
     /// The queue events and completion handlers run on.

@@ -108,18 +108,20 @@ public final class ScrubSession: Sendable {
         await endScrubbing(at: MediaTime(decimalSeconds: seconds), precision: precision)
     }
 
-    /// Moves the session to seeking and registers its seek in one transition, then queues the
-    /// seek on the engine.
+    /// Moves the session to seeking, registers its seek and queues it on the engine, in one
+    /// transition.
     private func startEnd(
         at time: MediaTime, precision: SeekPrecision,
         reply: (Int) -> Reply<SeekOutcome>
     ) -> PlayerState.ScrubEnd {
         let started = ContinuousClock.now
-        let end = machine.apply { s, events in
-            s.endScrub(id: s.makeID(), at: time, precision: precision, start: started, reply: reply, into: &events)
+        let host = self.host, machine = self.machine
+        return machine.apply { s, events in
+            let end = s.endScrub(id: s.makeID(), at: time, precision: precision, start: started, reply: reply, into: &events)
+            // Queued in the seek's own transition (PlayerState invariant 11).
+            if case .run(let seek) = end { Player.run(seek, on: host, machine: machine) }
+            return end
         }
-        if case .run(let seek) = end { Player.run(seek, on: host, machine: machine) }
-        return end
     }
 
     /// Where previews come from; nil (the default) means no previews.
