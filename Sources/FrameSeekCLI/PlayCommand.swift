@@ -98,7 +98,9 @@ enum PlayCommand: Subcommand {
             do {
                 try await player.load(url)
                 let start = player.currentTime
-                printer.event(start > .zero ? "resumed" : "started", time: start)
+                // On the callback queue, like every other event: a live reload's event may be
+                // printing there already, and lines must neither overlap nor reorder.
+                queue.async { printer.event(start > .zero ? "resumed" : "started", time: start) }
                 try player.play(rate: rate)
             } catch {
                 failure.withLock { $0 = error }
@@ -149,8 +151,8 @@ enum PlayCommand: Subcommand {
 final class PlayEventPrinter: SeekDelegate, SeekPrecisionListener, @unchecked Sendable {
     // `@unchecked Sendable` because `output` is a class with no lock of its own and `onEnd` is
     // set once after creation. Safe because every call comes on the player's one serial
-    // callback queue, except the opening `event` call, made before `play` starts, which cannot
-    // overlap those, and `onEnd` is set before playback starts.
+    // callback queue (the command queues its own events there too), and `onEnd` is set before
+    // the player is loaded.
     private let output: TextOutput
     private let json: Bool
     var onEnd: @Sendable () -> Void = {}
