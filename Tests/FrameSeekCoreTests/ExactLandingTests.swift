@@ -69,10 +69,16 @@ struct ExactLandingTests {
             stream: Stream(name: "30 fps, keyframes at 29/3 s and 10.4 s", step: 1000, count: 330, keys: [0, 290, 312]),
             targets: 9_999_999_995...10_000_000_005, before: (1, 3), after: (1, 2)),
         // No keyframe in the window: the frame covering `T - 1/3` lands, and 10 s - 1/3 s is a
-        // frame's start exactly.
+        // frame's start exactly. That catches a window start rounded down to the nanosecond.
         Case(
             stream: Stream(name: "30 fps, one keyframe", step: 1000, count: 330, keys: [0]),
-            targets: 9_999_999_995...10_000_000_005, before: (1, 3), after: (0, 1))
+            targets: 9_999_999_995...10_000_000_005, before: (1, 3), after: (0, 1)),
+        // The same, with the window starting 1/3 ns before frame 300 (10 s) at 10.333333333 s:
+        // rounded to the nearest nanosecond that start is 10 s, and frame 300 would land
+        // instead of 299.
+        Case(
+            stream: Stream(name: "30 fps, one keyframe, window 1/3 ns before a frame", step: 1000, count: 330, keys: [0]),
+            targets: 10_333_333_328...10_333_333_338, before: (1, 3), after: (0, 1))
     ]
 
     @Test("nanosecond targets land where exact arithmetic says, at window edges and ties", arguments: cases)
