@@ -66,7 +66,8 @@ struct PlaylistAdvanceRaceTests {
         let first = try #require(h.player.machine.read(\.item?.identity))
         h.player.host.queue.suspend()
         // What a tick's commit does on reaching the end of the first item at rate 1.
-        h.player.advanceAfterEnd(of: first, playingAt: 1)
+        let afterEnd = try #require(h.player.machine.update { $0.registerAdvance(afterEndOf: first, playingAt: 1) })
+        h.player.advance(afterEnd: afterEnd)
         try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
         h.player.pause()
         h.player.host.queue.resume()
@@ -76,4 +77,49 @@ struct PlaylistAdvanceRaceTests {
         #expect(h.player.media?.path == PlaybackHarness.media(240).path)
         #expect(!h.player.isPlaying, "paused while the next item opened, yet it plays")
     }
+
+    @Test("play(rate: 2) while the next item opens: it plays at 2 once loaded")
+    func playDuringAdvance() async throws {
+        let h = try await Self.playingPlaylist()
+        defer { h.gate.open() }
+        let before = h.player.machine.read(\.generation)
+        h.player.host.queue.suspend()
+        let advancing = Task { try await h.player.advanceToNextItem() }
+        try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
+        let played = Result { () throws(PlaybackError) in try h.player.play(rate: 2) }
+        h.player.host.queue.resume()
+        _ = try await withDeadline("the advance") { await advancing.result }.get()
+        await h.settle()
+
+        #expect((try? played.get()) != nil, "play(rate:) during the advance was refused: \(played)")
+        #expect(h.player.isPlaying && h.player.rate == 2, "playing \(h.player.isPlaying) at \(h.player.rate), want 2")
+    }
+
+    @Test("Next pressed as an item ends, many times: Next is never overtaken, and its item plays")
+    func userAdvanceRacingEndAdvance() async throws {
+        // A first item of 30 frames ends within the 1.2 s the clock moves.
+        let items = [PlaybackHarness.media(30), PlaybackHarness.media(240), PlaybackHarness.media(120)]
+        let h = PlaybackHarness()
+        defer { h.gate.open() }
+        var wrong: [String] = []
+        for round in 0..<Self.rounds {
+            try await h.player.setPlaylist(items)
+            try await h.play()
+            let ending = Task.detached { await h.advance(ms: 1200) }
+            let advanced = try await h.player.advanceToNextItem()
+            await ending.value
+            try await waitUntil("both advances settled") { h.player.machine.read { !$0.loading && $0.pendingResume == nil } }
+            await h.settle()
+            // Either the end's advance came first (then Next goes one further) or Next came
+            // first and the end's gave way: Next's own item is current, and plays.
+            if advanced == nil || h.player.media?.path != advanced?.path || !h.player.isPlaying {
+                wrong.append(
+                    "round \(round): Next gave \(advanced?.lastPathComponent ?? "nil"), current \(h.player.media?.path ?? "none"), playing \(h.player.isPlaying)"
+                )
+            }
+        }
+        #expect(wrong.count == 0, "\(wrong.count) of \(Self.rounds) rounds: \(wrong.first ?? "")")
+    }
+
+    static let rounds = 500
 }

@@ -21,16 +21,18 @@ extension Player {
     /// playback moves the playhead and playback goes on from where it landed. Calling this while
     /// playing changes the rate from the playhead.
     ///
+    /// While a playlist advance's next item opens and will resume playback, this sets the rate
+    /// it resumes at.
+    ///
     /// - Throws: `PlaybackError.invalidRate` for NaN, infinite, zero, negative rates or rates
-    ///   above `maximumRate`; `.noCurrentItem` when nothing is loaded (or a load is in progress).
+    ///   above `maximumRate`; `.noCurrentItem` when nothing is loaded (or a load is in progress,
+    ///   but for that advance's).
     public func play(rate: Double = 1) throws(PlaybackError) {
         guard rate.isFinite, rate > 0, rate <= Self.maximumRate else { throw .invalidRate(rate) }
         let now = clock.now()
         let id = machine.update { $0.makeID() }
-        guard machine.apply({ s, events in s.startPlaying(id: id, rate: rate, now: now, into: &events) }) else {
-            throw .noCurrentItem
-        }
-        scheduleTick(of: id, after: .zero)
+        let started = try machine.apply { s, events in s.play(id: id, rate: rate, now: now, into: &events) }.get()
+        if started { scheduleTick(of: id, after: .zero) }
     }
 
     /// Stops playback; the playhead stays on the frame shown. Does nothing when paused. During a
@@ -91,8 +93,8 @@ extension Player {
                         rate: machine.read { $0.playback?.rate ?? 1 }))
             case .stop:
                 break
-            case .ended(let rate):
-                advanceAfterEnd(of: identity, playingAt: rate)
+            case .ended(let next):
+                if let next { advance(afterEnd: next) }
             }
         }
     }

@@ -56,12 +56,21 @@ public final class Player: Sendable {
     /// shown or reported first. A start outside the item, or non-numeric, is ignored.
     /// Playback stops; call `play(rate:)` again on the new item.
     public func load(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) {
-        _ = try await loadItem(url, startingAt: start)
+        _ = try await load(startingAt: start, choosing: { _, _ in (url, ()) })?.outcome.get()
     }
 
-    /// `load(_:startingAt:)`, returning the load's generation when its item was installed, nil
-    /// when a later `load()` or `close()` overtook it (the item never became current).
-    func loadItem(_ url: URL, startingAt start: MediaTime? = nil) async throws(MediaError) -> UInt64? {
+    /// What came of a load: its generation when its item was installed, nil when a later
+    /// `load()` or `close()` overtook it (the item never became current), or the open's error.
+    typealias LoadOutcome = Result<UInt64?, MediaError>
+
+    /// Loads the URL `choose` picks, in the load's own transition, with whatever else it
+    /// changes there (a playlist's move to its next item), so no other call comes between the
+    /// choice and the load; nil (nothing loaded, nothing changed but what `choose` did) when it
+    /// picks none. Returns what `choose` returned, and the load's outcome.
+    func load<Choice: Sendable>(
+        startingAt start: MediaTime? = nil,
+        choosing choose: (inout PlayerState, inout [PlayerEmission]) -> (url: URL, choice: Choice)?
+    ) async -> (url: URL, choice: Choice, outcome: LoadOutcome)? {
         let machine = self.machine, host = self.host
         // When the engine's open begins on its queue, which may be busy: RFC 8216 6.3.4 times the
         // first reload from when the playlist's load began.
@@ -71,7 +80,7 @@ public final class Player: Sendable {
             started.withLock { $0 = scheduler.now }
             return try factory(url)
         }
-        let install = { @Sendable (generation: UInt64, engine: any PlaybackEngine) -> Bool in
+        let install = { @Sendable (url: URL, generation: UInt64, engine: any PlaybackEngine) -> Bool in
             let item = LoadedItem(engine, generation: generation)
             let landed = Self.land(engine, item, atStart: start ?? machine.read(\.startPositionProvider)?(url, item.duration))
             guard
@@ -84,21 +93,22 @@ public final class Player: Sendable {
             return true
         }
         // The open is queued in the load's own transition (invariant 11): a seek registered
-        // after it runs after the open, on the new engine.
-        let (generation, opened) = await withCheckedContinuation { continuation in
+        // after it runs after the open, on the new engine. A failed open is committed on the
+        // engine's queue too, before anything queued behind it.
+        return await withCheckedContinuation { continuation in
             machine.apply { s, events in
+                guard let (url, choice) = choose(&s, &events) else { return continuation.resume(returning: nil) }
                 let generation = s.beginLoad(into: &events)
-                host.scheduleLoad(url, with: timedFactory, install: { install(generation, $0) }) {
-                    continuation.resume(returning: (generation, $0))
+                host.scheduleLoad(url, with: timedFactory, install: { install(url, generation, $0) }) { opened in
+                    switch opened {
+                    case .success(let installed):
+                        continuation.resume(returning: (url, choice, .success(installed ? generation : nil)))
+                    case .failure(let error):
+                        machine.apply { s, events in s.loadFailed(generation: generation, into: &events) }
+                        continuation.resume(returning: (url, choice, .failure(error)))
+                    }
                 }
             }
-        }
-        switch opened {
-        case .success(let installed):
-            return installed ? generation : nil
-        case .failure(let error):
-            machine.apply { s, events in s.loadFailed(generation: generation, into: &events) }
-            throw error
         }
     }
 

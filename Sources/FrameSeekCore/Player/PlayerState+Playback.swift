@@ -27,8 +27,9 @@ enum TickCommit: Sendable, Equatable {
     case goOn
     /// The session is over (paused, replaced, item gone): nothing more.
     case stop
-    /// This tick reached the end of the item; the session ended there, playing at `rate`.
-    case ended(rate: Double)
+    /// This tick reached the end of the item and the session ended there; `next` is the
+    /// playlist's advance to its next item, registered in the same commit, if there is one.
+    case ended(next: AdvanceAfterEnd?)
 }
 
 /// What a tick should do, decided under the lock.
@@ -107,7 +108,7 @@ extension PlayerState {
             playback = nil
             events.append(.timeUpdate(time, duration: duration))
             events.append(.playbackEnded(time, duration: duration))
-            return .ended(rate: session.rate)
+            return .ended(next: registerAdvance(afterEndOf: identity, playingAt: session.rate))
         }
         if target >= session.nextTimeUpdate {
             session.nextTimeUpdate = target + timeUpdateInterval

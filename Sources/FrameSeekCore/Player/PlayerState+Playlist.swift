@@ -12,21 +12,27 @@ struct PendingResume: Sendable {
 }
 
 /// An advance past the end of an item, as registered when that end was reached.
-struct AdvanceAfterEnd: Sendable {
+struct AdvanceAfterEnd: Sendable, Equatable {
     let token: UInt64
     /// The item whose end was reached: the advance goes ahead only while it is still current.
     let after: ItemIdentity
 }
 
-extension PlayerState {
-    /// `setPlaylist(_:)`: the new list, before its first item.
-    mutating func replacePlaylist(with items: [URL]) {
-        playlist = items
-        playlistIndex = nil
-    }
+/// Why the playlist moves on.
+enum PlaylistAdvance: Sendable {
+    /// `advanceToNextItem()`: playback, if it runs or an end's advance was to resume it,
+    /// resumes on the next item.
+    case next
+    /// The end of an item was reached while playing.
+    case afterEnd(AdvanceAfterEnd)
+    /// `setPlaylist(_:)`: the new list's first item, paused.
+    case newPlaylist([URL])
+}
 
+extension PlayerState {
     /// Playback reached the end of the item `identity` at `rate`: registers the resume of the
-    /// advance that will follow, when there is a next item and that item is still current.
+    /// advance that will follow, when there is a next item. Called by the tick's commit that
+    /// found the end, so no `pause()` can come between the end and the registration.
     mutating func registerAdvance(afterEndOf identity: ItemIdentity, playingAt rate: Double) -> AdvanceAfterEnd? {
         guard item?.identity == identity, let index = playlistIndex, index + 1 < playlist.count else { return nil }
         let token = makeID()
@@ -34,26 +40,43 @@ extension PlayerState {
         return AdvanceAfterEnd(token: token, after: identity)
     }
 
-    /// Moves the playlist on to its next item and returns it with the token of the resume that
-    /// follows its load; nil (changing nothing) past the last item. An advance after an end
-    /// (`afterEnd`) goes ahead only if its item is still current and no load is replacing it;
-    /// otherwise its resume is withdrawn. A user's advance resumes the session it interrupts.
+    /// Moves the playlist on to its next item and returns it, with the token of the resume
+    /// that follows its load (nil: it stays paused); nil (changing nothing more) past the last
+    /// item. The caller begins the item's load in the same transition. An advance after an
+    /// end goes ahead only if its item is still current and no load is replacing it; otherwise
+    /// its resume is withdrawn.
     mutating func moveToNextItem(
-        afterEnd: AdvanceAfterEnd?, into events: inout [PlayerEmission]
-    ) -> (url: URL, resume: UInt64)? {
-        if let afterEnd, item?.identity != afterEnd.after || loading {
-            if pendingResume?.token == afterEnd.token { pendingResume = nil }
-            return nil
+        _ advance: PlaylistAdvance, into events: inout [PlayerEmission]
+    ) -> (url: URL, choice: UInt64?)? {
+        var resume: UInt64?
+        switch advance {
+        case .next:
+            // Next resumes the session it interrupts, or the one an end's advance, not yet run,
+            // would have resumed (that advance then gives way: its token is no longer pending).
+            if let rate = playback?.rate ?? pendingResume?.rate {
+                let token = makeID()
+                pendingResume = PendingResume(token: token, rate: rate)
+                resume = token
+            }
+        case .afterEnd(let afterEnd):
+            guard item?.identity == afterEnd.after, !loading else {
+                if pendingResume?.token == afterEnd.token { pendingResume = nil }
+                return nil
+            }
+            resume = afterEnd.token
+        case .newPlaylist(let items):
+            playlist = items
+            playlistIndex = nil
         }
         let next = (playlistIndex ?? -1) + 1
-        guard next < playlist.count else { return nil }
+        guard next < playlist.count else {
+            if let resume, pendingResume?.token == resume { pendingResume = nil }
+            return nil
+        }
         let old = playlistIndex.map { playlist[$0] }
         playlistIndex = next
         events.append(.itemChanged(from: old, to: playlist[next]))
-        if let afterEnd { return (playlist[next], afterEnd.token) }
-        let token = makeID()
-        if let rate = playback?.rate { pendingResume = PendingResume(token: token, rate: rate) }
-        return (playlist[next], token)
+        return (playlist[next], resume)
     }
 
     /// `pause()`: playback stops, and so does any playback an advance in flight would resume on
@@ -63,8 +86,20 @@ extension PlayerState {
         stopPlaying(into: &events)
     }
 
+    /// `play(rate:)`: a new session from the playhead. While an advance's item opens with its
+    /// resume pending, the resume takes this rate instead (the user's word wins) and no session
+    /// starts yet. Returns whether a session started now.
+    mutating func play(id: UInt64, rate: Double, now: Duration, into events: inout [PlayerEmission]) -> Result<Bool, PlaybackError> {
+        if loading, let pending = pendingResume {
+            pendingResume = PendingResume(token: pending.token, rate: rate)
+            return .success(false)
+        }
+        return startPlaying(id: id, rate: rate, now: now, into: &events) ? .success(true) : .failure(.noCurrentItem)
+    }
+
     /// An advance's load ended: playback resumes at the advance's rate when its resume is still
-    /// pending (no `pause()`, `play(rate:)` or `close()` since) and the item the load installed
+    /// pending (no `pause()` or `close()` since, nor a `play(rate:)` that started a session of
+    /// its own) and the item the load installed
     /// as `installed` is still current (no later load or close; nil when the load failed or was
     /// overtaken). Whatever it decides, the resume is no longer pending. Returns whether
     /// playback started.
