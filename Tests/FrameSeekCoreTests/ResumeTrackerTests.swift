@@ -164,4 +164,37 @@ struct ResumeTrackerTests {
         await h.settle()
         #expect(store.load(key: tracker.key(for: url))?.position == PlaybackHarness.expectedFrame(atMilliseconds: 3500, count: 300))
     }
+
+    @Test("Loaded again before the callback queue delivered its end: the item resumes where it stopped, not where the store last heard")
+    func reloadBeforeTheEndIsHeard() async throws {
+        let (h, tracker, store) = Self.tracked()
+        let url = PlaybackHarness.media(300)
+        store.inner.save(SavedProgress(key: tracker.key(for: url), position: secs(4), duration: secs(10)))
+        try await h.player.load(url)
+        await h.settle()
+        #expect(h.player.currentTime == PlaybackHarness.frameTime(120), "resumed at the saved 4 s")
+        // The host's main queue is busy: nothing the player emits is delivered for now.
+        h.queue.queue.suspend()
+        _ = await h.player.seek(to: secs(6))
+        try await h.player.load(url)
+        h.queue.queue.resume()
+        await h.settle()
+
+        // Where the store said, 4 s, would be wrong: the seek's save of 6 s had not been delivered.
+        #expect(h.player.currentTime == PlaybackHarness.frameTime(180))
+        #expect(store.load(key: tracker.key(for: url))?.position == secs(6))
+    }
+
+    @Test("Once the end was heard, the store is the word: a position another device saved since is resumed")
+    func storeWinsOnceTheEndIsHeard() async throws {
+        let (h, tracker, store) = Self.tracked()
+        let url = PlaybackHarness.media(300)
+        try await h.player.load(url)
+        _ = await h.player.seek(to: secs(6))
+        await h.player.close()
+        await h.settle()
+        store.inner.save(SavedProgress(key: tracker.key(for: url), position: secs(5), duration: secs(10)))
+        try await h.player.load(url)
+        #expect(h.player.currentTime == PlaybackHarness.frameTime(150))
+    }
 }

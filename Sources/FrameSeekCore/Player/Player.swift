@@ -130,6 +130,10 @@ public final class Player: Sendable {
         set { machine.update { $0.startPositionProvider = newValue } }
     }
 
+    /// The item whose end was announced last, and where it stopped; its `onItemEnding` may
+    /// still wait on the callback queue.
+    var lastEndedItem: EndedItem? { machine.read(\.lastEnded) }
+
     /// Starts delivering playback and item events to `listener`, held weakly.
     public func addPlaybackListener(_ listener: any PlaybackListener) {
         machine.update { $0.listeners.add(listener) }

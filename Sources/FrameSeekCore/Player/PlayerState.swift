@@ -66,6 +66,9 @@ struct PlayerState: Sendable {
     var itemURL: URL?
     /// Consulted by `load()` for where to start when the caller gives no position.
     var startPositionProvider: StartPositionProvider?
+    /// The item whose end was announced last (`itemEnding`), and where it stopped: what a
+    /// listener that has not yet heard that event would save.
+    private(set) var lastEnded: EndedItem?
     /// The items of `setPlaylist(_:)`, and which one is current.
     var playlist: [URL] = []
     var playlistIndex: Int?
@@ -110,6 +113,12 @@ struct PendingSeek: Sendable {
             requested: target, precision: precision, clamp: clamp ?? clampIfNotLanded,
             interruption: interruption, playhead: playhead, latency: ContinuousClock.now - start, error: error)
     }
+}
+
+/// An item that ended (closed or replaced), and where its playhead stood.
+struct EndedItem: Sendable, Equatable {
+    let url: URL
+    let position: MediaTime
 }
 
 /// A step asked for.
@@ -367,7 +376,10 @@ extension PlayerState {
         endActiveSeek(.cancelled, into: &events)
         endPendingSteps(.noCurrentItem, into: &events)
         stopPlaying(into: &events)
-        if !loading, item != nil, let itemURL { events.append(.itemEnding(itemURL, playhead, duration: duration)) }
+        if !loading, item != nil, let itemURL {
+            events.append(.itemEnding(itemURL, playhead, duration: duration))
+            lastEnded = EndedItem(url: itemURL, position: playhead)
+        }
     }
 
     /// `close()`: every seek and step ends now (invariant 5) and the item goes.

@@ -80,7 +80,9 @@ public final class ResumeTracker: PlaybackListener, Sendable {
         self.settings = settings
         self.keyProvider = keyProvider
         player.addPlaybackListener(self)
-        player.startPositionProvider = { [weak self] url, duration in self?.startPosition(for: url, duration: duration) }
+        player.startPositionProvider = { [weak self, weak player] url, duration in
+            self?.startPosition(for: url, duration: duration, ended: player?.lastEndedItem)
+        }
     }
 
     /// The key of `url`.
@@ -92,14 +94,26 @@ public final class ResumeTracker: PlaybackListener, Sendable {
     /// Where `url` would resume, given its duration: the saved position, unless it is under
     /// `minimumResume` or within `completionMargin` of the end.
     public func startPosition(for url: URL, duration: MediaTime) -> MediaTime? {
-        let saved: SavedProgress?
-        do throws(ProgressStoreError) { saved = try store.load(key: keyProvider(url)) } catch {
-            state.withLock { $0.lastError = error }
-            return nil
+        startPosition(for: url, duration: duration, ended: nil)
+    }
+
+    /// `startPosition(for:duration:)` when the player's last item to end was `ended`. While the
+    /// tracker has not yet heard that item's end (delivered on the callback queue, after this
+    /// load's open may have begun on the engine's), the store lacks its last save, and a load of
+    /// the same key resumes where it stopped instead. Once heard, the store is the word: it may
+    /// have changed since (another device).
+    func startPosition(for url: URL, duration: MediaTime, ended: EndedItem?) -> MediaTime? {
+        let key = keyProvider(url)
+        let position: MediaTime?
+        if let ended, keyProvider(ended.url) == key, state.withLock({ $0.current?.key == key }) {
+            position = ended.position
+        } else {
+            do throws(ProgressStoreError) { position = try store.load(key: key)?.position } catch {
+                state.withLock { $0.lastError = error }
+                return nil
+            }
         }
-        guard let position = saved?.position, position >= settings.minimumResume,
-            !isComplete(position, duration: duration)
-        else { return nil }
+        guard let position, position >= settings.minimumResume, !isComplete(position, duration: duration) else { return nil }
         return position
     }
 
