@@ -18,18 +18,27 @@ struct PlaylistAdvanceRaceTests {
         return h
     }
 
-    @Test("pause() while the next item opens: the next item does not play")
-    func pauseDuringAdvance() async throws {
-        let h = try await Self.playingPlaylist()
-        defer { h.gate.open() }
+    /// `advanceToNextItem()` on `h`, with the engine's queue held until its load registered and
+    /// `meanwhile` ran; returns the advance's result once it and the queues have settled.
+    private static func advance(
+        _ h: PlaybackHarness, meanwhile: () async throws -> Void
+    ) async throws -> URL? {
         let before = h.player.machine.read(\.generation)
         h.player.host.queue.suspend()
         let advancing = Task { try await h.player.advanceToNextItem() }
         try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
-        h.player.pause()
+        try await meanwhile()
         h.player.host.queue.resume()
         let advanced = try await withDeadline("the advance") { await advancing.result }.get()
         await h.settle()
+        return advanced
+    }
+
+    @Test("pause() while the next item opens: the next item does not play")
+    func pauseDuringAdvance() async throws {
+        let h = try await Self.playingPlaylist()
+        defer { h.gate.open() }
+        let advanced = try await Self.advance(h) { h.player.pause() }
 
         #expect(advanced == PlaybackHarness.media(240))
         #expect(h.player.media?.path == PlaybackHarness.media(240).path)
@@ -42,15 +51,12 @@ struct PlaylistAdvanceRaceTests {
         defer { h.gate.open() }
         let before = h.player.machine.read(\.generation)
         let other = PlaybackHarness.media(120)
-        h.player.host.queue.suspend()
-        let advancing = Task { try await h.player.advanceToNextItem() }
-        try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
-        let loading = Task { try await h.player.load(other) }
-        try await waitUntil("load(C) registered") { h.player.machine.read(\.generation) == before + 2 }
-        h.player.host.queue.resume()
-        let advanced = try await withDeadline("the advance") { await advancing.result }.get()
-        try await loading.value
-        await h.settle()
+        var loading: Task<Void, any Error>?
+        let advanced = try await Self.advance(h) {
+            loading = Task { try await h.player.load(other) }
+            try await waitUntil("load(C) registered") { h.player.machine.read(\.generation) == before + 2 }
+        }
+        try await loading?.value
 
         #expect(advanced == nil, "the advance's item was never installed, yet it was returned")
         #expect(h.player.media?.path == other.path)
@@ -82,16 +88,10 @@ struct PlaylistAdvanceRaceTests {
     func playDuringAdvance() async throws {
         let h = try await Self.playingPlaylist()
         defer { h.gate.open() }
-        let before = h.player.machine.read(\.generation)
-        h.player.host.queue.suspend()
-        let advancing = Task { try await h.player.advanceToNextItem() }
-        try await waitUntil("the advance's load registered") { h.player.machine.read(\.generation) == before + 1 }
-        let played = Result { () throws(PlaybackError) in try h.player.play(rate: 2) }
-        h.player.host.queue.resume()
-        _ = try await withDeadline("the advance") { await advancing.result }.get()
-        await h.settle()
+        var played: Result<Void, PlaybackError>?
+        _ = try await Self.advance(h) { played = Result { () throws(PlaybackError) in try h.player.play(rate: 2) } }
 
-        #expect((try? played.get()) != nil, "play(rate:) during the advance was refused: \(played)")
+        #expect((try? played?.get()) != nil, "play(rate:) during the advance was refused: \(String(describing: played))")
         #expect(h.player.isPlaying && h.player.rate == 2, "playing \(h.player.isPlaying) at \(h.player.rate), want 2")
     }
 
