@@ -286,7 +286,10 @@ struct SeekLines: Sendable {
     /// what was read.
     static func frameIndexUnknown(_ landing: SeekLanding, engine: some SeekingEngine) -> (json: String, text: String)? {
         if !landing.isIndexed { return ("not_indexed", "not indexed; --index full numbers it") }
-        guard let uncounted = engine.frameTable.missingData(before: landing.frame.index) else { return nil }
+        // The indexed table, not `frameTable`, which would build the whole table after a
+        // landing on a stream's prefix (`FrameTable.Source.streamPrefix`): media goes missing
+        // only where a demuxer skips it (HLS), which no prefix is read from.
+        guard let uncounted = engine.indexedFrameTable?.missingData(before: landing.frame.index) else { return nil }
         let text = "frames before this one could not be read, so it cannot be numbered: \(uncounted)"
         return (text, "\(uncounted)")
     }

@@ -25,6 +25,11 @@ public struct FrameTable: Sendable {
         /// just past it, read where the container's own index put the demuxer. Its frames are
         /// numbered from the window's first frame, not the stream's (`coversStream` is false).
         case seekWindow
+        /// An audio stream's first frames through just past one seek target, from one pass over
+        /// its packets as `audioPackets` makes (a container with no index to seek by, an MP3):
+        /// numbered as in the stream (`numbersStreamFrames`), but the stream goes on after
+        /// them (`coversStream` is false).
+        case streamPrefix
     }
 
     /// The absolute index of the stream, as ffprobe numbers streams.
@@ -95,9 +100,13 @@ public struct FrameTable: Sendable {
         self.keyframePositions = KeyframeIndexList(frames)
     }
 
-    /// Whether the table lists every frame of the stream, so that its indices are the frames'
-    /// numbers: false for a seek window, which lists only the frames one landing needs.
-    public var coversStream: Bool { source != .seekWindow }
+    /// Whether the table lists every frame of the stream: false for a seek window, which lists
+    /// only the frames one landing needs, and for a stream's prefix.
+    public var coversStream: Bool { source != .seekWindow && source != .streamPrefix }
+
+    /// Whether the table's indices are the frames' numbers in the stream: it lists every frame
+    /// from the stream's first (a prefix too).
+    public var numbersStreamFrames: Bool { source != .seekWindow }
 
     /// The time of a raw PTS on the zero-based timeline.
     public func time(ofPTS pts: Int64) -> MediaTime {

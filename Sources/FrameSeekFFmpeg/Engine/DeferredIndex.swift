@@ -10,7 +10,9 @@ public enum FrameIndexing: String, Sendable, Hashable, CaseIterable {
     /// reads a window: the packets from the random access point before its target to just past
     /// it, found through the container's own index, as a player reads them. Its landings carry
     /// no frame number (`SeekLanding.isIndexed` is false). Anything that needs the whole table
-    /// (steps, batches, `FFmpegEngine.frameTable`) builds it first, as `full` would have. Other
+    /// (steps, batches, `FFmpegEngine.frameTable`) builds it first, as `full` would have. An
+    /// MP3's seeks read the stream from its first packet through the target instead
+    /// (`FrameTable.Source.streamPrefix`), and their landings are numbered. Other
     /// containers, a table in the index cache, audio whose landed samples need a decode from
     /// the start (AAC, AC-3) and media in memory open as `full` does.
     case asNeeded = "as-needed"
@@ -130,9 +132,10 @@ final class DeferredIndex {
         windowStartsStream = startsStream
     }
 
-    /// Whether the current window lists every frame with PTS in `span`.
+    /// Whether the current window lists every frame with PTS in `span`: a window that starts
+    /// the stream lists all there are before its end.
     func windowHolds(_ span: ClosedRange<Int64>) -> Bool {
         guard let window else { return false }
-        return window.lowerBound <= span.lowerBound && span.upperBound <= window.upperBound
+        return (windowStartsStream || window.lowerBound <= span.lowerBound) && span.upperBound <= window.upperBound
     }
 }

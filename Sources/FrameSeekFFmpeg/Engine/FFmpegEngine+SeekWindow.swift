@@ -60,14 +60,16 @@ extension FFmpegEngine {
         let start = clock.now
         let readsBefore = pool.reads
         var seeks = 0
+        var separateReads = MediaReads.none
         if !deferredIndex.windowHolds(span.start...(span.end ?? .max)) {
             if let window = try readWindow(from: span.start, through: span.end, deferredIndex: deferredIndex) {
                 seeks = window.demuxerSeeks
+                separateReads = window.separateReads
             } else {
                 try completeFrameTable()
             }
         }
-        let windowReads = pool.reads - readsBefore
+        let windowReads = pool.reads - readsBefore + separateReads
         let windowTime = clock.now - start
         let landing = try executor.land(executor.plan(at: time, precision: precision), mode: mode, interruption: interruption)
         return landing.addingWindowCost(reads: windowReads, demuxerSeeks: seeks, latency: windowTime)
@@ -88,7 +90,8 @@ extension FFmpegEngine {
         deferredIndex: DeferredIndex,
         _ read: (SeekWindowReader) throws(MediaError) -> Result<SeekWindowReader.Window, SeekWindowReader.Unavailable>
     ) throws(MediaError) -> SeekWindowReader.Window? {
-        let reader = deferredIndex.windowReader(pool.active.demuxer)
+        var reader = deferredIndex.windowReader(pool.active.demuxer)
+        if executor.table.numbersStreamFrames { reader.previousPrefixEnd = deferredIndex.window?.upperBound }
         guard case .success(let window) = try read(reader) else { return nil }
         executor.adopt(window.result)
         // A window that ran to the end of the stream holds its last frames: what tells a

@@ -131,7 +131,7 @@ public final class FFmpegEngine: PlaybackEngine {
     public var currentFrameIndex: Int? {
         // Steps are decoded ahead only on the whole stream's table.
         if let standing = decodeAhead.standing { return standing.index }
-        return executor.table.coversStream ? executor.landedFrameIndex : nil
+        return executor.table.numbersStreamFrames ? executor.landedFrameIndex : nil
     }
     /// The landed frame, also on a seek window, whose frames are not numbered.
     public var currentFrame: FrameEntry? {
@@ -304,19 +304,27 @@ public final class FFmpegEngine: PlaybackEngine {
         if defers {
             let indexCache = options.indexCache
             let carriesDecodeTime = SeekWindowReader.packetsCarryDecodeTime(demuxer)
+            let readsPrefix = SeekWindowReader.readsPrefix(demuxer, stream: stream)
             deferredIndex = DeferredIndex(
                 windowReader: { demuxer in
-                    SeekWindowReader(
+                    var reader = SeekWindowReader(
                         builder: FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
                         streamStart: min(stream.startTime ?? originPTS, originPTS),
                         packetsCarryDecodeTime: carriesDecodeTime, isAudio: !isVideo)
+                    if readsPrefix {
+                        reader.prefixDecoder = { demuxer throws(FFmpegError) in
+                            try Decoder(stream: demuxer.stream(streamIndex), threads: threads, log: log)
+                        }
+                    }
+                    return reader
                 },
                 // Taken before any window is read: a fragmented MP4's demuxer updates it from the
                 // fragments it reads.
                 statedDuration: statedDuration(), indexListsKeyframes: cuesListKeyframes,
                 buildTable: { () throws(MediaError) in
-                    // The deferred containers have no sample table: a fragmented MP4's boxes, or a scan.
-                    let fresh = try builder.reopened(probingStreams: false)
+                    // The deferred containers have no sample table: a fragmented MP4's boxes, or a
+                    // scan. An MP3's packets have their durations from the probe.
+                    let fresh = try builder.reopened(probingStreams: readsPrefix)
                     let sources: [any FrameTableSource] =
                         isVideo ? [FragmentedMP4Source(), PacketScanSource()] : [AudioPacketTableSource(makeDecoder: makeDecoder)]
                     let built = try FrameTableChoice(builder: fresh, sources: sources, makeDecoder: makeDecoder).build()

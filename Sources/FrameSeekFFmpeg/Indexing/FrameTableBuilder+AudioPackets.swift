@@ -53,7 +53,13 @@ extension FrameTableBuilder {
     /// come in PTS order, or the decoded first packets disagree with the rule. No packet is
     /// kept: each becomes its frame as it is read, and the frames are kept as runs
     /// (`FrameRuns`), so the scan of a long file holds a few megabytes.
-    func audioTableFromPackets(decodeWith makeDecoder: () throws(FFmpegError) -> Decoder) throws(MediaError) -> TableOutcome {
+    ///
+    /// With `stop`, the scan ends at the first frame presented after that PTS (once the checked
+    /// packets are read): the table is the stream's prefix (`FrameTable.Source.streamPrefix`),
+    /// every frame through `stop` in it, unless the stream ended first.
+    func audioTableFromPackets(
+        decodeWith makeDecoder: () throws(FFmpegError) -> Decoder, through stop: Int64? = nil
+    ) throws(MediaError) -> TableOutcome {
         let stream = demuxer.stream(streamIndex)
         let sampleRate = stream.sampleRate, streamTimeBase = stream.timeBase
         guard sampleRate > 0, Self.audioFramesFollowPackets(codecName: stream.codecName),
@@ -68,12 +74,11 @@ extension FrameTableBuilder {
         let contiguous = Self.audioPacketsMustBeContiguous(codecName: stream.codecName)
         var packetEnd: Int64?
         var frames = FrameList.Builder(timeBase: timeBase, originPTS: originPTS)
-        var frameCount = 0, lastPTS: Int64?, followsRule = true
+        var frameCount = 0, lastPTS: Int64?, followsRule = true, passedStop = false
         var ruleFrames: [(pts: Int64, duration: Int64)] = []  // of the packets `check` decodes
         var corrupt: Set<Int> = []
         let (_, readError, missingData) = try scanPackets(keepingPackets: false) { packet, index in
             check.decode(packet, index: index)
-            guard followsRule else { return }
             if contiguous, let pts = packet.pts {
                 // Matroska keeps milliseconds: a packet may start a tick from where the last
                 // ended. The numbers are the file's: overflow is a gap, not a trap.
@@ -81,25 +86,28 @@ extension FrameTableBuilder {
                 let (gap, gapOverflow) = pts.subtractingReportingOverflow(packetEnd ?? pts)
                 if overflow || gapOverflow || gap > 1 || gap < -1 {
                     followsRule = false
-                    return
+                    return false
                 }
                 packetEnd = end
             }
             switch trimmer.frame(of: packet) {
             case nil:
                 followsRule = false
+                return false
             case .dropped?:
-                break
+                return true
             case .shown(let pts, let duration)?:
                 guard lastPTS.map({ $0 < pts }) ?? true else {
                     followsRule = false
-                    return
+                    return false
                 }
                 lastPTS = pts
                 if index < Self.audioPacketsChecked { ruleFrames.append((pts, duration)) }
                 if packet.isCorrupt { corrupt.insert(frameCount) }
                 frames.append(pts: pts, durationTicks: duration, isKeyframe: true, decodeOrder: index, position: packet.position)
                 frameCount += 1
+                if let stop, pts > stop, index >= Self.audioPacketsChecked - 1 { passedStop = true }
+                return !passedStop
             }
         }
         // Media the HLS demuxer skipped is placed by the packet tables' rules; not here.
@@ -109,7 +117,7 @@ extension FrameTableBuilder {
         let list = frames.finish(endingAtOwnDuration: [])
         let table = FrameTable(
             streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS, frames: list,
-            randomAccessPoints: .keyframes(of: list), source: .audioPackets)
+            randomAccessPoints: .keyframes(of: list), source: passedStop ? .streamPrefix : .audioPackets)
         // After a seek a decoder may keep priming the table saw trimmed (MP3, Opus), so the
         // engine lands on the decoded frame covering the target, as on a decode-scanned table,
         // rather than recognising packets by PTS.

@@ -149,11 +149,11 @@ struct FrameTableBuilder {
     /// after the gap). A read that fails after some packets ends the scan there rather than
     /// the open: the frames before it can be landed on, and the media says it is truncated.
     ///
-    /// `watching` sees each of the stream's packets, with its index, while it is read; with
-    /// `keepingPackets` false, it alone does (the scan returns no packets, and indices count
-    /// the packets read).
+    /// `watching` sees each of the stream's packets, with its index, while it is read, and
+    /// ends the scan there by returning false; with `keepingPackets` false, it alone sees them
+    /// (the scan returns no packets, and indices count the packets read).
     func scanPackets(
-        keepingPackets: Bool = true, watching: ((Packet, Int) -> Void)? = nil
+        keepingPackets: Bool = true, watching: ((Packet, Int) -> Bool)? = nil
     ) throws(MediaError)
         -> (packets: [ScannedPacket], readError: String?, missingData: [Int: String])
     {
@@ -185,10 +185,11 @@ struct FrameTableBuilder {
             guard more else { break }
             defer { packet.unref() }
             guard packet.streamIndex == streamIndex else { continue }
-            watching?(packet, packetsRead)
+            let goesOn = watching?(packet, packetsRead) ?? true
             packetsRead += 1
             if keepingPackets { packets.append(ScannedPacket(packet)) }
             if packet.isKeyframe, let onKeyframePacket { onKeyframePacket(packet) }
+            if !goesOn { break }
         }
         return (packets, nil, missingData)
     }

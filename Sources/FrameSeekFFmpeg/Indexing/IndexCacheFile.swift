@@ -216,8 +216,9 @@ enum IndexCacheFile {
         case .containerIndex: 2
         case .sampleTable: 3
         case .audioPackets: 4
-        // A window is never written: only a table of the whole stream is kept.
+        // A window or a prefix is never written: only a table of the whole stream is kept.
         case .seekWindow: 5
+        case .streamPrefix: 6
         }
     }
 

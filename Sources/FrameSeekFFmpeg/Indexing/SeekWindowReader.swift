@@ -36,6 +36,12 @@ struct SeekWindowReader {
     let isAudio: Bool
     /// `defaultPacketLimit`, lower in tests.
     var packetLimit = Self.defaultPacketLimit
+    /// Makes the decoder that checks the audio packet rule on a stream's first packets, for a
+    /// container with no index to seek by (`readsPrefix`); nil where the index finds windows.
+    var prefixDecoder: ((Demuxer) throws(FFmpegError) -> Decoder)?
+    /// The PTS through which the prefix the engine plans on lists every frame, if it plans on
+    /// one: a later prefix reads at least twice as far into the stream.
+    var previousPrefixEnd: Int64?
 
     /// Whether seeks in `stream` of `demuxer` are read as windows: Matroska/WebM, MPEG-TS and
     /// fragmented MP4, which have no index that lists every frame (a fragmented MP4's `moov`
@@ -46,6 +52,17 @@ struct SeekWindowReader {
         let format = demuxer.formatName
         return format == "matroska,webm" || format == "mpegts"
             || (format.hasPrefix("mov") && (stream.frameCount == 0 || stream.mediaType == .audio))
+            || readsPrefix(demuxer, stream: stream)
+    }
+
+    /// Whether a window of `stream` is its prefix, read from its first packet through the
+    /// target: an MP3's frames follow one another with nothing that says where a time lies (a
+    /// Xing table of contents is in percent of the file, a constant bit rate is a guess), nor
+    /// which frame a packet is, so only counting from the start places one exactly. A seek reads
+    /// the stream up to its target rather than the whole file; `ffmpeg -ss` reads as far
+    /// through its generic index.
+    static func readsPrefix(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
+        demuxer.formatName == "mp3" && stream.mediaType == .audio
     }
 
     /// How far before an audio target a window starts: room for the two pre-roll decodes
@@ -72,6 +89,8 @@ struct SeekWindowReader {
         let demuxerSeeks: Int
         /// Whether its first keyframe is the stream's first: no frame comes before the window.
         let startsStream: Bool
+        /// What demuxers other than the one given read for it (a prefix's, opened anew).
+        var separateReads = MediaReads.none
     }
 
     /// Why no window could be read: the whole stream's table must answer instead.
@@ -83,6 +102,7 @@ struct SeekWindowReader {
     /// to `end`. With `end` nil, up to the first keyframe presented at or after `start` (the
     /// next keyframe a tolerance without an end looks for).
     func read(keyframeAtOrBefore start: Int64, through end: Int64?) throws(MediaError) -> Result<Window, Unavailable> {
+        if let prefixDecoder { return try readPrefix(through: end ?? start, makeDecoder: prefixDecoder) }
         let timeBase = builder.demuxer.stream(builder.streamIndex).timeBase
         var stepBack = max(1, timeBase.ticks(in: MediaTime(value: 1, timescale: 1)) ?? 1)
         var seekTo = start
@@ -152,6 +172,38 @@ struct SeekWindowReader {
             if !stepBack.multipliedReportingOverflow(by: 2).overflow { stepBack *= 2 }
         }
         return .failure(Unavailable(reason: "no keyframe found before the target"))
+    }
+
+    /// The stream's frames from its first through `end`, or further: at least twice as far
+    /// from the stream's start as the prefix before (`previousPrefixEnd`), so that seeks and
+    /// steps moving on through the stream read it a bounded number of times, not once each.
+    /// Read by a demuxer opened anew, which starts at the first byte as a whole scan does (a
+    /// seek to the start is each container's guess), with the rule of `audioTableFromPackets`.
+    private func readPrefix(
+        through end: Int64, makeDecoder: (Demuxer) throws(FFmpegError) -> Decoder
+    ) throws(MediaError) -> Result<Window, Unavailable> {
+        var stop = end
+        if let previous = previousPrefixEnd {
+            // The numbers are the file's: an overflow keeps the target's end.
+            let (span, spanOverflow) = previous.subtractingReportingOverflow(streamStart)
+            let (twice, twiceOverflow) = span.multipliedReportingOverflow(by: 2)
+            let (far, farOverflow) = streamStart.addingReportingOverflow(twice)
+            if !spanOverflow, !twiceOverflow, !farOverflow { stop = max(stop, far) }
+        }
+        // Probed as the open probed it: FFmpeg's MP3 demuxer gives packets their durations
+        // from what the probe learns of the stream.
+        let fresh = try builder.reopened(probingStreams: true)
+        let outcome = try fresh.audioTableFromPackets(
+            decodeWith: { () throws(FFmpegError) in try makeDecoder(fresh.demuxer) }, through: stop)
+        guard case .built(let result) = outcome else {
+            return .failure(Unavailable(reason: "the stream's packets do not follow the audio packet rule"))
+        }
+        // A scan that met the end of the stream (or a read that failed) is the whole table.
+        let isPrefix = result.table.source == .streamPrefix
+        return .success(
+            Window(
+                result: result, completeThrough: isPrefix ? stop : .max, readError: result.readError, demuxerSeeks: 0,
+                startsStream: true, separateReads: fresh.demuxer.reads))
     }
 
     /// The window of the keyframe with PTS `pts` alone, which the container's index lists

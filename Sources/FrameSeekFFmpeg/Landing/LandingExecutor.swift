@@ -238,7 +238,7 @@ final class LandingExecutor {
             decodeErrors: landedDecodeErrors, missingData: table.missingData(at: plan.target),
             reads: pool.reads - readsBefore, packetsRead: work.tally.packetsRead,
             framesSkipped: work.tally.framesSkipped, decodeTime: work.tally.decodeTime,
-            servedFromCache: fromCache, isIndexed: table.coversStream)
+            servedFromCache: fromCache, isIndexed: table.numbersStreamFrames)
     }
 
     /// Forgets where the active decoder stands, so the next landing seeks: a batch run that

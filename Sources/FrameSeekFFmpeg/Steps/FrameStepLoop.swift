@@ -29,7 +29,7 @@ struct FrameStepLoop {
             FrameStepReport(
                 result: result, direction: direction, requestedCount: count, framesStepped: moved,
                 frame: currentFrame(), framesDecoded: decoded, latency: clock.now - start,
-                decodeErrors: errors, isIndexed: isIndexed ?? table.coversStream)
+                decodeErrors: errors, isIndexed: isIndexed ?? table.numbersStreamFrames)
         }
         guard isVideo else { return report(.unavailable(.audioOnly), moved: 0, decoded: 0) }
         let destination: (index: Int, moved: Int)

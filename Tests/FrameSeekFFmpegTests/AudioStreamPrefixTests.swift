@@ -1,0 +1,57 @@
+// MP3 seeks on the stream's prefix (FrameIndexing.asNeeded): an MP3 has no index to seek by, so
+// a seek reads the stream from its first packet through its target, not the whole file. Each
+// landing is checked against ffprobe's decoded frames (its number and PTS) and the MD5s of
+// `ffmpeg -f framemd5`, a decode from the start; the bytes each seek read against the file's size.
+
+import Foundation
+import FrameSeekCore
+import FrameSeekFFmpeg
+import FrameSeekTestSupport
+import Testing
+
+@Suite("MP3 seeks on the stream's prefix", .ffmpegLog)
+struct AudioStreamPrefixTests {
+    @Test("A seek reads the stream through its target: ffprobe's frame and number, framemd5's samples, a fraction of the file")
+    func prefixLandings() throws {
+        let directory = try temporaryDirectory("audio-prefix")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (path, probed, md5s) = try AudioPacketTableTests.encodeMinute(
+            "minute.mp3", ["-c:a", "libmp3lame", "-b:a", "64k"], sampleRate: 44100, in: directory)
+        try #require(probed.count > 2000 && md5s.count == probed.count, "\(probed.count) frames, \(md5s.count) MD5s")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
+
+        // The whole table only gives each frame's time to aim at.
+        let times = try FFmpegEngine(path: path, options: .init(streamIndex: 0)).frameTable.frames.map(\.time)
+        try #require(times.count == probed.count)
+        var options = FFmpegEngine.Options(streamIndex: 0)
+        options.indexing = .asNeeded
+        let engine = try FFmpegEngine(path: path, options: options)
+        let count = probed.count
+        func land(_ k: Int, _ what: String) throws -> SeekLanding {
+            let landing = try engine.seek(to: times[k], precision: .exact)
+            #expect(landing.isIndexed, "\(what): frame \(k) is numbered in the stream")
+            #expect(landing.frame.index == k, "\(what): frame \(k)")
+            #expect(landing.frame.pts == probed[k], "\(what): frame \(k)")
+            #expect(try engine.landedAudio()?.md5 == md5s[k], "\(what): frame \(k)")
+            return landing
+        }
+
+        // A twentieth of the way in: a fraction of the file.
+        let early = try land(count / 20, "early")
+        let earlyBytes = try #require(early.reads?.bytes)
+        let opened = engine.openReads.bytes
+        #expect(
+            earlyBytes > 0 && opened + earlyBytes < size / 4, "the open read \(opened) and the first seek \(earlyBytes) of \(size) bytes")
+        #expect(!engine.indexesWholeStream, "a seek on a prefix builds no whole table")
+        // Just past the prefix: the next one reaches twice as far into the stream, so a seek
+        // between the two reads no prefix again, only its landing's packets.
+        let extended = try land(count / 20 + 40, "past the prefix")
+        let within = try land(count / 20 + count / 40, "inside the longer prefix")
+        let extendedBytes = try #require(extended.reads?.bytes), withinBytes = within.reads?.bytes ?? 0
+        #expect(withinBytes < extendedBytes, "inside the prefix: \(withinBytes) bytes, past it: \(extendedBytes)")
+        // Back, to the first frames (trimmed by the rule), and the last: the stream's end is
+        // read, and the prefix is then the whole table.
+        for k in [count / 20, 1, 0, count - 2, count - 1, count / 2] { _ = try land(k, "anywhere") }
+        #expect(engine.indexesWholeStream, "a seek at the end read the whole stream")
+    }
+}
