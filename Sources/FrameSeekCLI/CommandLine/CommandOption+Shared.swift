@@ -93,8 +93,9 @@ extension CommandOption {
             number; as-needed (the default): a seek or step into Matroska/WebM, MPEG-TS or
             fragmented MP4 reads only the packets from the keyframe before its target to just past
             it, through the container's own index, as a player does, and its frame_index is null
-            (frame_index_unknown "not_indexed"); into an MP3, which has no index, the stream from
-            its start through the target, numbered. A table in the index cache is used either way
+            (frame_index_unknown "not_indexed"); into MP3, ADTS AAC, raw AC-3, Ogg, FLAC, WAV or
+            AIFF audio, the stream from its start through the target, numbered. A table in the
+            index cache is used either way
             """)
     static let precision = CommandOption(
         "--precision", .text(placeholder: "P"), default: "exact",

@@ -105,8 +105,15 @@ final class Demuxer {
         self.network = network
         self.origin = origin
         self.deadline = deadline
-        ranged?.headerWasRead()
+        if !Self.checksumsThroughBuffer(formatName) { ranged?.headerWasRead() }
     }
+
+    /// Whether `formatName`'s demuxer checksums what it reads as the bytes pass through its
+    /// context's buffer (`ffio_init_checksum`): Ogg's CRC of each page, NUT's of its frames. A
+    /// context that sends every seek to its reader (`RangedHTTPReader.headerWasRead()`) drops
+    /// its buffer at each, and the sum then covers other bytes: over HTTP, every Ogg page after
+    /// the first failed its CRC and was skipped, and the stream seemed to end after a second.
+    static func checksumsThroughBuffer(_ formatName: String) -> Bool { formatName == "ogg" || formatName == "nut" }
 
     /// Another demuxer of the same media, with the same log, memory, network policy and
     /// origin: a second reader of what this one opened.
@@ -143,6 +150,10 @@ final class Demuxer {
     var durationIsStated: Bool { fs_format_duration_is_stated(context) != 0 }
 
     var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// The container's bit rate in bits a second, as its header states it or FFmpeg works it out
+    /// from the file's size and duration; nil when unknown.
+    var bitRate: Int64? { context.pointee.bit_rate > 0 ? context.pointee.bit_rate : nil }
 
     /// Reads only `streamIndex`'s packets from now on.
     func selectOnly(streamIndex: Int) {

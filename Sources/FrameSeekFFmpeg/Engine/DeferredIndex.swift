@@ -10,9 +10,10 @@ public enum FrameIndexing: String, Sendable, Hashable, CaseIterable {
     /// reads a window: the packets from the random access point before its target to just past
     /// it, found through the container's own index, as a player reads them. Its landings carry
     /// no frame number (`SeekLanding.isIndexed` is false). Anything that needs the whole table
-    /// (steps, batches, `FFmpegEngine.frameTable`) builds it first, as `full` would have. An
-    /// MP3's seeks read the stream from its first packet through the target instead
-    /// (`FrameTable.Source.streamPrefix`), and their landings are numbered. Other
+    /// (steps, batches, `FFmpegEngine.frameTable`) builds it first, as `full` would have.
+    /// Audio in MP3, ADTS AAC, raw AC-3, Ogg, FLAC, WAV and AIFF files reads the stream from its
+    /// first packet through the target instead (`SeekWindowReader.readsPrefix`), and its
+    /// landings are numbered. Other
     /// containers, a table in the index cache, audio whose landed samples need a decode from
     /// the start (AAC, AC-3) and media in memory open as `full` does.
     case asNeeded = "as-needed"

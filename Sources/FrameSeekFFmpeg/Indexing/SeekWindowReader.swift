@@ -56,14 +56,20 @@ struct SeekWindowReader {
     }
 
     /// Whether a window of `stream` is its prefix, read from its first packet through the
-    /// target: an MP3's frames follow one another with nothing that says where a time lies (a
-    /// Xing table of contents is in percent of the file, a constant bit rate is a guess), nor
-    /// which frame a packet is, so only counting from the start places one exactly. A seek reads
+    /// target: audio in a container that no window is read from, whose whole table would come
+    /// from a pass over every packet. An MP3's, an ADTS AAC's or a raw AC-3's frames follow one
+    /// another with nothing that says where a time lies (a Xing table of contents is in percent
+    /// of the file, a constant bit rate a guess) nor which frame a packet is, so only counting
+    /// from the start places one exactly; Ogg's granule positions and FLAC's seek table place
+    /// some frames, but the trimming rule is only proven from the stream's start. A seek reads
     /// the stream up to its target rather than the whole file; `ffmpeg -ss` reads as far
-    /// through its generic index.
+    /// through its generic index in the first three.
     static func readsPrefix(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
-        demuxer.formatName == "mp3" && stream.mediaType == .audio
+        stream.mediaType == .audio && prefixFormats.contains(demuxer.formatName)
     }
+
+    /// FFmpeg's names of the containers `readsPrefix` reads prefixes of.
+    static let prefixFormats: Set<String> = ["mp3", "aac", "ac3", "eac3", "ogg", "flac", "wav", "aiff"]
 
     /// How far before an audio target a window starts: room for the two pre-roll decodes
     /// that give a landing's samples (`FFmpegEngine.audioPreroll`), 128 Opus frames of up to
@@ -193,6 +199,9 @@ struct SeekWindowReader {
         // Probed as the open probed it: FFmpeg's MP3 demuxer gives packets their durations
         // from what the probe learns of the stream.
         let fresh = try builder.reopened(probingStreams: true)
+        if let likelyEnd = Self.likelyByteEnd(of: stop, from: streamStart, timeBase: builder.timeBase, bitRate: fresh.demuxer.bitRate) {
+            fresh.demuxer.expectReadsToStay(in: 0..<likelyEnd)
+        }
         let outcome = try fresh.audioTableFromPackets(
             decodeWith: { () throws(FFmpegError) in try makeDecoder(fresh.demuxer) }, through: stop)
         guard case .built(let result) = outcome else {
@@ -204,6 +213,21 @@ struct SeekWindowReader {
             Window(
                 result: result, completeThrough: isPrefix ? stop : .max, readError: result.readError, demuxerSeeks: 0,
                 startsStream: true, separateReads: fresh.demuxer.reads))
+    }
+
+    /// Where a prefix through `stop` likely ends in the file, by the stream's average bit rate and
+    /// a little short of it; nil when it cannot be told. Over HTTP the reader's requests double
+    /// up to 16 MiB, so the last would run past the prefix by up to that much; told this, they
+    /// end there at the latest, and reads past it start small again and double. A guess only:
+    /// where the stream is denser early on, a few more requests; where sparser, bytes past the
+    /// prefix, never more than the requests would have read without it.
+    static func likelyByteEnd(of stop: Int64, from streamStart: Int64, timeBase: TimeBase, bitRate: Int64?) -> Int64? {
+        guard let bitRate, stop < .max else { return nil }
+        let (span, overflow) = stop.subtractingReportingOverflow(streamStart)
+        guard !overflow, span > 0 else { return nil }
+        let bytes = timeBase.time(ofTicks: span).seconds * Double(bitRate) / 8 * 0.98
+        guard bytes.isFinite, bytes >= 1, bytes < 0x1p62 else { return nil }
+        return Int64(bytes)
     }
 
     /// The window of the keyframe with PTS `pts` alone, which the container's index lists
