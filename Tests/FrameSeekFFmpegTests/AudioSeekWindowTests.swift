@@ -20,6 +20,15 @@ struct AudioSeekWindowTests {
         ("ac3.ts", ["-c:a", "ac3", "-b:a", "96k"])
     ]
 
+    /// Each frame's time, from the whole table (only to aim at), and an engine on `path` opened
+    /// as needed.
+    static func timesAndEngineAsNeeded(_ path: String) throws -> (times: [MediaTime], engine: FFmpegEngine) {
+        let times = try FFmpegEngine(path: path, options: .init(streamIndex: 0)).frameTable.frames.map(\.time)
+        var options = FFmpegEngine.Options(streamIndex: 0)
+        options.indexing = .asNeeded
+        return (times, try FFmpegEngine(path: path, options: options))
+    }
+
     @Test(
         "Mid-stream landings read a window and give ffprobe's PTS and framemd5's samples; the first and last frames fall back to the whole table",
         arguments: [0, 1, 2, 3, 4, 5, 6])
@@ -30,12 +39,8 @@ struct AudioSeekWindowTests {
         let (path, probed, md5s) = try AudioPacketTableTests.encodeMinute(name, encoding, sampleRate: 44100, in: directory)
         try #require(probed.count > 300 && md5s.count == probed.count, "\(name): \(probed.count) frames, \(md5s.count) MD5s")
 
-        // The whole table only gives each frame's time to aim at.
-        let times = try FFmpegEngine(path: path, options: .init(streamIndex: 0)).frameTable.frames.map(\.time)
+        let (times, engine) = try AudioSeekWindowTests.timesAndEngineAsNeeded(path)
         try #require(times.count == probed.count, "\(name)")
-        var options = FFmpegEngine.Options(streamIndex: 0)
-        options.indexing = .asNeeded
-        let engine = try FFmpegEngine(path: path, options: options)
         let count = probed.count
         // Mid-stream, forward and back, then the first frames and the last (trimmed by the rule).
         let middle = [count / 2, count / 3, count * 2 / 3, count / 2 + 1]

@@ -35,12 +35,8 @@ struct AudioStreamPrefixTests {
         try #require(probed.count > 600 && md5s.count == probed.count, "\(name): \(probed.count) frames, \(md5s.count) MD5s")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
 
-        // The whole table only gives each frame's time to aim at.
-        let times = try FFmpegEngine(path: path, options: .init(streamIndex: 0)).frameTable.frames.map(\.time)
+        let (times, engine) = try AudioSeekWindowTests.timesAndEngineAsNeeded(path)
         try #require(times.count == probed.count, "\(name)")
-        var options = FFmpegEngine.Options(streamIndex: 0)
-        options.indexing = .asNeeded
-        let engine = try FFmpegEngine(path: path, options: options)
         let count = probed.count
         func land(_ k: Int, _ what: String) throws -> SeekLanding {
             let landing = try engine.seek(to: times[k], precision: .exact)

@@ -276,9 +276,10 @@ public final class FFmpegEngine: PlaybackEngine {
                 forFileAt: path, stream: .init(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
                 libraries: MediaOpener.cacheLibraries) : nil
         let cache = IndexCacheSource(cached: cacheKey.flatMap { options.indexCache?.read($0) })
-        let makeDecoder = { () throws(FFmpegError) -> Decoder in
-            try Decoder(stream: demuxerForScan.stream(streamIndex), threads: threads, log: log)
+        let decoder = { (demuxer: Demuxer) throws(FFmpegError) -> Decoder in
+            try Decoder(stream: demuxer.stream(streamIndex), threads: threads, log: log)
         }
+        let makeDecoder = { () throws(FFmpegError) -> Decoder in try decoder(demuxerForScan) }
         // The sources, in the order they answer. A scan that hands keyframes to the prefetch
         // reads every packet's payload, so it is never an index scan.
         let indexSources: [any FrameTableSource] =
@@ -311,11 +312,7 @@ public final class FFmpegEngine: PlaybackEngine {
                         builder: FrameTableBuilder(demuxer: demuxer, streamIndex: streamIndex, originPTS: originPTS),
                         streamStart: min(stream.startTime ?? originPTS, originPTS),
                         packetsCarryDecodeTime: carriesDecodeTime, isAudio: !isVideo)
-                    if readsPrefix {
-                        reader.prefixDecoder = { demuxer throws(FFmpegError) in
-                            try Decoder(stream: demuxer.stream(streamIndex), threads: threads, log: log)
-                        }
-                    }
+                    if readsPrefix { reader.prefixDecoder = decoder }
                     return reader
                 },
                 // Taken before any window is read: a fragmented MP4's demuxer updates it from the
