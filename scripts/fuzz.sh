@@ -67,8 +67,9 @@ rm -rf "$seeds" && mkdir -p "$seeds"
 case "$target" in
 media)
     # Every fixture under 1 MB (the phone clips are 2.5 and 3.3 MB of 4K: too slow per run),
-    # the bad inputs, and the regressions.
+    # the bad inputs, the audio formats no fixture has, and the regressions.
     find Fixtures/media Fixtures/bad -type f -size -1024k -size +0 ! -name '*.md' -exec cp {} "$seeds/" \;
+    cp Fuzz/seeds/media/* "$seeds/"
     max_len=1048576
     extra=()
     ;;

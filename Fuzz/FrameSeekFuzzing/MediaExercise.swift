@@ -12,6 +12,9 @@ package struct MediaExerciseSummary: Sendable, CustomStringConvertible {
     package var frameCount = 0
     /// Seeks that landed.
     package var landings = 0
+    /// Of those, the seeks that landed in media opened as needed from a file
+    /// (`SeekWindowExercise`).
+    package var landingsAsNeeded = 0
     /// Seeks that threw a `MediaError` (each is typed; the sequence goes on after it).
     package var seekErrors = 0
     /// Steps that moved.
@@ -20,7 +23,7 @@ package struct MediaExerciseSummary: Sendable, CustomStringConvertible {
     package var thumbnail = false
 
     package var description: String {
-        "frames \(frameCount), landings \(landings), seek errors \(seekErrors), steps \(steps), thumbnail \(thumbnail)"
+        "frames \(frameCount), landings \(landings) (\(landingsAsNeeded) as needed), seek errors \(seekErrors), steps \(steps), thumbnail \(thumbnail)"
             + (error.map { ", error: \($0)" } ?? "")
     }
 }
@@ -43,7 +46,7 @@ package enum MediaExercise {
     package static let precisions: [SeekPrecision] = [
         .exact, .previousKeyframe, .nextKeyframe,
         .nearestKeyframe(tolerance: MediaTime(value: 1, timescale: 1)),
-        .tolerance(before: MediaTime(value: 1, timescale: 2), after: MediaTime(value: 1, timescale: 4)),
+        .tolerance(before: MediaTime(value: 1, timescale: 2), after: MediaTime(value: 1, timescale: 4))
     ]
 
     /// Runs the sequence on `bytes`; `name` is what FFmpeg probes by (an extension helps it as
@@ -110,7 +113,8 @@ package enum MediaExercise {
         for share in 0..<precisions.count {
             let frame = frames[(frames.count - 1) * share / max(1, precisions.count - 1)]
             // Halfway into the frame when its duration is known and finite.
-            let half = frame.duration.isNumeric && frame.duration.timescale < Int32.max / 2
+            let half =
+                frame.duration.isNumeric && frame.duration.timescale < Int32.max / 2
                 ? MediaTime(value: frame.duration.value, timescale: frame.duration.timescale * 2) : .zero
             targets.append(frame.time + half)
         }

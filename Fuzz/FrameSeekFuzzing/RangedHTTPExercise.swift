@@ -8,8 +8,10 @@ import FrameSeekFFmpeg
 /// through `ByteRangeReader`), then seeked once.
 ///
 /// The first byte places the seek in the table and picks the file: a fragmented MP4 (a `moof`
-/// per GOP and a `sidx`, whose table is read from its `moof` boxes) when it is 6 modulo 8, else
-/// by its lowest bit the `moov` before or after the samples. Every three bytes after it are one
+/// per GOP and a `sidx`, whose table is read from its `moof` boxes) when it is 6 modulo 8; an
+/// MP3 of 107 KB opened as needed, and seeked twice, the second time farther (so its stream is
+/// read in prefixes, the second longer), when it is 2 modulo 8; else by its lowest bit the
+/// `moov` before or after the samples. Every three bytes after it are one
 /// request's directive. No two faults come in a row, and at most one per input costs real time (see
 /// `script`), so an input takes a few seconds at worst and the fuzzer still tries many. The engine reads with a
 /// 2 s read timeout and no retries of FrameSeek's own.
@@ -34,11 +36,16 @@ package enum RangedHTTPExercise {
     }
 
     /// The server, serving `Fuzz/media/tiny-h264.mp4`, the same stream with its `moov` after
-    /// the samples (read by a seek past them) and fragmented; nil when it could not listen.
+    /// the samples (read by a seek past them) and fragmented, and `Fixtures/media`'s MP3 (larger
+    /// than a first request, so that a prefix takes several); nil when it could not listen.
     package static let server: ScriptedHTTPServer? = ScriptedHTTPServer(
-        bodies: ["tiny-h264.mp4", "tiny-h264-moov-at-end.mp4", "tiny-h264-fragmented.mp4"].compactMap { name in
-            FileManager.default.contents(atPath: FuzzScratch.media(name)).map(Array.init)
-        })
+        bodies: [
+            FuzzScratch.media("tiny-h264.mp4"), FuzzScratch.media("tiny-h264-moov-at-end.mp4"),
+            FuzzScratch.media("tiny-h264-fragmented.mp4"), audioPath
+        ].compactMap { path in FileManager.default.contents(atPath: path).map(Array.init) })
+
+    /// The MP3 served for a first byte of 2 modulo 8.
+    package static let audioPath = FuzzScratch.repository.appendingPathComponent("Fixtures/media/nasa_13013_audio.mp3").path
 
     /// The statuses a directive picks from: failures FFmpeg gives up on at once, ones it
     /// retries (5xx), redirects (to the same path, so a chain of them is a loop) and ones no
@@ -55,17 +62,54 @@ package enum RangedHTTPExercise {
         // The seek's place picks the body too (see the type's comment). The fragmented file
         // takes a residue no earlier seed or finding has, so they replay as they were found.
         let place = Int(bytes.first ?? 0)
-        let run = server.beginRun(summary.directives, body: place % 8 == 6 ? 2 : place & 1)
-        openAndSeek("http://127.0.0.1:\(server.port)\(run.path)", placing: bytes.first ?? 128, into: &summary)
+        let audio = place % 8 == 2
+        let run = server.beginRun(
+            summary.directives, body: audio ? 3 : place % 8 == 6 ? 2 : place & 1, name: audio ? "media.mp3" : "media.mp4")
+        let url = "http://127.0.0.1:\(server.port)\(run.path)"
+        if audio {
+            openAndSeekAudio(url, placing: bytes.first ?? 128, into: &summary)
+        } else {
+            openAndSeek(url, placing: bytes.first ?? 128, into: &summary)
+        }
         summary.requests = server.endRun(run.id)
         return summary
     }
 
-    private static func openAndSeek(_ url: String, placing place: UInt8, into summary: inout Summary) {
+    /// The engine's options: no retries of FrameSeek's own, and short timeouts.
+    private static var options: FFmpegEngine.Options {
         var options = MediaExercise.options
         options.network.retries = 0
         options.network.readTimeout = .seconds(2)
         options.network.timeout = .seconds(8)
+        return options
+    }
+
+    /// The MP3 opened as needed, which builds no table at the open: the seeks are placed by
+    /// the duration its header states (`audioTargets`).
+    private static func openAndSeekAudio(_ url: String, placing place: UInt8, into summary: inout Summary) {
+        var options = options
+        options.indexing = .asNeeded
+        do {
+            let engine = try FFmpegEngine(path: url, options: options)
+            for target in audioTargets(duration: engine.media.duration, placing: place) {
+                let landing = try engine.seek(to: target, precision: .exact)
+                summary.landed = true
+                // The frames the prefix numbered, through the landing.
+                summary.frameCount = max(summary.frameCount, landing.frame.index + 1)
+                _ = try engine.landedAudio()?.md5
+            }
+        } catch {
+            summary.error = "\(error)"
+        }
+    }
+
+    /// The MP3's two targets, to the millisecond: half of `place`'s share of `duration`, then the share.
+    package static func audioTargets(duration: MediaTime?, placing place: UInt8) -> [MediaTime] {
+        let seconds = duration?.seconds ?? 0
+        return [Double(place) / 510, Double(place) / 255].map { MediaTime(seconds: seconds * $0, preferredTimescale: 1000) }
+    }
+
+    private static func openAndSeek(_ url: String, placing place: UInt8, into summary: inout Summary) {
         let engine: FFmpegEngine
         do {
             engine = try FFmpegEngine(path: url, options: options)

@@ -87,11 +87,11 @@ package final class ScriptedHTTPServer: Sendable {
     }
 
     /// Starts a run that answers with `directives` in order, serving the body `choice` picks
-    /// (modulo their count); the URL path to ask for.
-    package func beginRun(_ directives: [Directive], body choice: Int) -> (id: Int, path: String) {
+    /// (modulo their count) as `name`; the URL path to ask for.
+    package func beginRun(_ directives: [Directive], body choice: Int, name: String = "media.mp4") -> (id: Int, path: String) {
         let id = nextRun.add(1, ordering: .relaxed).newValue
         scripts.withLock { $0[id] = Script(directives: directives, body: choice % bodies.count) }
-        return (id, "/run-\(id)/media.mp4")
+        return (id, "/run-\(id)/\(name)")
     }
 
     /// Ends a run: its later requests (a connection still open) are answered honestly. The

@@ -1,11 +1,13 @@
 import FrameSeekCore
 import FrameSeekFFmpeg
 
-/// The part of the media sequence that needs a file: seek windows (`FrameIndexing.asNeeded`),
-/// which read Matroska, MPEG-TS and fragmented MP4 through the container's own index and
-/// are not used for media opened from memory. The input is written to a file named for its
-/// container and opened from its path; then seeks with each precision, steps both ways (past
-/// the window's edges), and the landed audio's samples.
+/// The part of the media sequence that needs a file: media opened as needed
+/// (`FrameIndexing.asNeeded`), which is not done for media opened from memory. Matroska,
+/// MPEG-TS and MP4 are read in seek windows through the container's own index; audio in
+/// files with no index (MP3, ADTS AAC, AC-3, E-AC-3, Ogg, FLAC, WAV, AIFF) in prefixes of the
+/// stream read through each target. The input is written to a file named for its container
+/// and opened from its path; then seeks with each precision, steps both ways (past the
+/// window's or the prefix's end), and the landed audio's samples.
 enum SeekWindowExercise {
     /// The file an input is written to, by the extension its container's demuxer is known by.
     static func path(for container: String) -> String? {
@@ -14,6 +16,8 @@ enum SeekWindowExercise {
         case "matroska,webm": return folder + "/input.mkv"
         case "mpegts": return folder + "/input.ts"
         case let name where name.hasPrefix("mov"): return folder + "/input.mp4"
+        // The names FFmpeg gives these demuxers are also their files' extensions.
+        case "mp3", "aac", "ac3", "eac3", "ogg", "flac", "wav", "aiff": return folder + "/input." + container
         default: return nil
         }
     }
@@ -31,6 +35,7 @@ enum SeekWindowExercise {
                 do {
                     _ = try engine.seek(to: target, precision: MediaExercise.precisions[ordinal % MediaExercise.precisions.count])
                     summary.landings += 1
+                    summary.landingsAsNeeded += 1
                     _ = try engine.landedAudio()?.md5
                 } catch {
                     summary.seekErrors += 1
