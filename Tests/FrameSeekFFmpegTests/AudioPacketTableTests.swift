@@ -100,13 +100,20 @@ struct AudioPacketTableTests {
                 "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=\(seconds):c=pink:r=\(sampleRate):a=0.05:seed=36",
                 "-f", "lavfi", "-i", "sine=f=220:r=\(sampleRate):d=\(seconds)", "-filter_complex", "amix=inputs=2", "-ac", "1"
             ] + encoding + [path])
+        let (probed, md5s) = try decodedFrames(path)
+        return (path, probed, md5s)
+    }
+
+    /// FFmpeg's decode of the audio file at `path`: ffprobe's decoded frames' PTS and the MD5s
+    /// of `ffmpeg -f framemd5`, a decode from the start.
+    static func decodedFrames(_ path: String) throws -> (pts: [Int64], md5s: [String]) {
         let probed = try runTool([
             "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts", "-of", "csv=p=0", path
         ]).split(whereSeparator: \.isNewline).compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
         let md5s = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "framemd5", "-"])
             .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
             .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
-        return (path, probed, md5s)
+        return (probed, md5s)
     }
 
     /// ffprobe's decoded frames' durations (`pkt_duration`: after libavcodec's trimming).

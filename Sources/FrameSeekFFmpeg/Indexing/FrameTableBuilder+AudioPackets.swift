@@ -10,7 +10,10 @@ import FrameSeekCore
 // table follows that rule, so a three-hour MP3 is read once, packet by packet, instead of
 // decoded. What a decoder may add of its own (AAC's decoder skips 1024 samples of some
 // streams itself) the rule cannot know, so the first packets are decoded while they are read
-// and must come out as the rule says, or the table comes from a decode scan.
+// and must come out as the rule says, or the table comes from a decode scan. A file cut short
+// ends inside its last packet, which some parsers (ADTS, FLAC) still hand out with a whole
+// frame's duration and the decoder rejects: the last packets are decoded too, once the stream
+// has ended, and a last packet the decoder makes no frame of is no frame.
 
 extension FrameTableBuilder {
     /// Whether libavcodec's decoder for `codecName` makes exactly one frame of every packet
@@ -48,6 +51,11 @@ extension FrameTableBuilder {
     /// decoder: past the priming of every codec above (at most a few thousand samples).
     static let audioPacketsChecked = 48
 
+    /// Why a stream whose last packet makes no frame is truncated: the file ends inside it
+    /// (what the media reports, as it reports a read that failed).
+    static let cutLastPacketEvidence =
+        "the file ends inside the stream's last packet, of which the decoder makes no frame"
+
     /// The table of an audio stream from a scan of its packets, or `.declined` when its codec
     /// does not make one frame per packet, a packet lacks a PTS or a duration, frames do not
     /// come in PTS order, or the decoded first packets disagree with the rule. No packet is
@@ -77,8 +85,22 @@ extension FrameTableBuilder {
         var frameCount = 0, lastPTS: Int64?, followsRule = true, passedStop = false
         var ruleFrames: [(pts: Int64, duration: Int64)] = []  // of the packets `check` decodes
         var corrupt: Set<Int> = []
-        let (_, readError, missingData) = try scanPackets(keepingPackets: false) { packet, index in
+        // The latest frame waits here until the next packet is read or the stream ends, when
+        // the decoder decides whether the last packet makes one (`AudioStreamTail`).
+        var pending: PendingAudioFrame?
+        var tail = AudioStreamTail()
+        func appendPending() {
+            guard let frame = pending else { return }
+            if frame.isCorrupt { corrupt.insert(frameCount) }
+            frames.append(
+                pts: frame.pts, durationTicks: frame.duration, isKeyframe: true, decodeOrder: frame.packetIndex,
+                position: frame.position)
+            frameCount += 1
+            pending = nil
+        }
+        let (_, scanError, missingData) = try scanPackets(keepingPackets: false) { packet, index in
             check.decode(packet, index: index)
+            tail.keep(packet, index: index)
             if contiguous, let pts = packet.pts {
                 // Matroska keeps milliseconds: a packet may start a tick from where the last
                 // ended. The numbers are the file's: overflow is a gap, not a trap.
@@ -103,17 +125,28 @@ extension FrameTableBuilder {
                 }
                 lastPTS = pts
                 if index < Self.audioPacketsChecked { ruleFrames.append((pts, duration)) }
-                if packet.isCorrupt { corrupt.insert(frameCount) }
-                frames.append(pts: pts, durationTicks: duration, isKeyframe: true, decodeOrder: index, position: packet.position)
-                frameCount += 1
+                appendPending()
+                pending = PendingAudioFrame(
+                    pts: pts, duration: duration, packetIndex: index, position: packet.position, isCorrupt: packet.isCorrupt)
                 if let stop, pts > stop, index >= Self.audioPacketsChecked - 1 { passedStop = true }
                 return !passedStop
             }
         }
         // Media the HLS demuxer skipped is placed by the packet tables' rules; not here.
-        guard followsRule, frameCount > 0, missingData.isEmpty, check.agrees(with: ruleFrames) else {
+        guard followsRule, pending != nil, missingData.isEmpty, check.agrees(with: ruleFrames) else {
             return .declined(movedDemuxer: true)
         }
+        var readError = scanError
+        // The first packets were decoded by `check`: a last packet among them that makes no
+        // frame has already sent the stream to the decode scan.
+        if !passedStop, let last = pending, last.packetIndex >= Self.audioPacketsChecked,
+            tail.lastPacketIndex == last.packetIndex, tail.lastPacketMakesNoFrame(decoder: check.decoder)
+        {
+            pending = nil
+            readError = readError ?? Self.cutLastPacketEvidence
+        }
+        appendPending()
+        guard frameCount > 0 else { return .declined(movedDemuxer: true) }
         let list = frames.finish(endingAtOwnDuration: [])
         let table = FrameTable(
             streamIndex: streamIndex, timeBase: timeBase, originPTS: originPTS, frames: list,
@@ -122,6 +155,81 @@ extension FrameTableBuilder {
         // engine lands on the decoded frame covering the target, as on a decode-scanned table,
         // rather than recognising packets by PTS.
         return .built(Result(table: table, packetOrder: .unknown, readError: readError, corruptFrames: corrupt))
+    }
+}
+
+/// A frame of the audio packet scan not yet in the table: the last one read so far.
+private struct PendingAudioFrame {
+    let pts: Int64
+    let duration: Int64
+    /// Its packet's place in the stream's decode order.
+    let packetIndex: Int
+    let position: Int64?
+    let isCorrupt: Bool
+}
+
+/// The last packets of an audio stream, kept while the scan reads on, and whether the decoder
+/// makes a frame of the very last.
+///
+/// A file cut short ends inside its last packet. FFmpeg's ADTS and FLAC parsers hand out what
+/// is left as a packet with a whole frame's duration, which the AAC and FLAC decoders reject
+/// ("Input buffer exhausted", "invalid residual"), so ffprobe lists no frame of it; the MP3
+/// and AC-3 decoders make a frame of theirs. Only decoding tells, so the last packets are
+/// decoded once the stream has ended: the ones before the last give the decoder what it
+/// carries over (a Vorbis packet's overlap, an MP3's bit reservoir), as a landing's pre-roll
+/// does.
+private struct AudioStreamTail {
+    /// Packets kept: the last and three before it, more than any codec of the rule carries
+    /// over from packet to packet.
+    static let packetsKept = 4
+    /// The kept packets, a ring: each slot references a packet's data (no bytes are copied).
+    private var packets: [Packet] = []
+    /// The slot the next packet goes to.
+    private var next = 0
+    /// Whether a reference failed (out of memory): the tail is then not known.
+    private var broken = false
+    /// The decode-order index of the last packet kept.
+    private(set) var lastPacketIndex: Int?
+
+    mutating func keep(_ packet: Packet, index: Int) {
+        if packets.count < Self.packetsKept {
+            packets.append(Packet())
+        } else {
+            packets[next].unref()
+        }
+        do { try packets[next].reference(packet) } catch { broken = true }
+        next = (next + 1) % Self.packetsKept
+        lastPacketIndex = index
+    }
+
+    /// Whether `decoder`, flushed and fed the kept packets in order, makes no frame of the last
+    /// one. False when that cannot be told: a decoder that holds a frame back would give one
+    /// after the last packet all the same, and the last frame is then kept as before.
+    func lastPacketMakesNoFrame(decoder: Decoder) -> Bool {
+        guard !broken, !packets.isEmpty else { return false }
+        decoder.flush()
+        defer { decoder.flush() }
+        let frame = Frame()
+        func drain() -> Int {
+            var made = 0
+            while case .frame? = try? decoder.receive(into: frame) {
+                made += 1
+                frame.unref()
+            }
+            return made
+        }
+        let oldest = packets.count < Self.packetsKept ? 0 : next
+        for offset in 0..<packets.count - 1 {
+            // A damaged packet before the last is the decoder's to conceal or skip.
+            try? decoder.send(packets[(oldest + offset) % packets.count])
+            _ = drain()
+        }
+        let last = packets[(oldest + packets.count - 1) % packets.count]
+        var made = 0
+        if (try? decoder.send(last)) != nil { made += drain() }
+        try? decoder.sendEndOfStream()
+        made += drain()
+        return made == 0
     }
 }
 
@@ -215,6 +323,7 @@ struct AudioFrameTrimmer {
 /// The first packets of an audio stream decoded while the scan reads them, and whether their
 /// frames are the ones the trimming rule made of them.
 private struct AudioFrameCheck {
+    /// Decodes the first packets; once they are checked, the last ones (`AudioStreamTail`).
     let decoder: Decoder
     let timeBase: TimeBase
     let packetLimit: Int
