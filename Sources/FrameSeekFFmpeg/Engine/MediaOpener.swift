@@ -138,8 +138,17 @@ enum MediaOpener {
                     path: path, reason: .streamUnavailable,
                     cause: "stream \(requested) is \(type.rawValue); FrameSeek seeks in video or audio streams")
             }
+            // A cover has one picture and no timeline: nothing to seek in, and its missing
+            // timestamps would otherwise be blamed on the file.
+            guard !demuxer.stream(requested).isAttachedPicture else {
+                let audio = demuxer.bestStream(of: .audio).map { "; the audio is stream \($0)" } ?? ""
+                throw MediaError(
+                    path: path, reason: .streamUnavailable,
+                    cause: "stream \(requested) is an attached picture (cover art), a still with no timeline to seek in\(audio)")
+            }
             return requested
         }
+        // `bestStream` passes over attached pictures: an MP3, FLAC or M4A with cover art is audio.
         if let video = demuxer.bestStream(of: .video) { return video }
         if let audio = demuxer.bestStream(of: .audio) { return audio }
         throw MediaError(path: path, reason: .noPlayableStream, cause: "no video or audio stream")
