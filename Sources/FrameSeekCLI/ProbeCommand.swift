@@ -11,7 +11,8 @@ enum ProbeCommand: Subcommand {
     static let discussion = """
         Prints the container, its streams, the duration and start time, and for the selected
         stream (FFmpeg's best video stream, else its best audio stream, or --stream N, the
-        absolute index as ffprobe numbers streams): frame count, keyframe count, GOP length
+        absolute index as ffprobe numbers streams; cover art, an attached picture, is listed as
+        such but never selected): frame count, keyframe count, GOP length
         (min/median/max frames from one keyframe to the next) and B-frame reordering depth.
         A file cut short says so: where its readable data ends, the duration its header states,
         and the evidence (JSON: truncation {readable_end, stated_duration, evidence}, else null;
@@ -51,7 +52,7 @@ enum ProbeCommand: Subcommand {
                     ("pixel_format", .string(s.pixelFormat)), ("sample_rate", .integer(s.sampleRate)),
                     ("channels", .integer(s.channels)), ("orientation", .string(s.orientation.rawValue)),
                     ("sample_aspect_ratio", .string(s.sampleAspectRatio?.description)),
-                    ("color", s.color?.json ?? .null)
+                    ("color", s.color?.json ?? .null), ("attached_picture", .bool(s.isAttachedPicture))
                 ])
             }
             // Over HTTP, every demuxer the open used: the index scan's and the reopened ones too.
@@ -95,6 +96,7 @@ enum ProbeCommand: Subcommand {
             if s.orientation != .identity { line += " (\(s.orientation.rawValue))" }
             if let color = s.color { line += color.probeText }
             if let r = s.sampleRate { line += " \(r) Hz" }
+            if s.isAttachedPicture { line += " (attached picture)" }
             if s.index == media.selectedStreamIndex { line += "  <- selected" }
             output.line(line)
         }

@@ -121,7 +121,7 @@ enum StepCommand: Subcommand {
         let stream = engine.media.selectedStream
         // "audioOnly" is the answer for media without video; a chosen audio stream in a file
         // that has video is a usage mistake, and saying "no video stream" would be false.
-        if stream.mediaType != .video, let video = engine.media.streams.first(where: { $0.mediaType == .video }) {
+        if stream.mediaType != .video, let video = engine.media.streams.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }) {
             throw UsageError(
                 message:
                     "\(file): stream \(stream.index) is \(stream.mediaType.rawValue); frame steps need a video stream, such as --stream \(video.index)"

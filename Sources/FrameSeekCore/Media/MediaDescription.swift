@@ -90,12 +90,17 @@ public struct StreamDescription: Sendable, Hashable {
     public let sampleAspectRatio: TimeBase?
     /// The transfer, primaries, matrix and range, and HDR metadata, for video; nil for audio.
     public let color: ColorDescription?
+    /// Whether the stream is an attached picture: cover art (an MP3's ID3 picture, a FLAC
+    /// picture block, an M4A's `covr`), one still listed as a video stream. It is never chosen
+    /// as the stream to seek in.
+    public let isAttachedPicture: Bool
 
     /// Creates a stream description.
     public init(
         index: Int, mediaType: MediaType, codec: String, timeBase: TimeBase, width: Int?,
         height: Int?, pixelFormat: String?, sampleRate: Int?, channels: Int?,
-        orientation: DisplayOrientation, sampleAspectRatio: TimeBase?, color: ColorDescription? = nil
+        orientation: DisplayOrientation, sampleAspectRatio: TimeBase?, color: ColorDescription? = nil,
+        isAttachedPicture: Bool = false
     ) {
         self.index = index
         self.mediaType = mediaType
@@ -109,6 +114,7 @@ public struct StreamDescription: Sendable, Hashable {
         self.orientation = orientation
         self.sampleAspectRatio = sampleAspectRatio
         self.color = color
+        self.isAttachedPicture = isAttachedPicture
     }
 }
 

@@ -29,6 +29,11 @@ extension Demuxer {
         /// Video, audio, subtitles, ...
         var mediaType: StreamDescription.MediaType { StreamDescription.MediaType(parameters.codec_type) }
 
+        /// Whether the stream is an attached picture (`AV_DISPOSITION_ATTACHED_PIC`): the cover art
+        /// of an MP3's ID3 `APIC`, a FLAC `PICTURE` block or an M4A's `covr`, one still picture
+        /// with no timeline, which FFmpeg lists as a video stream.
+        var isAttachedPicture: Bool { pointer.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
+
         /// FFmpeg's number for the media type (`AVMediaType`), as index cache entries record it.
         var mediaTypeNumber: Int64 { Int64(parameters.codec_type.rawValue) }
 
@@ -86,10 +91,18 @@ extension Demuxer {
     /// Stream `index`, which must be in `0..<streamCount`.
     func stream(_ index: Int) -> Stream { Stream(self, index: index) }
 
-    /// `av_find_best_stream` for a media type: FFmpeg's own choice, or nil.
+    /// `av_find_best_stream` for a media type: FFmpeg's own choice, or nil. Attached pictures
+    /// (cover art) are never chosen: `av_find_best_stream` returns a cover as a file's video when
+    /// it has no other, yet a cover is one still, not the media's pictures. When FFmpeg's choice
+    /// is a cover, the first other stream of the type is chosen, or none.
     func bestStream(of type: StreamDescription.MediaType) -> Int? {
         let index = av_find_best_stream(context, type.ffmpegValue, -1, -1, nil, 0)
-        return index >= 0 ? Int(index) : nil
+        guard index >= 0 else { return nil }
+        guard stream(Int(index)).isAttachedPicture else { return Int(index) }
+        return (0..<streamCount).first { candidate in
+            let other = stream(candidate)
+            return other.mediaType == type && !other.isAttachedPicture
+        }
     }
 }
 

@@ -138,8 +138,17 @@ enum MediaOpener {
                     path: path, reason: .streamUnavailable,
                     cause: "stream \(requested) is \(type.rawValue); FrameSeek seeks in video or audio streams")
             }
+            // A cover has one picture and no timeline: nothing to seek in, and its missing
+            // timestamps would otherwise be blamed on the file.
+            guard !demuxer.stream(requested).isAttachedPicture else {
+                let audio = demuxer.bestStream(of: .audio).map { "; the audio is stream \($0)" } ?? ""
+                throw MediaError(
+                    path: path, reason: .streamUnavailable,
+                    cause: "stream \(requested) is an attached picture (cover art), a still with no timeline to seek in\(audio)")
+            }
             return requested
         }
+        // `bestStream` passes over attached pictures: an MP3, FLAC or M4A with cover art is audio.
         if let video = demuxer.bestStream(of: .video) { return video }
         if let audio = demuxer.bestStream(of: .audio) { return audio }
         throw MediaError(path: path, reason: .noPlayableStream, cause: "no video or audio stream")
@@ -147,11 +156,19 @@ enum MediaOpener {
 
     /// Time zero of the timeline in the stream's time base: the container's start time, as
     /// `ffmpeg -ss` counts, else the stream's own start.
+    ///
+    /// FFmpeg holds the container's start in microseconds, the earliest stream's start rounded.
+    /// When that is the selected stream's own start (it rounds to the same microsecond), the
+    /// stream's exact start is time zero: in a time base finer than a microsecond (an MP3's
+    /// 1/14112000) the microseconds rescaled back miss the first frame by a few ticks, and a
+    /// target of 0 was clamped to a first frame after it, or the first frame had a negative time.
+    /// In a coarser time base the two are the same tick.
     static func originPTS(of demuxer: Demuxer, stream: Demuxer.Stream) -> Int64 {
-        if let start = demuxer.startTimeMicroseconds {
-            return TimeBase.microseconds.rescale(start, to: stream.timeBase)
+        guard let start = demuxer.startTimeMicroseconds else { return stream.startTime ?? 0 }
+        if let ownStart = stream.startTime, stream.timeBase.rescale(ownStart, to: .microseconds) == start {
+            return ownStart
         }
-        return stream.startTime ?? 0
+        return TimeBase.microseconds.rescale(start, to: stream.timeBase)
     }
 
     /// Names what a local path is when it is not a regular file, before FFmpeg is given it:

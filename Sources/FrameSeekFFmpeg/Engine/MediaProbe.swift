@@ -30,7 +30,7 @@ enum MediaProbe {
             channels: isAudio ? stream.channels : nil,
             orientation: isVideo ? orientation(of: stream.displayMatrix) : .identity,
             sampleAspectRatio: sar.numerator > 0 && sar.denominator > 0 && sar.numerator != sar.denominator ? sar : nil,
-            color: isVideo ? color(of: stream) : nil)
+            color: isVideo ? color(of: stream) : nil, isAttachedPicture: stream.isAttachedPicture)
     }
 
     /// The display matrix read the way the ffmpeg command line reads it for autorotation, so
