@@ -148,6 +148,28 @@ final class Decoder {
     /// recovery-point pictures, and many streams start decoding cleanly at plain I-frames.
     var marksRandomAccessPoints: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
 
+    /// Whether the decoder lets damage through as FFmpeg's own decode does (`ffmpeg -i`): its
+    /// error recognition without `AV_EF_EXPLODE`, which HEVC decoders are opened with. Asked to
+    /// explode, FFmpeg's HEVC decoder returns the error of a damaged packet before handing out
+    /// the frame that packet's start pushed out of its reorder buffer, and that frame never
+    /// comes out: the last frames before a file cut inside its last packet are lost, where
+    /// FFmpeg's own decode gives them. Set before a run, not while frame threads hold packets:
+    /// frame threads copy the error recognition when the decoder opens, so with them the
+    /// setting does not reach the decode (the decoder keeps exploding).
+    var toleratesDamage: Bool = false {
+        didSet {
+            guard toleratesDamage != oldValue, explodesOnDamage else { return }
+            if toleratesDamage {
+                context.pointee.err_recognition &= ~AV_EF_EXPLODE
+            } else {
+                context.pointee.err_recognition |= AV_EF_EXPLODE
+            }
+        }
+    }
+
+    /// Whether the decoder was opened to explode on damage (HEVC's; see `init`).
+    private var explodesOnDamage: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
+
     /// Whether the decoder skips frames no other frame references (`skip_frame =
     /// AVDISCARD_NONREF`). Such frames can be dropped on the way to a target without changing
     /// any pixel of the target. Set per packet, before it is sent.

@@ -187,6 +187,20 @@ extension LandingExecutor {
         return resumesAt + Self.reorderSlack + decoder.threadCount
     }
 
+    /// Lets the run from the start of the file, the last before a frame is called undecodable,
+    /// decode through damage as FFmpeg's own decode does (`Decoder.toleratesDamage`), so that
+    /// "undecodable" means what DamagedMedia says: FFmpeg's own decode lacks the frame too. A
+    /// decoder asked to explode loses the frame that a damaged packet pushes out of its
+    /// reorder buffer (an HEVC file cut inside its last packet loses the frame before it).
+    ///
+    /// Every frame of that run is counted damaged: the runs before it missed the frame over
+    /// damage the decoder reported, and decoding through damage, the decoder conceals it
+    /// without a word, so no picture of the run can be told clean.
+    func tolerateDamage() {
+        pool.active.decoder.toleratesDamage = true
+        pool.active.countDecodeError()
+    }
+
     /// Counts one invalid-data error on the way to a landing, and rethrows it once too many
     /// come in a row: past that, nothing more of the stream can be read.
     private func countInvalidData(_ error: FFmpegError, consecutive: inout Int) throws(FFmpegError) {

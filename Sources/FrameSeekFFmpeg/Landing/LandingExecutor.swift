@@ -324,6 +324,10 @@ final class LandingExecutor {
 
         // Whether a run missed the frame: the runs after it are retries over damage.
         var missed = false
+        // The last resort decodes as FFmpeg's own decode does; the decoder goes back to
+        // exploding on damage for the landings after this one.
+        let decoder = pool.active.decoder
+        defer { decoder.toleratesDamage = false }
         while true {
             let result = try run(
                 toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
@@ -372,7 +376,9 @@ final class LandingExecutor {
             if attempt > Self.seekRetries + 1 { throw rememberUndecodable(from: index) }
             // Before repositioning, which may reopen the demuxer (a request over HTTP).
             if isInterrupted(afterMiss: missed) { throw interrupted(after: tally) }
-            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: attempt > Self.seekRetries)
+            let lastResort = attempt > Self.seekRetries
+            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: lastResort)
+            if lastResort { tolerateDamage() }
             seeks += 1
             skipTo = decodeStart
         }
