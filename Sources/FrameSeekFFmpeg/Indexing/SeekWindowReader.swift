@@ -9,7 +9,9 @@ import FrameSeekCore
 /// fragmented MP4's `sidx`, MPEG-TS's bisection by timestamp. None of them promises a keyframe
 /// at or before the time (MPEG-TS lands on any packet; an MP4 index is by decode time), so the
 /// packets read are checked, and the seek goes further back until a keyframe at or before the
-/// start is among them. What an earlier try read is joined on rather than read again.
+/// start is among them. What an earlier try read is joined on rather than read again. A
+/// fragmented MP4's seek is taken again from the keyframe it went to, so that the packets read
+/// follow one another (`seekAgainFromLandedKeyframe`).
 struct SeekWindowReader {
     /// Packets in a row presented after the window's end after which no later packet can be
     /// presented inside it: more than the 16 pictures H.264 and HEVC may reorder. Only needed
@@ -76,6 +78,12 @@ struct SeekWindowReader {
     /// 60 ms, with a margin.
     static let audioLeadIn = MediaTime(value: 10, timescale: 1)
 
+    /// Whether `stream` of `demuxer` is a fragmented MP4's (its `moov` lists no samples), whose
+    /// seeks `seekAgainFromLandedKeyframe` takes again.
+    static func seeksFragments(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
+        demuxer.formatName.hasPrefix("mov") && stream.frameCount == 0
+    }
+
     /// Whether `demuxer`'s packets carry a decode time of their own; Matroska stores only the
     /// presentation time, and FFmpeg's decode times for it are guesses.
     static func packetsCarryDecodeTime(_ demuxer: Demuxer) -> Bool {
@@ -114,8 +122,12 @@ struct SeekWindowReader {
         var seekTo = start
         var later: PacketRun?
         let bisection = MatroskaClusterBisection(demuxer: builder.demuxer, streamIndex: builder.streamIndex)
+        let seeksFragments = Self.seeksFragments(builder.demuxer, stream: builder.demuxer.stream(builder.streamIndex))
+        var seeksAgain = 0
         defer { builder.demuxer.expectReadsToStay(in: nil) }
         for attempt in 0...Self.stepsBack {
+            let (earlier, overflow) = seekTo.subtractingReportingOverflow(stepBack)
+            let nextSeek = overflow ? streamStart : earlier
             // The last try's likely end would cut this try's seek short (Matroska's bisection
             // and cluster parsing read before it is set again below).
             builder.demuxer.expectReadsToStay(in: nil)
@@ -131,6 +143,15 @@ struct SeekWindowReader {
                     // first; a read that fails leaves the seek to FFmpeg's own way.
                     _ = try? bisection.addEntries(around: seekTo)
                     try builder.demuxer.seek(streamIndex: builder.streamIndex, to: seekTo)
+                    if seeksFragments {
+                        guard try seekAgainFromLandedKeyframe(sought: seekTo, nextTry: nextSeek) else {
+                            // Further back than the next try aims: that try, rather than
+                            // reading every packet from there.
+                            (seekTo, stepBack) = (nextSeek, Self.doubled(stepBack))
+                            continue
+                        }
+                        seeksAgain += 1
+                    }
                 }
             } catch {
                 return .failure(Unavailable(reason: "the demuxer cannot seek (\(error.message))"))
@@ -163,8 +184,8 @@ struct SeekWindowReader {
                 let startsStream = fromStreamStart && packets.firstIndex(where: \.isKeyframe) == keyframe
                 return .success(
                     Window(
-                        result: result, completeThrough: through, readError: run.readError, demuxerSeeks: attempt + 1,
-                        startsStream: startsStream))
+                        result: result, completeThrough: through, readError: run.readError,
+                        demuxerSeeks: attempt + 1 + seeksAgain, startsStream: startsStream))
             }
             if fromStreamStart {
                 // A target before the first keyframe of a stream cut mid-GOP: the window runs
@@ -173,11 +194,51 @@ struct SeekWindowReader {
                 return .failure(Unavailable(reason: "no keyframe in the stream"))
             }
             later = run
-            let (earlier, overflow) = seekTo.subtractingReportingOverflow(stepBack)
-            seekTo = overflow ? streamStart : earlier
-            if !stepBack.multipliedReportingOverflow(by: 2).overflow { stepBack *= 2 }
+            (seekTo, stepBack) = (nextSeek, Self.doubled(stepBack))
         }
         return .failure(Unavailable(reason: "no keyframe found before the target"))
+    }
+
+    /// Twice `step`, unless that overflows.
+    private static func doubled(_ step: Int64) -> Int64 {
+        let (twice, overflow) = step.multipliedReportingOverflow(by: 2)
+        return overflow ? step : twice
+    }
+
+    /// Takes the seek to `sought` again from the keyframe it went to, by that keyframe's PTS, so
+    /// that FFmpeg's MP4 demuxer reads on from there through every fragment; false, leaving
+    /// the demuxer where it stands, when that keyframe is presented before `nextTry`, the
+    /// target of the try after this one.
+    ///
+    /// FFmpeg's seek in a fragmented MP4 with a `sidx` reads the fragment that the `sidx` puts
+    /// the target in, by presentation time, then goes to the last keyframe at or before the
+    /// target by decode time among the samples of the fragments read so far, and reads on from
+    /// the fragment after the one it read. Where B-frames put that fragment's first decode
+    /// time after the target, the keyframe is in an earlier fragment read before, often the
+    /// file's first, and the packets run from it straight into the fragment read, the ones
+    /// between never read: a window built on them misses every frame there. A seek to the
+    /// keyframe's own PTS reads its own fragment, and the packets from it follow one another.
+    /// A keyframe that far back is left for the next try, which reads the fragment before the
+    /// target's (or goes to the same keyframe, which a stream's long GOP puts there).
+    private func seekAgainFromLandedKeyframe(sought: Int64, nextTry: Int64) throws(FFmpegError) -> Bool {
+        let demuxer = builder.demuxer
+        let packet = Packet()
+        var landed: Int64?
+        // A read that fails or finds nothing leaves the seek as it was, for the read after it
+        // to meet the same.
+        while (try? demuxer.read(into: packet)) == true {
+            defer { packet.unref() }
+            guard packet.streamIndex == builder.streamIndex else { continue }
+            landed = packet.pts
+            break
+        }
+        guard let landed else {
+            try demuxer.seek(streamIndex: builder.streamIndex, to: sought)
+            return true
+        }
+        if landed < nextTry, nextTry > streamStart { return false }
+        try demuxer.seek(streamIndex: builder.streamIndex, to: landed)
+        return true
     }
 
     /// The stream's frames from its first through `end`, or further: at least twice as far
