@@ -48,7 +48,7 @@ extension CommandOption {
         "--stream", .wholeNumber(placeholder: "N", range: 0...1_000_000_000),
         help: """
             the stream, by its absolute index as ffprobe numbers streams (default: FFmpeg's best
-            video stream, else its best audio stream; see frameseek probe)
+            video stream, else its best audio stream; cover art is never one; see frameseek probe)
             """)
     static let threads = CommandOption(
         "--threads", .wholeNumber(placeholder: "N", range: 0...64),
