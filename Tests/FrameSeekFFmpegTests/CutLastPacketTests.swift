@@ -113,4 +113,27 @@ struct CutLastPacketTests {
             if let md5 = truth(index) { #expect(try stepper.landedPicture()?.md5 == md5, "step to frame \(index)") }
         }
     }
+
+    /// With frame threads the decoder's explode setting is copied when it opens, so the frame
+    /// lost by exploding stays lost (DamagedMedia); the cut packet's error then comes back from
+    /// telling the decoder the stream ended, which failed the whole landing of every frame
+    /// decoded through the end ("decoding failed: avcodec_send_packet").
+    @Test("With two frame threads the frames before a cut last packet land; only a frame exploding loses may fail, typed")
+    func frameThreadsLandTheFramesBeforeTheCut() throws {
+        let directory = try TemporaryDirectory()
+        let clip = try Self.cutClip(in: directory)
+        let engine = try FFmpegEngine(path: clip.path, options: .init(threads: 2))
+        let frames = engine.frameTable.frames
+        for index in frames.indices.suffix(8) where frames[index].pts != clip.cutPTS {
+            let pts = frames[index].pts
+            do {
+                _ = try engine.seek(to: frames[index].time, precision: .exact)
+                if let md5 = clip.decoded[pts] { #expect(try engine.landedPicture()?.md5 == md5, "frame \(index)") }
+            } catch {
+                #expect(
+                    clip.lostByExploding.contains(pts) && error.reason == .decodeFailed
+                        && error.cause.contains("cannot be decoded"), "frame \(index) (pts \(pts)): \(error.cause)")
+            }
+        }
+    }
 }

@@ -168,7 +168,7 @@ final class Decoder {
     }
 
     /// Whether the decoder was opened to explode on damage (HEVC's; see `init`).
-    private var explodesOnDamage: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
+    var explodesOnDamage: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
 
     /// Whether the decoder skips frames no other frame references (`skip_frame =
     /// AVDISCARD_NONREF`). Such frames can be dropped on the way to a target without changing

@@ -57,6 +57,14 @@ extension LandingExecutor {
         let giveUpOrder = identifiesPackets ? giveUpOrder(forTarget: targetPTS, decoder: decoder) : nil
         let clock = ContinuousClock()
         var consecutiveErrors = 0
+        /// Tells the decoder the stream ended. With frame threads, a damaged packet's invalid
+        /// data can come back from this send rather than its own; the stream has ended all
+        /// the same, and the frames held back still come out.
+        func sendEndOfStream() throws(FFmpegError) {
+            do { try decoder.sendEndOfStream() } catch  where error.isInvalidData {
+                try countInvalidData(error, consecutive: &consecutiveErrors, tally: &tally)
+            }
+        }
         do {
             while true {
                 if isInterrupted(afterMiss: afterMiss) { return .interrupted }
@@ -69,7 +77,7 @@ extension LandingExecutor {
                         tally.addDecodeTime(clock.now - receiveStart)
                     } catch  where error.isInvalidData {
                         tally.addDecodeTime(clock.now - receiveStart)
-                        try countInvalidData(error, consecutive: &consecutiveErrors)
+                        try countInvalidData(error, consecutive: &consecutiveErrors, tally: &tally)
                         continue
                     }
                     switch output {
@@ -109,7 +117,7 @@ extension LandingExecutor {
                 do {
                     more = try slot.demuxer.read(into: buffers.packet)
                 } catch  where error.isInvalidData {
-                    try countInvalidData(error, consecutive: &consecutiveErrors)
+                    try countInvalidData(error, consecutive: &consecutiveErrors, tally: &tally)
                     continue
                 } catch  where media.truncation != nil {
                     // The scan's reads broke off too, and that is where the readable media
@@ -118,7 +126,7 @@ extension LandingExecutor {
                     more = false
                 }
                 guard more else {
-                    try decoder.sendEndOfStream()
+                    try sendEndOfStream()
                     slot.recordEndOfStreamSent()
                     continue
                 }
@@ -129,7 +137,7 @@ extension LandingExecutor {
                 if let giveUpOrder, let pts = buffers.packet.pts, pts > targetPTS,
                     let order = packetOrder.order(ofPTS: pts, in: table), order > giveUpOrder
                 {
-                    try decoder.sendEndOfStream()
+                    try sendEndOfStream()
                     slot.recordEndOfStreamSent(early: true)
                     continue
                 }
@@ -160,12 +168,12 @@ extension LandingExecutor {
                 } catch  where error.isInvalidData {
                     // A damaged packet: skipped as FFmpeg's own decode skips it, and counted,
                     // since the frames after it may reference what it should have produced.
-                    try countInvalidData(error, consecutive: &consecutiveErrors)
+                    try countInvalidData(error, consecutive: &consecutiveErrors, tally: &tally)
                     continue
                 }
                 if buffers.packet.isCorrupt { slot.countDecodeError() }
                 if keyframeOnly {
-                    try decoder.sendEndOfStream()
+                    try sendEndOfStream()
                     slot.recordEndOfStreamSent()
                 }
             }
@@ -193,18 +201,27 @@ extension LandingExecutor {
     /// decoder asked to explode loses the frame that a damaged packet pushes out of its
     /// reorder buffer (an HEVC file cut inside its last packet loses the frame before it).
     ///
-    /// Every frame of that run is counted damaged: the runs before it missed the frame over
-    /// damage the decoder reported, and decoding through damage, the decoder conceals it
-    /// without a word, so no picture of the run can be told clean.
-    func tolerateDamage() {
-        pool.active.decoder.toleratesDamage = true
+    /// Only after the runs before it met invalid data (`DecodeTally.invalidData`), and only for
+    /// a decoder that explodes on damage: a stream read from its start for frames no run from a
+    /// random access point produces (an open GOP's leading pictures at a segment's start) met
+    /// no damage, and decodes as before. Every frame of that run is counted damaged: the runs
+    /// before it missed the frame over damage the decoder reported, and decoding through
+    /// damage, the decoder conceals it without a word, so no picture of the run can be told
+    /// clean.
+    func tolerateDamage(after tally: DecodeTally) {
+        let decoder = pool.active.decoder
+        guard tally.invalidData > 0, decoder.explodesOnDamage else { return }
+        decoder.toleratesDamage = true
         pool.active.countDecodeError()
     }
 
     /// Counts one invalid-data error on the way to a landing, and rethrows it once too many
     /// come in a row: past that, nothing more of the stream can be read.
-    private func countInvalidData(_ error: FFmpegError, consecutive: inout Int) throws(FFmpegError) {
+    private func countInvalidData(
+        _ error: FFmpegError, consecutive: inout Int, tally: inout DecodeTally
+    ) throws(FFmpegError) {
         pool.active.countDecodeError()
+        tally.countInvalidData()
         consecutive += 1
         if consecutive > Self.consecutiveErrorLimit { throw error }
     }
@@ -235,6 +252,10 @@ struct DecodeTally {
 
     /// A packet of the stream was read.
     mutating func countPacketRead() { packetsRead += 1 }
+
+    /// Packets and frames the decoder refused as invalid data, skipped and counted damaged.
+    private(set) var invalidData = 0
+    mutating func countInvalidData() { invalidData += 1 }
 
     /// A packet before the start point was passed over undecoded.
     mutating func countPassedOver() { packetsPassedOver += 1 }

@@ -378,7 +378,7 @@ final class LandingExecutor {
             if isInterrupted(afterMiss: missed) { throw interrupted(after: tally) }
             let lastResort = attempt > Self.seekRetries
             try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: lastResort)
-            if lastResort { tolerateDamage() }
+            if lastResort { tolerateDamage(after: tally) }
             seeks += 1
             skipTo = decodeStart
         }
