@@ -13,10 +13,12 @@ import Testing
 
 @Suite("Audio files cut inside their last frame", .ffmpegLog)
 struct TruncatedAudioTests {
-    /// ADTS AAC, and FLAC with frames of 1152 samples at 8 kHz (those of the sweep's file).
-    static let encodes: [(name: String, options: [String], sampleRate: Int)] = [
-        ("adts.aac", ["-c:a", "aac", "-b:a", "64k"], 44100),
-        ("fs1152.flac", ["-c:a", "flac", "-frame_size", "1152"], 8000)
+    /// ADTS AAC, and FLAC with frames of 1152 samples at 8 kHz (those of the sweep's file). The
+    /// AAC is long enough that its cut copy is over a mebibyte, past which the scan keeps its
+    /// packets only near the end (`AudioStreamTail.bytesBeforeEnd`).
+    static let encodes: [(name: String, options: [String], sampleRate: Int, seconds: Double)] = [
+        ("adts.aac", ["-c:a", "aac", "-b:a", "128k"], 44100, 150),
+        ("fs1152.flac", ["-c:a", "flac", "-frame_size", "1152"], 8000, 20)
     ]
 
     /// How the engine reads the stream, and from where.
@@ -32,11 +34,11 @@ struct TruncatedAudioTests {
         "A seek at or past the readable end clamps to ffprobe's last frame with framemd5's samples, and the file is called truncated",
         arguments: 0..<2, Reading.allCases)
     func seekPastTheCut(_ encode: Int, _ reading: Reading) throws {
-        let (name, encoding, sampleRate) = Self.encodes[encode]
+        let (name, encoding, sampleRate, seconds) = Self.encodes[encode]
         let directory = try temporaryDirectory("truncated-audio")
         defer { try? FileManager.default.removeItem(at: directory) }
         let whole = try AudioPacketTableTests.encodeMinute(
-            "whole-\(name)", encoding, sampleRate: sampleRate, seconds: 20, in: directory)
+            "whole-\(name)", encoding, sampleRate: sampleRate, seconds: seconds, in: directory)
         let cut = try Self.cutInsideFrame(whole.path, to: name, in: directory)
         let (probed, md5s) = try AudioPacketTableTests.decodedFrames(cut.path)
         // The cut leaves a packet the decoder makes nothing of: ffprobe lists one frame fewer.

@@ -155,6 +155,13 @@ final class Demuxer {
     /// from the file's size and duration; nil when unknown.
     var bitRate: Int64? { context.pointee.bit_rate > 0 ? context.pointee.bit_rate : nil }
 
+    /// The input's size in bytes (`avio_size`), nil when its protocol cannot tell.
+    var byteSize: Int64? {
+        guard let io = context.pointee.pb else { return nil }
+        let size = avio_size(io)
+        return size >= 0 ? size : nil
+    }
+
     /// Reads only `streamIndex`'s packets from now on.
     func selectOnly(streamIndex: Int) {
         for index in 0..<streamCount {

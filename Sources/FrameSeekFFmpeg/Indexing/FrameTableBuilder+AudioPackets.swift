@@ -88,7 +88,7 @@ extension FrameTableBuilder {
         // The latest frame waits here until the next packet is read or the stream ends, when
         // the decoder decides whether the last packet makes one (`AudioStreamTail`).
         var pending: PendingAudioFrame?
-        var tail = AudioStreamTail()
+        var tail = AudioStreamTail(keepingFrom: demuxer.byteSize.map { $0 - AudioStreamTail.bytesBeforeEnd })
         func appendPending() {
             guard let frame = pending else { return }
             if frame.isCorrupt { corrupt.insert(frameCount) }
@@ -182,16 +182,29 @@ private struct AudioStreamTail {
     /// Packets kept: the last and three before it, more than any codec of the rule carries
     /// over from packet to packet.
     static let packetsKept = 4
+    /// How far before the input's end packets start to be kept: a reference per packet costs
+    /// a three-hour MP3's scan a fifth of its time, and the last four audio packets lie within
+    /// a mebibyte of the end of any file but one with that much after them.
+    static let bytesBeforeEnd: Int64 = 1 << 20
+    /// The byte offset from which packets are kept; nil, every packet (an input of unknown size).
+    private let keepingFrom: Int64?
     /// The kept packets, a ring: each slot references a packet's data (no bytes are copied).
     private var packets: [Packet] = []
     /// The slot the next packet goes to.
     private var next = 0
     /// Whether a reference failed (out of memory): the tail is then not known.
     private var broken = false
-    /// The decode-order index of the last packet kept.
+    /// The decode-order index of the last packet read.
     private(set) var lastPacketIndex: Int?
+    /// The decode-order index of the last packet kept: the tail is known when it is the last read.
+    private var lastKeptIndex: Int?
+
+    init(keepingFrom: Int64?) { self.keepingFrom = keepingFrom }
 
     mutating func keep(_ packet: Packet, index: Int) {
+        lastPacketIndex = index
+        if let keepingFrom, let position = packet.position, position < keepingFrom { return }
+        lastKeptIndex = index
         if packets.count < Self.packetsKept {
             packets.append(Packet())
         } else {
@@ -199,14 +212,13 @@ private struct AudioStreamTail {
         }
         do { try packets[next].reference(packet) } catch { broken = true }
         next = (next + 1) % Self.packetsKept
-        lastPacketIndex = index
     }
 
     /// Whether `decoder`, flushed and fed the kept packets in order, makes no frame of the last
     /// one. False when that cannot be told: a decoder that holds a frame back would give one
     /// after the last packet all the same, and the last frame is then kept as before.
     func lastPacketMakesNoFrame(decoder: Decoder) -> Bool {
-        guard !broken, !packets.isEmpty else { return false }
+        guard !broken, !packets.isEmpty, lastKeptIndex == lastPacketIndex else { return false }
         decoder.flush()
         defer { decoder.flush() }
         let frame = Frame()
