@@ -2,8 +2,9 @@
 // microseconds, the stream's start rounded; MP3's time base (1/14112000) is finer, so the start
 // rescaled back to ticks misses the first frame by a few: after it for libshine's files (a
 // target of 0 was "clamped to start" and outside an exact tolerance), before it for LAME's (the
-// first frame landed at a negative time). The truth is ffprobe's: the stream's start_pts and
-// its first decoded frame's PTS.
+// first frame landed at a negative time). The truth is ffprobe's (the stream's start_pts and
+// its first decoded frame's PTS) and ffmpeg's own timeline: framemd5's times in the stream's
+// time base, which start each frame on a whole sample from the first.
 
 import Foundation
 import FrameSeekCore
@@ -19,7 +20,7 @@ struct StreamOriginTests {
     ]
 
     @Test(
-        "A seek to 0 lands on the first frame exactly: delta 0, within an exact tolerance, not clamped",
+        "A seek to 0 lands on the first frame exactly (delta 0, within an exact tolerance, not clamped), and every frame's time is framemd5's",
         arguments: [0, 1], [FrameIndexing.full, .asNeeded])
     func seekToZeroLandsOnTheFirstFrame(_ encode: Int, _ indexing: FrameIndexing) throws {
         let (name, encoding) = Self.encodes[encode]
@@ -45,5 +46,18 @@ struct StreamOriginTests {
         #expect(landing.accuracy.deltaMediaTime == .zero, "\(name): \(landing.accuracy.deltaMediaTime)")
         #expect(landing.accuracy.withinRequestedTolerance, "\(name)")
         #expect(landing.plan.clamp == .none, "\(name): \(landing.plan.clamp)")
+
+        // Every frame's time is ffmpeg's: framemd5's timestamps in the stream's time base.
+        guard indexing == .full else { return }
+        let timeBase = engine.frameTable.timeBase
+        let ffmpegTimes = try runTool([
+            "ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-enc_time_base:a", "-1", "-f", "framemd5", "-"
+        ]).split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }.compactMap { line in
+            Int64(line.split(separator: ",")[1].trimmingCharacters(in: .whitespaces))
+        }.map { timeBase.time(ofTicks: $0) }
+        let times = engine.frameTable.frames.map(\.time)
+        try #require(ffmpegTimes.count == times.count, "\(name): \(ffmpegTimes.count) frames in framemd5, \(times.count) listed")
+        let differing = zip(times, ffmpegTimes).filter { $0 != $1 }
+        #expect(differing.isEmpty, "\(name): \(differing.count) frames' times differ, first \(differing.first.map { "\($0)" } ?? "")")
     }
 }
