@@ -33,12 +33,7 @@ struct CoverArtTests {
                 "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=f=440:r=44100:d=10", "-i", cover,
                 "-map", "0:a", "-map", "1:v"
             ] + encoding + ["-c:v", "copy", "-disposition:v", "attached_pic", path])
-        let probed = try runTool([
-            "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "frame=pts", "-of", "csv=p=0", path
-        ]).split(whereSeparator: \.isNewline).compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
-        let md5s = try runTool(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "framemd5", "-"])
-            .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
-            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+        let (probed, md5s) = try AudioPacketTableTests.decodedFrames(path)
         return (path, probed, md5s)
     }
 

@@ -60,7 +60,7 @@ final class Decoder {
             // would pass for a true one. Asked to explode, it returns AVERROR_INVALIDDATA for
             // the damaged packet, which the landing counts. Clean streams raise no error, so no
             // undamaged picture changes (every HEVC fixture's framemd5 test checks that).
-            if parameters.pointee.codec_id == AV_CODEC_ID_HEVC {
+            if Self.explodesOnDamage(allocated.pointee.codec_id) {
                 allocated.pointee.err_recognition |= AV_EF_EXPLODE
             }
             fs_codec_context_carry_packet_positions(allocated)
@@ -167,8 +167,11 @@ final class Decoder {
         }
     }
 
-    /// Whether the decoder was opened to explode on damage (HEVC's; see `init`).
-    var explodesOnDamage: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
+    /// Whether the decoder was opened to explode on damage (see `init`).
+    var explodesOnDamage: Bool { Self.explodesOnDamage(context.pointee.codec_id) }
+
+    /// Whether decoders of `codec` are opened to explode on damage: HEVC's.
+    private static func explodesOnDamage(_ codec: AVCodecID) -> Bool { codec == AV_CODEC_ID_HEVC }
 
     /// Whether the decoder skips frames no other frame references (`skip_frame =
     /// AVDISCARD_NONREF`). Such frames can be dropped on the way to a target without changing

@@ -91,6 +91,10 @@ extension Demuxer {
     /// Stream `index`, which must be in `0..<streamCount`.
     func stream(_ index: Int) -> Stream { Stream(self, index: index) }
 
+    /// Whether `stream` is a fragmented MP4's: an MP4 or MOV whose `moov` states no samples for
+    /// it, its samples listed in `moof` boxes.
+    func isFragmentedMP4(_ stream: Stream) -> Bool { formatName.hasPrefix("mov") && stream.frameCount == 0 }
+
     /// `av_find_best_stream` for a media type: FFmpeg's own choice, or nil. Attached pictures
     /// (cover art) are never chosen: `av_find_best_stream` returns a cover as a file's video when
     /// it has no other, yet a cover is one still, not the media's pictures. When FFmpeg's choice

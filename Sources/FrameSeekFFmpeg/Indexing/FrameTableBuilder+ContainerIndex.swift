@@ -220,7 +220,7 @@ extension FrameTableBuilder {
     /// is not a fragmented MP4 read from its path (its `moov` states samples), and for one
     /// whose boxes do not parse to its end (truncated, damaged), which the scan reports.
     func buildFromFragments() throws(MediaError) -> TableOutcome {
-        guard demuxer.formatName.hasPrefix("mov"), demuxer.memory == nil, demuxer.stream(streamIndex).frameCount == 0,
+        guard demuxer.isFragmentedMP4(demuxer.stream(streamIndex)), demuxer.memory == nil,
             let boxes = ByteRangeReader(borrowing: demuxer), let size = boxes.size
         else { return .declined(movedDemuxer: false) }
         // Over HTTP the walk asks for little more than it reads: a header after a hop over an

@@ -53,7 +53,7 @@ struct SeekWindowReader {
     static func reads(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
         let format = demuxer.formatName
         return format == "matroska,webm" || format == "mpegts"
-            || (format.hasPrefix("mov") && (stream.frameCount == 0 || stream.mediaType == .audio))
+            || (format.hasPrefix("mov") && (demuxer.isFragmentedMP4(stream) || stream.mediaType == .audio))
             || readsPrefix(demuxer, stream: stream)
     }
 
@@ -77,12 +77,6 @@ struct SeekWindowReader {
     /// that give a landing's samples (`FFmpegEngine.audioPreroll`), 128 Opus frames of up to
     /// 60 ms, with a margin.
     static let audioLeadIn = MediaTime(value: 10, timescale: 1)
-
-    /// Whether `stream` of `demuxer` is a fragmented MP4's (its `moov` lists no samples), whose
-    /// seeks `seekAgainFromLandedKeyframe` takes again.
-    static func seeksFragments(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
-        demuxer.formatName.hasPrefix("mov") && stream.frameCount == 0
-    }
 
     /// Whether `demuxer`'s packets carry a decode time of their own; Matroska stores only the
     /// presentation time, and FFmpeg's decode times for it are guesses.
@@ -122,7 +116,8 @@ struct SeekWindowReader {
         var seekTo = start
         var later: PacketRun?
         let bisection = MatroskaClusterBisection(demuxer: builder.demuxer, streamIndex: builder.streamIndex)
-        let seeksFragments = Self.seeksFragments(builder.demuxer, stream: builder.demuxer.stream(builder.streamIndex))
+        // A fragmented MP4's seeks are taken again (`seekAgainFromLandedKeyframe`).
+        let seeksFragments = builder.demuxer.isFragmentedMP4(builder.demuxer.stream(builder.streamIndex))
         var seeksAgain = 0
         defer { builder.demuxer.expectReadsToStay(in: nil) }
         for attempt in 0...Self.stepsBack {
