@@ -80,7 +80,7 @@ struct CLIDamageTests {
         let clean = frameseek(["seek", Self.bitflip, Self.time(100), "--strict"])
         #expect(clean.code == .success && clean.err.isEmpty, "\(clean.err)")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-damage-\(UUID().uuidString)").path
+        let folder = testScratchPath("damage-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let thumbs = frameseek(["thumbnails", Self.halfMKV, "--out", folder, "--strict"])
         #expect(thumbs.code == .usageOrInput)

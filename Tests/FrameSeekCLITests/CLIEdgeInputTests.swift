@@ -22,7 +22,7 @@ extension FailingInvocation {
 
     /// Every command that opens media, on each bad input.
     static let badTimestampInvocations: [FailingInvocation] = {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-edge-input-never-written").path
+        let out = testScratchPath("edge-input-never-written").path
         var list: [FailingInvocation] = []
         for (relative, causes) in badTimestampInputs {
             let path = Repository.fixture(relative)
@@ -50,7 +50,7 @@ extension FailingInvocation {
     /// Numbers that would overflow, or allocate without bound, were they not checked against their bounds.
     static let hugeNumberInvocations: [FailingInvocation] = {
         let good = FailingInvocation.good
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-edge-input-never-written").path
+        let out = testScratchPath("edge-input-never-written").path
         return [
             FailingInvocation(
                 label: "step --count Int64.max",

@@ -21,8 +21,7 @@ private struct WrittenPlaylists: Sendable {
     static let shared: Result<WrittenPlaylists, any Error> = Result { try WrittenPlaylists() }
 
     private init() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("frameseek-live-cli-\(ProcessInfo.processInfo.processIdentifier)")
+        let directory = testScratchPath("live-cli")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try runTool(
             [

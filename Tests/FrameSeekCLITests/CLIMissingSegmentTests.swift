@@ -18,8 +18,7 @@ private struct SegmentedPlaylist: Sendable {
     static let shared: Result<SegmentedPlaylist, any Error> = Result { try SegmentedPlaylist() }
 
     private init() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("frameseek-hls-\(ProcessInfo.processInfo.processIdentifier)")
+        let directory = testScratchPath("missing-segment-hls")
         let intactDirectory = directory.appendingPathComponent("intact")
         let holedDirectory = directory.appendingPathComponent("holed")
         for folder in [intactDirectory, holedDirectory] {

@@ -57,7 +57,7 @@ struct CLIPlayTests {
         "Killed with SIGKILL mid-playback, the next run resumes within one second of the last position reported",
         arguments: [4.5, 6.3, 8.1])
     func killNine(_ killAfter: Double) throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
+        let store = testScratchPath("play-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         let lastReported = try Self.playAndKill([Self.clip, "--resume", "--store", store, "--rate", "2"], after: killAfter)
         #expect(lastReported >= killAfter, "the first run reported \(lastReported) s before it ended")
@@ -92,7 +92,7 @@ struct CLIPlayTests {
 
     @Test("--for counts from the first frame shown: a resumed run stopped at once says resumed, then stopped there or later")
     func forCountsFromTheFirstFrame() throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
+        let store = testScratchPath("play-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         let reported = try Self.playAndKill([Self.clip, "--resume", "--store", store, "--rate", "4"], after: 6.0)
         #expect(reported >= 6.0)
@@ -112,7 +112,7 @@ struct CLIPlayTests {
 
     @Test("A finished item starts from the beginning; two files keep positions of their own")
     func finishedAndPerFile() throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-play-\(UUID().uuidString).sqlite").path
+        let store = testScratchPath("play-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         let other = Repository.fixture("media/nasa_13013.mp4")
         // A is stopped once it has reported 6 s of media time, B (16.6 s long) once it has

@@ -400,7 +400,7 @@ struct CLIThumbnailsTests {
 
     static var invalidInvocations: [FailingInvocation] {
         let good = Repository.fixture("media/h264_bframes_gop250.mp4")
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-tests-never-written-\(UUID().uuidString)").path
+        let out = testScratchPath("never-written-\(UUID().uuidString)").path
         let audio = Repository.fixture("media/aac_sine.m4a")
         let missing = Repository.fixture("media/does_not_exist.mp4")
         let nasa = Repository.fixture("media/nasa_13013.mp4")

@@ -47,8 +47,7 @@ struct HostileFile: Sendable {
     let path: String
 
     private static let directory: URL = {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("frameseek-hostile-\(ProcessInfo.processInfo.processIdentifier)")
+        let url = testScratchPath("hostile")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
@@ -160,7 +159,7 @@ struct HostileFileTests {
                 ["step", file.path, "--at", targets[1], "--backward", "--repeat", "2", "--json", "--md5"],
                 on: file, context))
         if isVideo {
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-hostile-thumbs-\(UUID().uuidString)")
+            let out = testScratchPath("hostile-thumbs-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: out) }
             _ = run(["thumbnails", file.path, "--out", out.path, "--count", "2"], on: file, context)
             _ = run(["seek", file.path, targets[0], "--png", out.appendingPathComponent("landed.png").path], on: file, context)

@@ -13,7 +13,7 @@ struct CBoundaryTests {
     /// A Matroska file whose EBML header is cut short: FFmpeg logs "EBML header parsing failed",
     /// a message no MP4 produces.
     static func writeBrokenMatroska() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-ebml-\(UUID().uuidString).mkv")
+        let url = testScratchPath("ebml-\(UUID().uuidString).mkv")
         try Data([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0xF7, 0x81, 0x01, 0xFF, 0xFF, 0xFF, 0xFF])
             .write(to: url)
         return url

@@ -78,13 +78,29 @@ public func pngDimensions(_ path: String) throws -> (width: Int, height: Int) {
     return (bigEndian(16), bigEndian(20))
 }
 
-/// A fresh temporary directory for files a test writes.
+/// The one directory under which a test process writes its files: `frameseek-tests-<pid>` in
+/// the system's temporary directory, removed with all it holds when the process exits. Tests
+/// that keep their files for the suite's life (a packaged playlist, damaged copies of fixtures)
+/// have no moment to remove them, and one `make test` left some 90 directories, 36 MB of
+/// them damaged fixtures, in /tmp at every run. A process killed before it exits still leaves
+/// its root; the next run does not reuse it.
+public let testScratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("frameseek-tests-\(getpid())-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: testScratchRoot) }
+    return root
+}()
+
+/// A fresh temporary directory for files a test writes, under `testScratchRoot`.
 public func temporaryDirectory(_ label: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("frameseek-tests-\(label)-\(UUID().uuidString)")
+    let url = testScratchPath("\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// `name` under `testScratchRoot`, not created: for a file, or a directory a test expects the
+/// command under test to make (or not).
+public func testScratchPath(_ name: String) -> URL { testScratchRoot.appendingPathComponent(name) }
 
 /// A fresh temporary directory removed when the value goes away, for tests that write files by
 /// name (playlists, stores) and want them gone however the test ends.
