@@ -5,6 +5,12 @@
 // first frame landed at a negative time). The truth is ffprobe's (the stream's start_pts and
 // its first decoded frame's PTS) and ffmpeg's own timeline: framemd5's times in the stream's
 // time base, which start each frame on a whole sample from the first.
+//
+// Time zero of a video whose container start another stream sets, between two of the video's
+// ticks (an MP4 whose AAC starts 22 ms before its video, 18918.4 ticks of 1/12800), is the
+// tick after it: rounded to the nearest, every frame's time was 0.4 ticks late, and a seek to
+// a frame's time as `ffmpeg -ss` counts it (its PTS less ffprobe's format start_time) landed
+// on the frame before, 20 of 20 frames.
 
 import Foundation
 import FrameSeekCore
@@ -59,5 +65,60 @@ struct StreamOriginTests {
         try #require(ffmpegTimes.count == times.count, "\(name): \(ffmpegTimes.count) frames in framemd5, \(times.count) listed")
         let differing = zip(times, ffmpegTimes).filter { $0 != $1 }
         #expect(differing.isEmpty, "\(name): \(differing.count) frames' times differ, first \(differing.first.map { "\($0)" } ?? "")")
+    }
+
+    @Test(
+        "A seek to each frame's ffmpeg -ss time lands on that frame where another stream starts the container between two video ticks",
+        arguments: [FrameIndexing.full, .asNeeded])
+    func containerStartBetweenTicks(_ indexing: FrameIndexing) throws {
+        let directory = try temporaryDirectory("stream-origin-between-ticks")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("source.mp4").path
+        let path = directory.appendingPathComponent("delayed.mp4").path
+        try runTool([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=3", "-f", "lavfi", "-i",
+            "sine=f=440:d=3:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-c:a", "aac", source
+        ])
+        // Both streams 1.5 s later; the AAC's priming puts the container's start 22 ms earlier.
+        try runTool(["ffmpeg", "-nostdin", "-v", "error", "-itsoffset", "1.5", "-i", source, "-c", "copy", path])
+        let probed = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:format=start_time", "-of",
+            "default=noprint_wrappers=1", path
+        ])
+        let fields = Dictionary(
+            probed.split(whereSeparator: \.isNewline).map { line -> (String, String) in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { first, _ in first })
+        let timeBaseDenominator = try #require(fields["time_base"].flatMap { Int64($0.split(separator: "/").last ?? "") })
+        // ffprobe prints the start in whole microseconds.
+        let startMicroseconds = try #require(fields["start_time"].flatMap { Int64($0.replacingOccurrences(of: ".", with: "")) })
+        try #require(
+            (startMicroseconds * timeBaseDenominator) % 1_000_000 != 0, "the container starts between two of the video's ticks")
+        let pts = try runTool([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts", "-of", "csv=p=0", path
+        ]).split(whereSeparator: \.isNewline).compactMap { Int64($0) }
+        try #require(pts.count > 20)
+
+        // pts / den - start / 10^6, over the least common multiple of the two denominators.
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        let timescale = timeBaseDenominator / gcd(timeBaseDenominator, 1_000_000) * 1_000_000
+        var options = FFmpegEngine.Options()
+        options.indexing = indexing
+        let engine = try FFmpegEngine(path: path, options: options)
+        var landedElsewhere: [(pts: Int64, landed: Int64)] = []
+        for framePTS in pts.prefix(20) {
+            let target = MediaTime(
+                value: framePTS * (timescale / timeBaseDenominator) - startMicroseconds * (timescale / 1_000_000),
+                timescale: Int32(timescale))
+            let landing = try engine.seek(to: target, precision: .exact)
+            if landing.frame.pts != framePTS { landedElsewhere.append((framePTS, landing.frame.pts)) }
+            // Time zero is the tick at or after the container's start: a frame's time is at
+            // most one tick before ffmpeg's.
+            #expect(landing.frame.time <= target, "pts \(framePTS): \(landing.frame.time) after \(target)")
+        }
+        #expect(
+            landedElsewhere.isEmpty,
+            "\(landedElsewhere.count) of 20 frames' ffmpeg -ss times landed elsewhere: \(landedElsewhere.prefix(3))")
     }
 }

@@ -15,6 +15,12 @@ extension TimeBase {
         av_rescale_q(ticks, rational, other.rational)
     }
 
+    /// `ticks` of this time base in ticks of `other`, rounded up to the next whole tick when
+    /// they fall between two (`av_rescale_q_rnd` with `AV_ROUND_UP`).
+    func rescaleRoundingUp(_ ticks: Int64, to other: TimeBase) -> Int64 {
+        av_rescale_q_rnd(ticks, rational, other.rational, AV_ROUND_UP)
+    }
+
     /// This time base as FFmpeg's `AVRational`.
     var rational: AVRational { AVRational(num: numerator, den: denominator) }
 }

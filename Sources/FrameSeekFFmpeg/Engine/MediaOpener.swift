@@ -163,12 +163,20 @@ enum MediaOpener {
     /// 1/14112000) the microseconds rescaled back miss the first frame by a few ticks, and a
     /// target of 0 was clamped to a first frame after it, or the first frame had a negative time.
     /// In a coarser time base the two are the same tick.
+    ///
+    /// A container start set by another stream can fall between two of this stream's ticks (an
+    /// MP4 whose AAC starts 22 ms before its video: 18918.4 ticks of 1/12800). Time zero is then
+    /// the tick after it. Rounded to the nearest, down there, every frame's time came out 0.4
+    /// ticks late, so a seek to a frame's time as `ffmpeg -ss` counts it (its PTS less the
+    /// container's start) landed on the frame before. Rounded up, a frame's time is under a tick
+    /// early, and a seek to any frame's `ffmpeg -ss` time lands on that frame: the target is a
+    /// whole tick count from zero, and no other frame starts within a tick before it.
     static func originPTS(of demuxer: Demuxer, stream: Demuxer.Stream) -> Int64 {
         guard let start = demuxer.startTimeMicroseconds else { return stream.startTime ?? 0 }
         if let ownStart = stream.startTime, stream.timeBase.rescale(ownStart, to: .microseconds) == start {
             return ownStart
         }
-        return TimeBase.microseconds.rescale(start, to: stream.timeBase)
+        return TimeBase.microseconds.rescaleRoundingUp(start, to: stream.timeBase)
     }
 
     /// Names what a local path is when it is not a regular file, before FFmpeg is given it:
