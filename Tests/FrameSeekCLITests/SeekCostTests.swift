@@ -101,6 +101,22 @@ struct SeekCostTests {
         #expect(decoded.count == 2 && decoded[1] > 2 * decoded[0], "GOP 250 decodes more than GOP 25: \(decoded) frames")
         let verdict = try #require(run.err.first { $0.contains("gop250.mp4's random seeks cost") })
         #expect(verdict.contains("gop25.mp4's at p95") && verdict.contains("modeled over 50 ms / 20 Mbit/s"), "\(verdict)")
+        // The bytes' ratio, from the rows' own samples: at the median where both read at the
+        // median, else on average.
+        let bytes = rows.map { row in
+            ((row["samples"] as? [[String: Any]]) ?? []).compactMap { JSON.int64($0["bytes_read"]) }.map(Double.init)
+        }
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+        try #require(bytes.count == 2 && bytes.allSatisfy { !$0.isEmpty })
+        let (medianA, medianB) = (median(bytes[0]), median(bytes[1]))
+        let expected =
+            medianA > 0 && medianB > 0
+            ? "reading \(String(format: "%.2f", medianB / medianA))x the bytes at the median"
+            : "reading \(String(format: "%.2f", (bytes[1].reduce(0, +) / Double(bytes[1].count)) / (bytes[0].reduce(0, +) / Double(bytes[0].count))))x the bytes on average"
+        #expect(verdict.contains(expected), "\(verdict), expected \(expected)")
 
         let html = try String(contentsOfFile: report, encoding: .utf8)
         for name in ["gop25.mp4", "gop250.mp4"] { #expect(html.contains("encode") && html.contains(name)) }

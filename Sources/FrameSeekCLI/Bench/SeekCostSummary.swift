@@ -49,7 +49,18 @@ struct SeekCostSummary {
             + "\(ratio(b.latencies.p95, a.latencies.p95)) \(name(base.input))'s at p95 "
             + "(\(ratio(b.latencies.median, a.latencies.median)) at the median)"
         if b.bytesPerOperation.count > 0, a.bytesPerOperation.count > 0 {
-            line += ", reading \(ratio(b.bytesPerOperation.median, a.bytesPerOperation.median)) the bytes"
+            // Most scrub, backstep and sequential operations read nothing (the window is read
+            // already), so their medians are 0 and say nothing: the mean then carries the reads.
+            let (byteA, byteB) = (a.bytesPerOperation, b.bytesPerOperation)
+            if byteA.median > 0, byteB.median > 0 {
+                line += ", reading \(ratio(byteB.median, byteA.median)) the bytes at the median"
+            } else if byteA.total > 0, byteB.total > 0 {
+                line += ", reading \(ratio(byteB.mean, byteA.mean)) the bytes on average"
+            } else if byteA.total == 0, byteB.total == 0 {
+                line += ", reading nothing"
+            } else {
+                line += byteA.total == 0 ? ", reading bytes where \(name(base.input)) read none" : ", reading none of the bytes"
+            }
         }
         if let network {
             if let modeledA = a.modeledSeeks, let modeledB = b.modeledSeeks {
