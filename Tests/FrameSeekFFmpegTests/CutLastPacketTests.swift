@@ -81,8 +81,50 @@ struct CutLastPacketTests {
     @Test("The frames ffmpeg decodes before a cut last packet land with its pixels, by seek and by step")
     func landsTheFramesBeforeTheCut() throws {
         let directory = try TemporaryDirectory()
+        try Self.landsTheLastFrames(of: try Self.cutClip(in: directory), threads: 1)
+    }
+
+    /// With frame threads the decoder's explode setting is copied into its threads when it
+    /// opens, so a setting changed later does not reach the decode: the last resort decodes
+    /// with a decoder opened without it, or the frame exploding loses stays lost. The cut
+    /// packet's error comes back from telling the decoder the stream ended, too, which once
+    /// failed the landing of every frame decoded through the end ("decoding failed:
+    /// avcodec_send_packet").
+    @Test("With two frame threads the frames before a cut last packet land with ffmpeg's pixels, by seek and by step")
+    func frameThreadsLandTheFramesBeforeTheCut() throws {
+        let directory = try TemporaryDirectory()
+        try Self.landsTheLastFrames(of: try Self.cutClip(in: directory), threads: 2)
+    }
+
+    /// The decoder that decodes through damage is the last resort's alone: no landing goes on
+    /// from where it stands, and a landing after it explodes again, so the frame exploding loses
+    /// needs the last resort again (a decoder left tolerant would land it from its keyframe,
+    /// with the one seek there).
+    @Test("A landing after the last resort explodes on damage again", arguments: [1, 2])
+    func landingAfterTheLastResortExplodes(threads: Int) throws {
+        let directory = try TemporaryDirectory()
         let clip = try Self.cutClip(in: directory)
-        let engine = try FFmpegEngine(path: clip.path, options: .init(threads: 1))
+        let engine = try FFmpegEngine(path: clip.path, options: .init(threads: threads, cacheBytes: 0))
+        let frames = engine.frameTable.frames
+        let lost = try #require(frames.firstIndex { clip.lostByExploding.contains($0.pts) })
+        for attempt in 1...2 {
+            let landing = try engine.seek(to: frames[lost].time, precision: .exact)
+            #expect(landing.frame.index == lost && landing.demuxerSeeks > 1, "landing \(attempt): \(landing.demuxerSeeks) seeks")
+            #expect(landing.decodeErrors > 0, "landing \(attempt) decoded through damage")
+            #expect(try engine.landedPicture()?.md5 == clip.decoded[frames[lost].pts], "landing \(attempt)")
+            #expect(
+                engine.pool.slots.allSatisfy { !$0.decoder.toleratesDamage || $0.position == nil },
+                "landing \(attempt): a decoder that tolerates damage stands where it landed")
+        }
+        _ = try engine.seek(to: frames[0].time, precision: .exact)
+        #expect(engine.pool.active.decoder.explodesOnDamage)
+    }
+
+    /// Seeks to each of the last 8 frames ffmpeg decodes from `clip`, then steps forward over
+    /// them with a fresh engine, decoding with `threads` threads: each lands, with ffmpeg's
+    /// pixels except the cut frame.
+    static func landsTheLastFrames(of clip: CutClip, threads: Int) throws {
+        let engine = try FFmpegEngine(path: clip.path, options: .init(threads: threads))
         let frames = engine.frameTable.frames
         let lastFrames = Array(frames.indices.suffix(8).filter { clip.decoded[frames[$0].pts] != nil })
         try #require(
@@ -104,36 +146,13 @@ struct CutLastPacketTests {
         }
 
         // A fresh engine steps forward over the same frames from the first of them.
-        let stepper = try FFmpegEngine(path: clip.path, options: .init(threads: 1))
+        let stepper = try FFmpegEngine(path: clip.path, options: .init(threads: threads))
         let first = try #require(lastFrames.first)
         _ = try stepper.seek(to: frames[first].time, precision: .exact)
         for index in lastFrames.dropFirst() {
             let report = stepper.step(.forward, count: 1)
             #expect(report.frame?.index == index && report.framesStepped == 1, "step to frame \(index): \(report)")
             if let md5 = truth(index) { #expect(try stepper.landedPicture()?.md5 == md5, "step to frame \(index)") }
-        }
-    }
-
-    /// With frame threads the decoder's explode setting is copied when it opens, so the frame
-    /// lost by exploding stays lost (DamagedMedia); the cut packet's error then comes back from
-    /// telling the decoder the stream ended, which failed the whole landing of every frame
-    /// decoded through the end ("decoding failed: avcodec_send_packet").
-    @Test("With two frame threads the frames before a cut last packet land; only a frame exploding loses may fail, typed")
-    func frameThreadsLandTheFramesBeforeTheCut() throws {
-        let directory = try TemporaryDirectory()
-        let clip = try Self.cutClip(in: directory)
-        let engine = try FFmpegEngine(path: clip.path, options: .init(threads: 2))
-        let frames = engine.frameTable.frames
-        for index in frames.indices.suffix(8) where frames[index].pts != clip.cutPTS {
-            let pts = frames[index].pts
-            do {
-                _ = try engine.seek(to: frames[index].time, precision: .exact)
-                if let md5 = clip.decoded[pts] { #expect(try engine.landedPicture()?.md5 == md5, "frame \(index)") }
-            } catch {
-                #expect(
-                    clip.lostByExploding.contains(pts) && error.reason == .decodeFailed
-                        && error.cause.contains("cannot be decoded"), "frame \(index) (pts \(pts)): \(error.cause)")
-            }
         }
     }
 }

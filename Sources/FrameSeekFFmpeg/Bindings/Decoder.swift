@@ -33,14 +33,22 @@ final class Decoder {
     }
 
     /// Opens a decoder for a stream's parameters copied out of its demuxer, as
-    /// `init(stream:threads:log:)` opens one for the stream.
+    /// `init(stream:threads:log:)` opens one for the stream; with `toleratingDamage`, one that
+    /// decodes through damage as FFmpeg's own decode does (`toleratesDamage`).
     ///
     /// - Throws: `FFmpegError` as `init(stream:threads:log:)` does.
-    convenience init(parameters: StreamParameters, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
-        try self.init(parameters: parameters.codecParameters, timeBase: parameters.timeBase, threads: threads, log: log)
+    convenience init(
+        parameters: StreamParameters, threads: Int, log: FFmpegLogSink, toleratingDamage: Bool = false
+    ) throws(FFmpegError) {
+        try self.init(
+            parameters: parameters.codecParameters, timeBase: parameters.timeBase, threads: threads, log: log,
+            toleratingDamage: toleratingDamage)
     }
 
-    private init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threads: Int, log: FFmpegLogSink) throws(FFmpegError) {
+    private init(
+        parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threads: Int, log: FFmpegLogSink,
+        toleratingDamage: Bool = false
+    ) throws(FFmpegError) {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(function: "avcodec_find_decoder", code: fs_averror(ENOSYS))
         }
@@ -60,7 +68,7 @@ final class Decoder {
             // would pass for a true one. Asked to explode, it returns AVERROR_INVALIDDATA for
             // the damaged packet, which the landing counts. Clean streams raise no error, so no
             // undamaged picture changes (every HEVC fixture's framemd5 test checks that).
-            if Self.explodesOnDamage(allocated.pointee.codec_id) {
+            if Self.explodesOnDamage(allocated.pointee.codec_id), !toleratingDamage {
                 allocated.pointee.err_recognition |= AV_EF_EXPLODE
             }
             fs_codec_context_carry_packet_positions(allocated)
@@ -73,6 +81,7 @@ final class Decoder {
         context = allocated
         self.log = log
         codecName = String(cString: codec.pointee.name)
+        toleratesDamage = toleratingDamage && Self.explodesOnDamage(codec.pointee.id)
     }
 
     deinit {
@@ -148,27 +157,23 @@ final class Decoder {
     /// recovery-point pictures, and many streams start decoding cleanly at plain I-frames.
     var marksRandomAccessPoints: Bool { context.pointee.codec_id == AV_CODEC_ID_HEVC }
 
-    /// Whether the decoder lets damage through as FFmpeg's own decode does (`ffmpeg -i`): its
-    /// error recognition without `AV_EF_EXPLODE`, which HEVC decoders are opened with. Asked to
-    /// explode, FFmpeg's HEVC decoder returns the error of a damaged packet before handing out
-    /// the frame that packet's start pushed out of its reorder buffer, and that frame never
-    /// comes out: the last frames before a file cut inside its last packet are lost, where
-    /// FFmpeg's own decode gives them. Set before a run, not while frame threads hold packets:
-    /// frame threads copy the error recognition when the decoder opens, so with them the
-    /// setting does not reach the decode (the decoder keeps exploding).
-    var toleratesDamage: Bool = false {
-        didSet {
-            guard toleratesDamage != oldValue, explodesOnDamage else { return }
-            if toleratesDamage {
-                context.pointee.err_recognition &= ~AV_EF_EXPLODE
-            } else {
-                context.pointee.err_recognition |= AV_EF_EXPLODE
-            }
-        }
-    }
+    /// Whether the decoder lets damage through as FFmpeg's own decode does (`ffmpeg -i`): a
+    /// decoder of a codec whose decoders explode on damage (`explodesOnDamage`), opened with its
+    /// error recognition but without `AV_EF_EXPLODE`. Asked to explode, FFmpeg's HEVC decoder
+    /// returns the error of a damaged packet before handing out the frame that packet's start
+    /// pushed out of its reorder buffer, and that frame never comes out: the last frames before
+    /// a file cut inside its last packet are lost, where FFmpeg's own decode gives them.
+    ///
+    /// Fixed when the decoder opens, because FFmpeg fixes it then for frame threads: each
+    /// copies the error recognition when the decoder opens (FFmpeg 5.1's
+    /// `update_context_from_user` does not copy it again), so a setting changed later would
+    /// not reach their decode. A decoder that is to explode again is another decoder
+    /// (`DecoderPool.useActiveDecoder(toleratingDamage:)`).
+    let toleratesDamage: Bool
 
-    /// Whether the decoder was opened to explode on damage (see `init`).
-    var explodesOnDamage: Bool { Self.explodesOnDamage(context.pointee.codec_id) }
+    /// Whether the decoder was opened to explode on damage (see `init`): an HEVC decoder not
+    /// opened to tolerate damage.
+    var explodesOnDamage: Bool { context.pointee.err_recognition & AV_EF_EXPLODE != 0 }
 
     /// Whether decoders of `codec` are opened to explode on damage: HEVC's.
     private static func explodesOnDamage(_ codec: AVCodecID) -> Bool { codec == AV_CODEC_ID_HEVC }

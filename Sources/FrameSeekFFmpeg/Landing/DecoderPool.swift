@@ -5,20 +5,20 @@ import FrameSeekCore
 /// Each slot has a demuxer of its own because a decoder parked mid-GOP can only go on with the
 /// packet after the last one it was sent: a shared demuxer would have to seek back to that
 /// packet every time another slot had read on. A slot is the record of one decoder of the
-/// pool, changed only through its methods: the pool replaces its demuxer and marks its use,
-/// and the `LandingExecutor` moves its position.
+/// pool, changed only through its methods: the pool replaces its demuxer or its decoder and
+/// marks its use, and the `LandingExecutor` moves its position.
 final class DecoderSlot {
     /// Reads the selected stream's packets for this slot's decoder alone.
     private(set) var demuxer: Demuxer
     /// Decodes the packets `demuxer` reads.
-    let decoder: Decoder
+    private(set) var decoder: Decoder
     /// Where the decoder stands; nil means "unknown: seek before decoding".
     private(set) var position: DecodePosition?
     /// The pool's use counter when the slot last landed: the least recently used slot is the
     /// one repositioned when every slot is taken, or closed when the pool holds too much.
     private(set) var lastUse = 0
     /// What the decoder and the demuxer hold in memory.
-    let holdings: DecoderHoldings
+    private(set) var holdings: DecoderHoldings
 
     init(demuxer: Demuxer, decoder: Decoder) {
         self.demuxer = demuxer
@@ -32,11 +32,26 @@ final class DecoderSlot {
         holdings.update(decoder: decoder, demuxer: demuxer)
     }
 
+    /// Decodes with `decoder` from now on, in place of its decoder, which closes once nothing
+    /// else holds it. The new decoder stands nowhere, and its holdings start from its own
+    /// empty pools: the old decoder's pools are freed as its frames still in the cache come
+    /// back to them, as a closed slot's are, so the pool no longer counts them.
+    func replaceDecoder(with decoder: Decoder) {
+        self.decoder = decoder
+        holdings = DecoderHoldings(decoder: decoder, demuxer: demuxer)
+        position = nil
+    }
+
     /// Marks the slot as used at the pool's use count `use`.
     func markUsed(_ use: Int) { lastUse = use }
 
-    /// The decoder was flushed and its demuxer sought, to decode from `point`.
-    func startDecoding(from point: RandomAccessPoint) { position = DecodePosition(startPoint: point) }
+    /// The decoder was flushed and its demuxer sought, to decode from `point`. A decoder that
+    /// tolerates damage (`Decoder.toleratesDamage`) decodes only after damage was met, and
+    /// conceals it without a word: every frame it produces is counted damaged.
+    func startDecoding(from point: RandomAccessPoint) {
+        position = DecodePosition(startPoint: point)
+        if decoder.toleratesDamage { position?.countDecodeError() }
+    }
 
     /// Where the decoder stands is unknown: the next landing seeks.
     func forgetPosition() { position = nil }
@@ -76,7 +91,13 @@ struct DecoderSlotOpener {
     /// A slot of `demuxer`, set to read only the selected stream, and a new decoder.
     func open(reading demuxer: Demuxer) throws(FFmpegError) -> DecoderSlot {
         demuxer.selectOnly(streamIndex: streamIndex)
-        return DecoderSlot(demuxer: demuxer, decoder: try Decoder(parameters: parameters, threads: threads, log: log))
+        return DecoderSlot(demuxer: demuxer, decoder: try openDecoder())
+    }
+
+    /// A new decoder of the selected stream; with `toleratingDamage`, one that decodes through
+    /// damage (`Decoder.toleratesDamage`).
+    func openDecoder(toleratingDamage: Bool = false) throws(FFmpegError) -> Decoder {
+        try Decoder(parameters: parameters, threads: threads, log: log, toleratingDamage: toleratingDamage)
     }
 }
 
@@ -175,6 +196,18 @@ struct DecoderPool {
         if slot !== active { active.demuxer.forgetFetchedBytes() }
         active = slot
         touch(slot)
+    }
+
+    /// Makes the active decoder one that decodes through damage as FFmpeg's own decode does
+    /// (`Decoder.toleratesDamage`), or, without `toleratingDamage`, one that explodes on it as
+    /// the pool's decoders are opened to, by opening a new decoder in its place when it is the
+    /// other kind. Its error recognition is fixed when a decoder opens (frame threads copy it
+    /// then), so one decoder cannot be both in turn. Decoders of a codec whose decoders do not
+    /// explode stay.
+    func useActiveDecoder(toleratingDamage: Bool) throws(FFmpegError) {
+        let decoder = active.decoder
+        guard toleratingDamage ? decoder.explodesOnDamage : decoder.toleratesDamage else { return }
+        active.replaceDecoder(with: try opener.openDecoder(toleratingDamage: toleratingDamage))
     }
 
     /// Gives the active decoder `demuxer` instead of its own (one reopened to read from the

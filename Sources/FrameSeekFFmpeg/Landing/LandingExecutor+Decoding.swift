@@ -195,24 +195,31 @@ extension LandingExecutor {
         return resumesAt + Self.reorderSlack + decoder.threadCount
     }
 
-    /// Lets the run from the start of the file, the last before a frame is called undecodable,
-    /// decode through damage as FFmpeg's own decode does (`Decoder.toleratesDamage`), so that
-    /// "undecodable" means what DamagedMedia says: FFmpeg's own decode lacks the frame too. A
-    /// decoder asked to explode loses the frame that a damaged packet pushes out of its
-    /// reorder buffer (an HEVC file cut inside its last packet loses the frame before it).
+    /// Gives the active slot the decoder a run starts with. With `toleratingDamage` (the run
+    /// from the start of the file, the last before a frame is called undecodable, after runs
+    /// that met invalid data), one that decodes through damage as FFmpeg's own decode does
+    /// (`Decoder.toleratesDamage`), so that "undecodable" means what DamagedMedia says: FFmpeg's
+    /// own decode lacks the frame too. A decoder asked to explode loses the frame that a
+    /// damaged packet pushes out of its reorder buffer (an HEVC file cut inside its last packet
+    /// loses the frame before it). Every other run gets one that explodes on damage.
     ///
-    /// Only after the runs before it met invalid data (`DecodeTally.invalidData`), and only for
-    /// a decoder that explodes on damage: a stream read from its start for frames no run from a
-    /// random access point produces (an open GOP's leading pictures at a segment's start) met
-    /// no damage, and decodes as before. Every frame of that run is counted damaged: the runs
-    /// before it missed the frame over damage the decoder reported, and decoding through
-    /// damage, the decoder conceals it without a word, so no picture of the run can be told
-    /// clean.
-    func tolerateDamage(after tally: DecodeTally) {
-        let decoder = pool.active.decoder
-        guard tally.invalidData > 0, decoder.explodesOnDamage else { return }
-        decoder.toleratesDamage = true
-        pool.active.countDecodeError()
+    /// Only after invalid data (`DecodeTally.invalidData`): a stream read from its start for
+    /// frames no run from a random access point produces (an open GOP's leading pictures at a
+    /// segment's start) met no damage, and decodes as before. Every frame of that run is
+    /// counted damaged (`DecoderSlot.startDecoding(from:)`): the runs before it missed the frame
+    /// over damage the decoder reported, and decoding through damage, the decoder conceals it
+    /// without a word, so no picture of the run can be told clean.
+    ///
+    /// Only codecs whose decoders explode have two kinds, and changing kind opens another
+    /// decoder (`DecoderPool.useActiveDecoder(toleratingDamage:)`): with frame threads the error
+    /// recognition cannot change once a decoder is open. So the last resort's decoder is opened
+    /// for it, and the next run to start on its slot opens one that explodes.
+    func useDecoder(toleratingDamage: Bool) throws(MediaError) {
+        do {
+            try pool.useActiveDecoder(toleratingDamage: toleratingDamage)
+        } catch {
+            throw MediaError(path: path, reason: .decodeFailed, cause: "cannot open a decoder: \(error.description)")
+        }
     }
 
     /// Counts one invalid-data error on the way to a landing, and rethrows it once too many

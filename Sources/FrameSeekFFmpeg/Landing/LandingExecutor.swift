@@ -324,10 +324,9 @@ final class LandingExecutor {
 
         // Whether a run missed the frame: the runs after it are retries over damage.
         var missed = false
-        // The last resort decodes as FFmpeg's own decode does; the decoder goes back to
-        // exploding on damage for the landings after this one.
-        let decoder = pool.active.decoder
-        defer { decoder.toleratesDamage = false }
+        // No landing goes on from the last resort's decoder, which decodes through damage: the
+        // next on its slot seeks, and `reposition` gives the slot a decoder that explodes.
+        defer { if pool.active.decoder.toleratesDamage { pool.active.forgetPosition() } }
         while true {
             let result = try run(
                 toPTS: target.pts, skippingTo: skipTo, cachingFrom: cachingFrom,
@@ -377,8 +376,9 @@ final class LandingExecutor {
             // Before repositioning, which may reopen the demuxer (a request over HTTP).
             if isInterrupted(afterMiss: missed) { throw interrupted(after: tally) }
             let lastResort = attempt > Self.seekRetries
-            try reposition(seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: lastResort)
-            if lastResort { tolerateDamage(after: tally) }
+            try reposition(
+                seekingTo: seekPoint, decodingFrom: decodeStart, fromFileStart: lastResort,
+                toleratingDamage: lastResort && tally.invalidData > 0)
             seeks += 1
             skipTo = decodeStart
         }
@@ -399,11 +399,14 @@ final class LandingExecutor {
     }
 
     /// Flushes the active decoder and seeks its demuxer to `seekPoint` (or reopens it to read
-    /// from the start of the file), to decode from `decodeStart`.
+    /// from the start of the file), to decode from `decodeStart`; with `toleratingDamage`, with
+    /// a decoder that decodes through damage, and else with one that explodes on it
+    /// (`useDecoder(toleratingDamage:)`).
     private func reposition(
         seekingTo seekPoint: RandomAccessPoint, decodingFrom decodeStart: RandomAccessPoint,
-        fromFileStart: Bool
+        fromFileStart: Bool, toleratingDamage: Bool = false
     ) throws(MediaError) {
+        try useDecoder(toleratingDamage: toleratingDamage)
         pool.active.decoder.flush()
         pool.active.startDecoding(from: decodeStart)
         let demuxer = pool.active.demuxer
