@@ -43,7 +43,9 @@ extension HLSEngine {
     ///   at (a segment whose first frames were left out: they are in the segment before),
     /// - forward by a segment while the latest time they look at is past the run's last frame's
     ///   own end (the window's table has the next segment's first frame there, or the last
-    ///   frame's interval reaching to it), and
+    ///   frame's interval reaching to it), or for DASH past that frame's start
+    ///   (`nextSegmentMayFollow`: the next segment's first frame may start before the MPD's
+    ///   start for it, and so before the last frame's own end), and
     /// - forward by a segment while a precision with no bound after the target finds no
     ///   keyframe after it.
     /// Each segment's frames are placed as in the whole window (`HLSWindowIndex`), the run's
@@ -79,10 +81,8 @@ extension HLSEngine {
                 first -= 1
                 continue
             }
-            // Past the run's last frame's own end the window's table has the next segment's
-            // first frame, or that last frame's interval reaching to it: the run needs it.
             if isNumeric, last + 1 < segments.count, let lastFrame = run.table.frames.last,
-                (exactHigh ?? ExactTime(time)) >= ExactTime(lastFrame.time, plus: lastFrame.duration)
+                nextSegmentMayFollow(lastFrame, before: exactHigh ?? ExactTime(time))
             {
                 last += 1
                 continue
@@ -100,6 +100,24 @@ extension HLSEngine {
             )
             .addingWindowCost(reads: nil, demuxerSeeks: 0, latency: fetching)
         }
+    }
+
+    /// Whether the window's table may have a frame of the segment after a run, or the run's
+    /// last frame `lastFrame` reaching to one, at or before `reach`, the latest time the
+    /// landing rules look at: the run then needs that segment.
+    ///
+    /// Past the last frame's own end, it may: the window's table has the next segment's first
+    /// frame there, or that last frame's interval reaching to it. An HLS segment is placed at
+    /// its listed start, which is also what chose the run's segments: a `reach` at or past it
+    /// already has the segment in the run. A DASH segment's frames sit at their own media
+    /// times, which need not start where the MPD starts the segment (ffmpeg's muxer writes a
+    /// VFR keyframe's composition time early, before a `$Number$` template's nominal start):
+    /// its first frame may be anywhere after the run's last frame, cutting that frame's
+    /// interval short, and is known only once the segment is read; so the run needs it for any
+    /// `reach` past that frame's start.
+    func nextSegmentMayFollow(_ lastFrame: FrameEntry, before reach: ExactTime) -> Bool {
+        reach >= ExactTime(lastFrame.time, plus: lastFrame.duration)
+            || (mediaTimeOffsets != nil && reach > ExactTime(lastFrame.time))
     }
 
     /// The table of the window's segments at `positions`, read now if they were not, listing
