@@ -5,12 +5,14 @@ import Foundation
 /// segment engine serves HLS and DASH alike (`HLSEngine`).
 ///
 /// Read: SegmentTemplate with `$Number$` or `$Time$` (with or without a SegmentTimeline),
-/// SegmentList, SegmentBase (one file whose `sidx` lists its subsegments, each then a byte
-/// range of the file), `BaseURL` at every level, inheritance of SegmentTemplate from Period and
-/// AdaptationSet, several Periods; dynamic (live) MPDs of one Period, whose segments are those
-/// available at the instant asked for (`mediaPlaylist(selecting:at:)`), dated from
-/// `availabilityStartTime`. Not read yet: dynamic MPDs of several Periods, and SegmentBase in a
-/// dynamic MPD; both are refused with a reason.
+/// SegmentList (a SegmentURL without `@media`, or an Initialization without `@sourceURL`, is
+/// its range of the BaseURL, as ffmpeg's `-single_file` output has it), SegmentBase (one file
+/// whose `sidx` lists its subsegments, each then a byte range of the file), `BaseURL` at every
+/// level, inheritance of SegmentTemplate from Period and AdaptationSet, several Periods;
+/// dynamic (live) MPDs of one Period, whose segments are those available at the instant asked
+/// for (`mediaPlaylist(selecting:at:)`), dated from `availabilityStartTime`. Not read yet:
+/// dynamic MPDs of several Periods, and SegmentBase in a dynamic MPD; both are refused with a
+/// reason.
 public struct DASHPresentation: Sendable, Hashable {
     /// One Period's segments of the chosen Representation.
     struct PeriodSegments: Sendable, Hashable {

@@ -9,8 +9,9 @@ public struct DASHRepresentation: Sendable, Hashable {
     struct SegmentBase: Sendable, Hashable {
         /// `@indexRange`: the `sidx` box's bytes.
         let indexRange: HLSByteRange
-        /// `Initialization@range`, or else the bytes before the index (ftyp and moov).
-        let initialization: HLSByteRange
+        /// The Initialization: `@sourceURL` (else the BaseURL) with `@range`; without an
+        /// Initialization, the BaseURL's bytes before the index (ftyp and moov).
+        let initialization: HLSMap
         /// `@timescale` and `@presentationTimeOffset`.
         let timescale: Int64
         let presentationTimeOffset: Int64
@@ -88,12 +89,13 @@ public struct DASHRepresentation: Sendable, Hashable {
                 let ownTemplate = representation.child("SegmentTemplate")
                 let templates = [periodTemplate, setTemplate, ownTemplate].compactMap { $0 }
                 let list = representation.child("SegmentList") ?? setList
+                let base = try DASHPresentation.resolve(representation.child("BaseURL"), against: setBase, at: path)
                 var segmentBase: SegmentBase?
                 if templates.isEmpty, list == nil {
                     guard let element = representation.child("SegmentBase") ?? setSegmentBase ?? periodSegmentBase else {
                         throw MPDError(element: path, reason: "no SegmentTemplate, SegmentList or SegmentBase says where its media is")
                     }
-                    segmentBase = try Self.segmentBase(element, at: path + "/SegmentBase")
+                    segmentBase = try Self.segmentBase(element, base: base, at: path + "/SegmentBase")
                 }
                 found.append(
                     DASHRepresentation(
@@ -105,16 +107,16 @@ public struct DASHRepresentation: Sendable, Hashable {
                         },
                         timeline: ownTemplate?.child("SegmentTimeline") ?? setTimeline ?? periodTimeline,
                         list: list, segmentBase: segmentBase,
-                        base: try DASHPresentation.resolve(representation.child("BaseURL"), against: setBase, at: path),
+                        base: base,
                         periodStart: context.start, periodDuration: context.duration))
             }
         }
         return found
     }
 
-    /// `element`'s SegmentBase: `@indexRange` is required (FrameSeek does not search the file
-    /// for its index).
-    private static func segmentBase(_ element: MPDElement, at path: String) throws(MPDError) -> SegmentBase {
+    /// `element`'s SegmentBase, of the file at `base`: `@indexRange` is required (FrameSeek does
+    /// not search the file for its index).
+    private static func segmentBase(_ element: MPDElement, base: URL, at path: String) throws(MPDError) -> SegmentBase {
         func number(_ text: String?, _ attribute: String, default value: Int64, in range: ClosedRange<Int64>) throws(MPDError) -> Int64 {
             guard let text else { return value }
             guard let number = Int64(text), range.contains(number) else {
@@ -127,14 +129,17 @@ public struct DASHRepresentation: Sendable, Hashable {
             throw MPDError(element: path, reason: "SegmentBase without @indexRange (where its sidx is)", isUnsupported: true)
         }
         let indexRange = try byteRange(index, at: path + "@indexRange")
-        let initialization = try element.child("Initialization")?.attributes["range"].map { text throws(MPDError) in
-            try byteRange(text, at: path + "/Initialization@range")
+        let initialization = try element.child("Initialization").map { initialization throws(MPDError) in
+            let (url, range) = try reference(
+                initialization, url: "sourceURL", range: "range", base: base, at: path + "/Initialization")
+            return HLSMap(uri: url, byteRange: range)
         }
         guard initialization != nil || indexRange.offset > 0 else {
             throw MPDError(element: path, reason: "no Initialization@range, and no bytes before the index to initialize from")
         }
         return SegmentBase(
-            indexRange: indexRange, initialization: initialization ?? HLSByteRange(length: indexRange.offset, offset: 0),
+            indexRange: indexRange,
+            initialization: initialization ?? HLSMap(uri: base, byteRange: HLSByteRange(length: indexRange.offset, offset: 0)),
             timescale: try number(element.attributes["timescale"], "timescale", default: 1, in: 1...Int64(Int32.max)),
             presentationTimeOffset: try number(
                 element.attributes["presentationTimeOffset"], "presentationTimeOffset", default: 0, in: 0...Int64.max))
@@ -275,8 +280,8 @@ public struct DASHRepresentation: Sendable, Hashable {
             var range: HLSByteRange?
             if list != nil {
                 guard urls.indices.contains(index) else { break }
-                uri = try resolve(urls[index].attributes["media"] ?? "", "SegmentURL[\(index + 1)]@media")
-                range = try urls[index].attributes["mediaRange"].map { text throws(MPDError) in try byteRange(text) }
+                (uri, range) = try Self.reference(
+                    urls[index], url: "media", range: "mediaRange", base: base, at: "\(path) SegmentURL[\(index + 1)]")
             } else {
                 guard let media = template["media"] else { throw MPDError(element: path, reason: "SegmentTemplate without @media") }
                 uri = try resolve(try substitute(media, number: time.number, time: time.start), "SegmentTemplate@media")
@@ -309,7 +314,7 @@ public struct DASHRepresentation: Sendable, Hashable {
         guard index.references.count <= DASHPresentation.segmentLimit else {
             throw MPDError(element: path, reason: "more than \(DASHPresentation.segmentLimit) segments")
         }
-        let map = HLSMap(uri: base, byteRange: segmentBase.initialization)
+        let map = segmentBase.initialization
         let segments = index.references.enumerated().map { position, reference in
             HLSSegment(
                 mediaSequence: firstSequence + position, uri: base,
@@ -321,14 +326,13 @@ public struct DASHRepresentation: Sendable, Hashable {
         return (segments, offset)
     }
 
-    /// The initialization section: SegmentList's Initialization, or the template's
-    /// `@initialization`; nil when there is none (self-initializing segments).
+    /// The initialization section: SegmentList's Initialization (`@sourceURL`, else the
+    /// BaseURL, with `@range`), or the template's `@initialization`; nil when there is none
+    /// (self-initializing segments).
     private func initialization() throws(MPDError) -> HLSMap? {
         if let element = list?.child("Initialization") {
-            guard let source = element.attributes["sourceURL"] else { return nil }
-            return HLSMap(
-                uri: try resolve(source, "Initialization@sourceURL"),
-                byteRange: try element.attributes["range"].map { text throws(MPDError) in try byteRange(text) })
+            let (url, range) = try Self.reference(element, url: "sourceURL", range: "range", base: base, at: "\(path) Initialization")
+            return HLSMap(uri: url, byteRange: range)
         }
         guard let text = template["initialization"] else { return nil }
         return HLSMap(uri: try resolve(try substitute(text, number: nil, time: nil), "SegmentTemplate@initialization"), byteRange: nil)
@@ -375,21 +379,50 @@ public struct DASHRepresentation: Sendable, Hashable {
         return result
     }
 
+    /// What an element that names a resource by a URL attribute and a byte-range attribute
+    /// names (ISO/IEC 23009-1 5.3.9.2.2 URLType: an Initialization's `@sourceURL` and `@range`;
+    /// 5.3.9.3.2: a SegmentURL's `@media` and `@mediaRange`): the URL resolved against `base`
+    /// with the range, if any. Without the URL attribute the resource is `base` itself, the
+    /// Representation's BaseURL, and the range must then say which of its bytes (ffmpeg's DASH
+    /// muxer writes a single file so). A URL attribute present but empty, or not a URL, is
+    /// refused, as is a range that is not `first-last`.
+    private static func reference(
+        _ element: MPDElement, url urlAttribute: String, range rangeAttribute: String, base: URL, at path: String
+    ) throws(MPDError) -> (url: URL, range: HLSByteRange?) {
+        let url = try element.attributes[urlAttribute].map { text throws(MPDError) in
+            try resolve(text, against: base, at: "\(path)@\(urlAttribute)")
+        }
+        let range = try element.attributes[rangeAttribute].map { text throws(MPDError) in
+            try byteRange(text, at: "\(path)@\(rangeAttribute)")
+        }
+        guard let url else {
+            guard let range else {
+                throw MPDError(
+                    element: path, reason: "no @\(urlAttribute), so @\(rangeAttribute) must say which bytes of the BaseURL it is")
+            }
+            return (base, range)
+        }
+        return (url, range)
+    }
+
     private func resolve(_ text: String, _ attribute: String) throws(MPDError) -> URL {
+        try Self.resolve(text, against: base, at: "\(path) \(attribute)")
+    }
+
+    /// `text` resolved against `base`; an error naming `element` when it is empty, not a URL, or
+    /// resolves past `URLReference.maxResolvedLength`.
+    private static func resolve(_ text: String, against base: URL, at element: String) throws(MPDError) -> URL {
         do {
             return try URLReference.resolve(text, against: base)
         } catch {
             switch error {
-            case .notAURL:
-                throw MPDError(element: "\(path) \(attribute)", reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
-            case .tooLong(let length): throw DASHPresentation.urlTooLong(length, at: "\(path) \(attribute)")
+            case .notAURL: throw MPDError(element: element, reason: "\"\(HLSPlaylistError.excerpt(text))\" is not a URL")
+            case .tooLong(let length): throw DASHPresentation.urlTooLong(length, at: element)
             }
         }
     }
 
     /// `first-last` (inclusive, as HTTP writes ranges).
-    private func byteRange(_ text: String) throws(MPDError) -> HLSByteRange { try Self.byteRange(text, at: path) }
-
     private static func byteRange(_ text: String, at path: String) throws(MPDError) -> HLSByteRange {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let first = Int(parts[0]), let last = Int(parts[1]), first >= 0, last >= first,
