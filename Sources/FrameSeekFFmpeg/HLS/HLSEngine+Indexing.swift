@@ -148,7 +148,8 @@ extension HLSEngine {
         do throws(MediaError) {
             let engine = try openSegment(segment)
             engines.insert(engine, for: segment.mediaSequence)
-            let frames = IndexedSegment.Frames(table: engine.frameTable, media: engine.media)
+            let frames = IndexedSegment.Frames(
+                table: engine.frameTable, media: engine.media, leadBeforeFirstKeyframe: Self.leadBeforeFirstKeyframe(of: engine))
             // An init section leaves what only decoding tells (the pixel format) unknown; the
             // first segment read tells it.
             if streamsFromInitSection {
@@ -162,13 +163,28 @@ extension HLSEngine {
     }
 
     /// Where `segment`'s first keyframe goes on the timeline: where the playlist starts the
-    /// segment (`listed`) for HLS; for DASH, the frame's own media time plus the Period's
-    /// offset (`mediaTimeOffsets`), as DASH clients place media.
+    /// segment (`listed`) for HLS, later by the packets shown before it where the segment does
+    /// not start with it (`IndexedSegment.Frames.leadBeforeFirstKeyframe`); for DASH, the
+    /// frame's own media time plus the Period's offset (`mediaTimeOffsets`), as DASH clients
+    /// place media.
     func placedStart(of segment: HLSSegment, _ frames: IndexedSegment.Frames, listed: MediaTime) -> MediaTime {
         let table = frames.table
         guard let offset = mediaTimeOffsets?[segment.mediaSequence], table.frames.indices.contains(table.leadingPictureCount)
-        else { return listed }
+        else { return frames.leadBeforeFirstKeyframe.map { listed + $0.duration } ?? listed }
         return offset + table.timeBase.time(ofTicks: table.frames[table.leadingPictureCount].pts)
+    }
+
+    /// How long before its first keyframe a segment's first packet (in decode order) is shown,
+    /// and how many packets precede that keyframe; nil when the segment starts with it, or its
+    /// engine cannot tell its packets apart (`DecodeOrderByPTS.identifiesPackets`).
+    static func leadBeforeFirstKeyframe(of engine: FFmpegEngine) -> (duration: MediaTime, packets: Int)? {
+        let table = engine.frameTable
+        guard let keyframe = table.randomAccessPoints.min(by: { $0.decodeOrder < $1.decodeOrder }), keyframe.decodeOrder > 0,
+            let firstPTS = engine.executor.packetOrder.others.first(where: { $0.value == 0 })?.key
+        else { return nil }
+        let (ticks, overflow) = keyframe.pts.subtractingReportingOverflow(firstPTS)
+        guard !overflow, ticks > 0 else { return nil }
+        return (table.timeBase.time(ofTicks: ticks), keyframe.decodeOrder)
     }
 
     /// Rebuilds the global table and `media` from `segments`, and moves the landed frame's

@@ -9,6 +9,13 @@ struct IndexedSegment {
         let table: FrameTable
         /// The segment engine's description of the segment (streams, selected stream).
         let media: MediaDescription
+        /// Where the segment's first packet is not its first keyframe (a segment cut mid-GOP,
+        /// as `-hls_flags split_by_time` cuts them): how long before that keyframe the first
+        /// packet is shown, and how many packets come before the keyframe. Those packets decode
+        /// only after the segment before and are not listed; the playlist starts the segment at
+        /// its first packet, as packagers measure EXTINF, so the keyframe is placed this much
+        /// after the segment's start (`HLSEngine.placedStart`).
+        var leadBeforeFirstKeyframe: (duration: MediaTime, packets: Int)? = nil
     }
 
     /// The segment as the playlist lists it.
@@ -125,6 +132,15 @@ struct HLSWindowIndex {
             let local = content.table
             let leading = local.leadingPictureCount
             guard local.frames.indices.contains(leading) else { continue }
+            // The frames shown before a segment's first keyframe and decoded from the segment
+            // before are not listed: the time between the frame before and that keyframe is
+            // missing data, not the frame before shown on.
+            if let lead = content.leadBeforeFirstKeyframe, let last = frames.indices.last {
+                let evidence =
+                    "segment \(indexed.segment.mediaSequence) starts \(lead.packets) packets before its first keyframe (it is not "
+                    + "an independent segment): the frames they hold are not listed"
+                missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
+            }
             let zero = local.frames[leading].time
             // Leading pictures are frames where the segment before is there to decode them
             // after, as a player that played on does; elsewhere no decode shows them.
