@@ -148,6 +148,7 @@ struct FrameTableBuilder {
     /// the demuxer skipped media it could not open (keyed by the index of the first packet
     /// after the gap). A read that fails after some packets ends the scan there rather than
     /// the open: the frames before it can be landed on, and the media says it is truncated.
+    /// Decode timestamps that go back end the open (`DecodeTimeJoinCheck`).
     ///
     /// `watching` sees each of the stream's packets, with its index, while it is read, and
     /// ends the scan there by returning false; with `keepingPackets` false, it alone sees them
@@ -164,6 +165,7 @@ struct FrameTableBuilder {
         // Only FFmpeg's HLS demuxer skips media it cannot open (`FFmpegLog.reportsMissingData`),
         // so other files take no lock per packet for it.
         let watchesSkippedMedia = demuxer.formatName == "hls"
+        var joinCheck = DecodeTimeJoinCheck(self)
         while true {
             defer {
                 // The HLS demuxer warns of a segment it cannot open inside the read that
@@ -185,6 +187,7 @@ struct FrameTableBuilder {
             guard more else { break }
             defer { packet.unref() }
             guard packet.streamIndex == streamIndex else { continue }
+            try joinCheck?.check(packet)
             let goesOn = watching?(packet, packetsRead) ?? true
             packetsRead += 1
             if keepingPackets { packets.append(ScannedPacket(packet)) }

@@ -353,6 +353,9 @@ struct SeekWindowReader {
         let packet = Packet()
         var run = PacketRun(packets: [], stop: end, endedBeforeStreamEnd: false)
         var after = 0
+        // A join the window reads through is refused as the whole scan refuses it; the packet
+        // that meets a later try's read is checked too, for the run goes on there.
+        var joinCheck = DecodeTimeJoinCheck(builder)
         while true {
             let more: Bool
             do { more = try demuxer.read(into: packet) } catch {
@@ -366,6 +369,7 @@ struct SeekWindowReader {
             guard more else { return .success(run) }
             defer { packet.unref() }
             guard packet.streamIndex == builder.streamIndex else { continue }
+            try joinCheck?.check(packet)
             guard let pts = packet.pts else { return .failure(Unavailable(reason: "a packet carries no PTS")) }
             if isAudio && (packet.sampleTrim != nil || packet.isDiscarded || packet.duration <= 0) {
                 return .failure(Unavailable(reason: "an audio packet is trimmed, discarded or has no duration"))
