@@ -38,7 +38,7 @@ import FrameSeekCore
 enum IndexCacheFile {
     /// Bumped whenever what `FrameTableBuilder` puts in a table changes, so an older build's
     /// files are rejected rather than read.
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
     private static let magic = Array("FSIDX".utf8)
 
     /// What an entry holds: the table, and what the stream it was made from said it was.
