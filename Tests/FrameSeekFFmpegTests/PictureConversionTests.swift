@@ -16,13 +16,17 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
     let height: Int
     var testDescription: String { "\(pixelFormat) \(width)x\(height)" }
 
-    /// The matrix FrameSeek assumes for untagged YUV of this height, as ffmpeg's scale filter
-    /// names it (`PixelConverter`: BT.709 from 720 rows, else BT.601).
-    var assumedMatrix: String { height >= 720 ? "bt709" : "bt601" }
+    /// The matrix FrameSeek assumes for untagged YUV of this size, as ffmpeg's scale filter
+    /// names it (`ScaleContext`: BT.709 from 1280 columns or above 576 rows, as mpv assumes;
+    /// else BT.601).
+    var assumedMatrix: String { width >= 1280 || height > 576 ? "bt709" : "bt601" }
 
     static let all = [
         ConversionCase(pixelFormat: "yuv420p", width: 1280, height: 720),
         ConversionCase(pixelFormat: "yuv420p", width: 853, height: 481),
+        // Widescreen HD cropped below 720 rows, and SD-wide pictures above 576 rows.
+        ConversionCase(pixelFormat: "yuv420p", width: 1280, height: 544),
+        ConversionCase(pixelFormat: "yuv420p", width: 720, height: 640),
         ConversionCase(pixelFormat: "yuv420p10le", width: 640, height: 360),
         ConversionCase(pixelFormat: "yuv422p", width: 640, height: 362),
         ConversionCase(pixelFormat: "yuv444p", width: 641, height: 359),

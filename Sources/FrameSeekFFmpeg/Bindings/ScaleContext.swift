@@ -57,7 +57,7 @@ final class ScaleContext {
             width: Int32(width), height: Int32(height), format: format,
             outputWidth: Int32(outputWidth), outputHeight: Int32(outputHeight), output: output,
             flags: (interpolation == .area ? SWS_AREA : SWS_BILINEAR) | SWS_ACCURATE_RND,
-            matrix: source.map { Self.coefficients($0.matrix, height: height) }, fullRange: source?.fullRange)
+            matrix: source.map { Self.coefficients($0.matrix, width: width, height: height) }, fullRange: source?.fullRange)
         try ProcessMemory.checkPictureBlock(
             width: outputWidth, height: outputHeight, bytesPerPixel: bytesPerPixel,
             for: "a \(outputWidth)x\(outputHeight) \(output.name) picture")
@@ -125,15 +125,17 @@ final class ScaleContext {
     }
 
     /// swscale's coefficient table for `matrix`; for one it has none for, what players assume
-    /// for a picture `height` rows tall.
-    private static func coefficients(_ matrix: ColorMatrix, height: Int) -> Int32 {
+    /// for a picture `width` by `height`: BT.709 for HD, by its width too, since a widescreen
+    /// HD film cropped to 1280x544 or 1920x800 is HD with fewer than 720 rows (mpv's rule:
+    /// 1280 columns or more, or more than 576 rows), else BT.601.
+    private static func coefficients(_ matrix: ColorMatrix, width: Int, height: Int) -> Int32 {
         switch matrix.av {
         case AVCOL_SPC_BT709: SWS_CS_ITU709
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
         case AVCOL_SPC_SMPTE170M, AVCOL_SPC_BT470BG: SWS_CS_ITU601
         case AVCOL_SPC_FCC: SWS_CS_FCC
         case AVCOL_SPC_SMPTE240M: SWS_CS_SMPTE240M
-        default: height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        default: width >= 1280 || height > 576 ? SWS_CS_ITU709 : SWS_CS_ITU601
         }
     }
 }
