@@ -179,7 +179,7 @@ extension HLSEngine {
     /// engine cannot tell its packets apart (`DecodeOrderByPTS.identifiesPackets`).
     static func leadBeforeFirstKeyframe(of engine: FFmpegEngine) -> (duration: MediaTime, packets: Int)? {
         let table = engine.frameTable
-        guard let keyframe = table.randomAccessPoints.min(by: { $0.decodeOrder < $1.decodeOrder }), keyframe.decodeOrder > 0,
+        guard let keyframe = table.firstRandomAccessPointDecoded, keyframe.decodeOrder > 0,
             let firstPTS = engine.executor.packetOrder.others.first(where: { $0.value == 0 })?.key
         else { return nil }
         let (ticks, overflow) = keyframe.pts.subtractingReportingOverflow(firstPTS)

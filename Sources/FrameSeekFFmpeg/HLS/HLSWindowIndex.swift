@@ -117,14 +117,16 @@ struct HLSWindowIndex {
         var missingAfter: [Int: String] = [:]
         var leading: String?  // segments before the first readable one
         var decodeBase = 0
+        /// `evidence` after what is known already of the same hole, if anything.
+        func joined(_ known: String?, _ evidence: String) -> String { known.map { "\($0); \(evidence)" } ?? evidence }
         for (position, indexed) in segments.enumerated() {
             guard let content = indexed.frames else {
                 if case .failure(let error)? = indexed.content {
                     let evidence = "segment \(indexed.segment.mediaSequence) \(error.description)"
                     if let last = frames.indices.last {
-                        missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
+                        missingAfter[last] = joined(missingAfter[last], evidence)
                     } else {
-                        leading = leading.map { "\($0); \(evidence)" } ?? evidence
+                        leading = joined(leading, evidence)
                     }
                 }
                 continue
@@ -139,7 +141,7 @@ struct HLSWindowIndex {
                 let evidence =
                     "segment \(indexed.segment.mediaSequence) starts \(lead.packets) packets before its first keyframe (it is not "
                     + "an independent segment): the frames they hold are not listed"
-                missingAfter[last] = missingAfter[last].map { "\($0); \(evidence)" } ?? evidence
+                missingAfter[last] = joined(missingAfter[last], evidence)
             }
             let zero = local.frames[leading].time
             // Leading pictures are frames where the segment before is there to decode them
@@ -207,5 +209,8 @@ extension FrameTable {
     /// (`FFmpegEngine.Options.listsLeadingPictures`), else none. None either when that keyframe
     /// is not a frame (an edit list discards it): every frame after it is then listed, and the
     /// segment is placed by its first frame.
-    var leadingPictureCount: Int { randomAccessPoints.min { $0.decodeOrder < $1.decodeOrder }?.frameIndex ?? 0 }
+    var leadingPictureCount: Int { firstRandomAccessPointDecoded?.frameIndex ?? 0 }
+
+    /// The random access point decoding the stream starts from: the first in decode order.
+    var firstRandomAccessPointDecoded: RandomAccessPoint? { randomAccessPoints.min { $0.decodeOrder < $1.decodeOrder } }
 }

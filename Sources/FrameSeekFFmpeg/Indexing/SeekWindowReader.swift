@@ -53,7 +53,7 @@ struct SeekWindowReader {
     static func reads(_ demuxer: Demuxer, stream: Demuxer.Stream) -> Bool {
         let format = demuxer.formatName
         return format == "matroska,webm" || format == "mpegts"
-            || (format.hasPrefix("mov") && (demuxer.isFragmentedMP4(stream) || stream.mediaType == .audio))
+            || demuxer.isFragmentedMP4(stream) || (format.hasPrefix("mov") && stream.mediaType == .audio)
             || readsPrefix(demuxer, stream: stream)
     }
 
